@@ -1,0 +1,52 @@
+"""Value formats the real services document, as regular expressions.
+
+A tool parameter or output field names its format; the OpenAI schema carries the pattern so a
+model (and `kopa bench lint`) can see that `corp_code` is 8 digits before a call is made.
+"""
+
+from __future__ import annotations
+
+FORMATS: dict[str, tuple[str, str]] = {
+    # name: (regex, Korean description shown to models)
+    "yyyymmdd": (r"^\d{8}$", "YYYYMMDD 형식의 날짜 (예: 20260130)"),
+    "yyyymm": (r"^\d{6}$", "YYYYMM 형식의 연월 (예: 202601)"),
+    "yyyy": (r"^\d{4}$", "YYYY 형식의 연도 (예: 2026)"),
+    "hh": (r"^\d{2}$", "HH 형식의 시각 (00~23)"),
+    "date_range": (r"^\d{8}~\d{8}$", "YYYYMMDD~YYYYMMDD 형식의 기간"),
+    "corp_code": (r"^\d{8}$", "DART 고유번호 (8자리)"),
+    "stock_code": (r"^\d{6}$", "종목 단축코드 (6자리)"),
+    "isin": (r"^KR[0-9A-Z]{10}$", "표준코드 ISIN (12자리, 예: KR7005930003)"),
+    "jurir_no": (r"^\d{13}$", "법인등록번호 (13자리)"),
+    "bizr_no": (r"^\d{10}$", "사업자등록번호 (10자리)"),
+    "rcept_no": (r"^\d{14}$", "접수번호 (14자리)"),
+    "reprt_code": (r"^110(11|12|13|14)$", "보고서 코드 (11011 사업보고서, 11012 반기, 11013 1분기, 11014 3분기)"),
+    "atpt_code": (r"^[A-Z]\d{2}$", "시도교육청코드 (예: B10)"),
+    "sd_schul_code": (r"^\d{7}$", "행정표준코드 학교코드 (7자리)"),
+    "schul_code": (r"^[A-Z]\d{9}$", "학교알리미 학교코드"),
+    "sido_code": (r"^\d{2}$", "시도 행정코드 (2자리, 예: 11 서울)"),
+    "sigungu_code": (r"^\d{5}$", "행정표준 시군구코드 (5자리, 예: 11680)"),
+    "stdg_code": (r"^\d{5}$", "법정동코드 (5자리)"),
+    "law_id": (r"^\d{6}$", "법령ID (6자리)"),
+    "law_mst": (r"^\d{6}$", "법령일련번호 MST (6자리)"),
+    "jo": (r"^\d{6}$", "조문번호 JO (6자리: 조 4자리 + 가지 2자리, 예: 제10조의2 → 001002)"),
+    "mona_cd": (r"^[0-9A-Z]{8}$", "국회의원 코드 MONA_CD (8자리)"),
+    "bill_id": (r"^PRC_[A-Z0-9]{29}$", "의안ID (PRC_로 시작)"),
+    "bill_no": (r"^\d{7}$", "의안번호 (7자리)"),
+    "age": (r"^\d{1,2}$", "국회 대수 (예: 22)"),
+    "unit_code": (r"^\d{3}$", "영업소 코드 (3자리)"),
+    "route_no": (r"^\d{4}$", "노선번호 (4자리, 예: 0010 경부선)"),
+    "service_area_code": (r"^A\d{5}$", "휴게소 코드 (예: A00001)"),
+    "std_rest_cd": (r"^\d{6}$", "휴게소 표준코드 (6자리)"),
+    "trpr_id": (r"^AIG\d{14}$", "훈련과정ID"),
+    "trpr_degr": (r"^\d{1,3}$", "훈련과정 회차"),
+    "jm_cd": (r"^\d{4}$", "국가기술자격 종목코드 (4자리)"),
+    "sigun_cd": (r"^41\d{3}$", "경기도 시군코드 (5자리, 41xxx)"),
+}
+
+
+def pattern_of(fmt: str | None) -> str | None:
+    return FORMATS[fmt][0] if fmt else None
+
+
+def describe(fmt: str | None) -> str | None:
+    return FORMATS[fmt][1] if fmt else None

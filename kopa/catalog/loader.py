@@ -1,0 +1,76 @@
+"""Load the per-platform catalog files into typed tools."""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+import yaml
+from pydantic import ValidationError
+
+from kopa.catalog.models import PlatformSpec, Tool
+
+
+class CatalogError(ValueError):
+    """A catalog file that does not validate; the message names the file and the field."""
+
+
+def _data_dir() -> Path:
+    return Path(str(resources.files("kopa.catalog") / "data"))
+
+
+def load_platform_file(path: Path) -> PlatformSpec:
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        return PlatformSpec.model_validate(raw)
+    except (yaml.YAMLError, ValidationError) as exc:
+        raise CatalogError(f"{path.name}: {exc}") from exc
+
+
+class Catalog:
+    """Every tool of every platform, by name."""
+
+    def __init__(self, platforms: list[PlatformSpec]) -> None:
+        self.platforms = {p.id: p for p in platforms}
+        self.tools: dict[str, Tool] = {}
+        for platform in platforms:
+            for spec in platform.tools:
+                if spec.name in self.tools:
+                    raise CatalogError(f"tool {spec.name!r} is defined twice")
+                self.tools[spec.name] = Tool(
+                    spec=spec,
+                    platform=platform.id,
+                    domain=platform.domain,
+                    family=spec.family or platform.family,
+                    base_url=spec.base_url or platform.base_url,
+                    auth=spec.auth or platform.auth,
+                )
+
+    def __getitem__(self, name: str) -> Tool:
+        try:
+            return self.tools[name]
+        except KeyError:
+            raise KeyError(f"unknown tool {name!r}") from None
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.tools
+
+    def __iter__(self):
+        return iter(self.tools.values())
+
+    def __len__(self) -> int:
+        return len(self.tools)
+
+    def by_platform(self, platform: str) -> list[Tool]:
+        return [t for t in self.tools.values() if t.platform == platform]
+
+    def key_ids(self, platform: str) -> list[str]:
+        """Key systems a platform's tools need (HRD Korea uses HRD-Net's and data.go.kr's)."""
+        return sorted({t.auth.key_id for t in self.by_platform(platform) if t.auth})
+
+
+@cache
+def load_catalog() -> Catalog:
+    files = sorted(_data_dir().glob("*.yaml"))
+    return Catalog([load_platform_file(f) for f in files])

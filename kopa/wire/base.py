@@ -1,0 +1,105 @@
+"""What every family parser returns, and the request builder most families share."""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Protocol
+from urllib.parse import quote
+
+import httpx
+from pydantic import BaseModel, ConfigDict
+
+from kopa.catalog.models import Tool
+
+ErrorClass = Literal["structural", "environmental", "auth"]
+
+
+class WireError(BaseModel):
+    """An application error as the service signalled it, with its class (DESIGN.md decision 7)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    error_class: ErrorClass
+    kind: str  # no_data | bad_param | missing_param | page_out_of_range | unknown_service | invalid_key |
+    # missing_key | rate_limit | maintenance | server_error | timeout | malformed
+    code: str  # the service's own code ("013", "INFO-200", "30", "401", …)
+    message: str
+
+
+class PageInfo(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    page: int | None = None
+    page_size: int | None = None
+    total_pages: int | None = None
+    start: int | None = None  # Seoul's 1-based row window
+    end: int | None = None
+
+
+class Parsed(BaseModel):
+    records: list[dict[str, Any]] = []
+    total_count: int | None = None
+    page: PageInfo | None = None
+    error: WireError | None = None
+
+
+class WireFamily(Protocol):
+    def build(self, tool: Tool, args: dict[str, Any], key: str | None) -> httpx.Request: ...
+
+    def parse(self, tool: Tool, args: dict[str, Any], response: httpx.Response) -> Parsed: ...
+
+
+def wire_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "Y" if value else "N"
+    return str(value)
+
+
+def build_request(tool: Tool, args: dict[str, Any], key: str | None, *, extra_headers: dict[str, str] | None = None
+                  ) -> httpx.Request:
+    """Query and path parameters as the spec places them; the key where the platform's auth says.
+
+    Client-side parameters (filters the real service does not take) never travel.
+    """
+    spec = tool.spec
+    path_values: dict[str, str] = {}
+    query: list[tuple[str, str]] = []
+    headers = {"User-Agent": "kopa/0.1 (+https://github.com/kopa)", "Accept": "*/*", **(extra_headers or {})}
+    for name, value in spec.fixed.items():
+        query.append((name, value))
+    for param in spec.params:
+        if param.name not in args or args[param.name] is None:
+            continue
+        value = wire_value(args[param.name])
+        if param.location == "query":
+            query.append((param.name, value))
+        elif param.location == "path":
+            path_values[param.name] = value
+    auth = tool.auth
+    if auth is not None and key is not None:
+        if auth.location == "query":
+            query.insert(0, (auth.name, key))
+        elif auth.location == "header":
+            headers[auth.name] = key
+        else:
+            path_values[auth.name] = key
+    path = spec.path
+    for name, value in path_values.items():
+        path = path.replace("{" + name + "}", quote(value, safe=""))
+    return httpx.Request(spec.method, tool.base_url.rstrip("/") + path, params=query, headers=headers)
+
+
+def http_status_error(response: httpx.Response) -> WireError | None:
+    """Transport-level failures every family shares: 5xx, 429 and the like."""
+    status = response.status_code
+    if status == 429:
+        return WireError(error_class="environmental", kind="rate_limit", code="429", message="Too Many Requests")
+    if status >= 500:
+        return WireError(error_class="environmental", kind="server_error", code=str(status),
+                         message=response.reason_phrase or "server error")
+    return None
+
+
+def malformed(detail: str) -> Parsed:
+    """A body that does not parse: the service (or the line) broke, not the binding."""
+    return Parsed(error=WireError(error_class="environmental", kind="malformed", code="malformed",
+                                  message=detail[:200]))

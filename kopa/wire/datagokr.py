@@ -1,0 +1,86 @@
+"""Family B — 공공데이터포털 gateway: `response.header/body`, gateway errors as XML `OpenAPI_ServiceResponse`."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+from xml.etree import ElementTree
+
+import httpx
+import orjson
+
+from kopa.catalog.models import Tool
+from kopa.wire.base import PageInfo, Parsed, WireError, build_request, http_status_error, malformed
+from kopa.wire.xmltree import listify, parse_xml
+
+# resultCode / returnReasonCode → (class, kind)
+CODES: dict[str, tuple[str, str]] = {
+    "01": ("environmental", "server_error"),
+    "02": ("environmental", "server_error"),
+    "03": ("structural", "no_data"),
+    "04": ("environmental", "server_error"),
+    "05": ("environmental", "timeout"),
+    "10": ("structural", "bad_param"),
+    "11": ("structural", "missing_param"),
+    "12": ("structural", "unknown_service"),
+    "20": ("auth", "access_denied"),
+    "21": ("auth", "invalid_key"),
+    "22": ("environmental", "rate_limit"),
+    "30": ("auth", "invalid_key"),
+    "31": ("auth", "invalid_key"),
+    "32": ("auth", "unregistered_ip"),
+    "33": ("auth", "invalid_key"),
+    "99": ("environmental", "server_error"),
+    "930": ("structural", "bad_param"),  # Q-Net: numOfRows over its maximum
+}
+OK_CODES = {"00", "0", "000"}
+
+
+def error_for(code: str, message: str) -> WireError:
+    cls, kind = CODES.get(code, ("environmental", "server_error"))
+    return WireError(error_class=cls, kind=kind, code=code, message=message)
+
+
+class DataGoKrWire:
+    def build(self, tool: Tool, args: dict[str, Any], key: str | None) -> httpx.Request:
+        return build_request(tool, args, key)
+
+    def parse(self, tool: Tool, args: dict[str, Any], response: httpx.Response) -> Parsed:
+        if (err := http_status_error(response)) is not None:
+            return Parsed(error=err)
+        content = response.content
+        try:
+            if content.lstrip().startswith(b"<"):
+                root, tree = parse_xml(content)
+            else:
+                body = orjson.loads(content)
+                root, tree = next(iter(body.items())) if isinstance(body, dict) and body else ("", None)
+        except (orjson.JSONDecodeError, ElementTree.ParseError):
+            return malformed(response.text)
+        if root == "OpenAPI_ServiceResponse" or (isinstance(tree, dict) and "cmmMsgHeader" in tree):
+            header = tree.get("cmmMsgHeader", tree) if isinstance(tree, dict) else {}
+            return Parsed(error=error_for(str(header.get("returnReasonCode", "99")),
+                                          str(header.get("returnAuthMsg", header.get("errMsg", "")))))
+        if root != "response" or not isinstance(tree, dict):
+            return malformed(response.text)
+        header = tree.get("header", {})
+        code = str(header.get("resultCode", ""))
+        if code not in OK_CODES:
+            return Parsed(error=error_for(code, str(header.get("resultMsg", ""))))
+        body = tree.get("body", {}) or {}
+        items = body.get("items")
+        rows = listify(items.get("item") if isinstance(items, dict) else items)
+        total = int(body.get("totalCount") or 0)
+        page = int(body.get("pageNo") or 1)
+        size = int(body.get("numOfRows") or max(len(rows), 1))
+        pages = max(1, math.ceil(total / size))
+        info = PageInfo(page=page, page_size=size, total_pages=pages)
+        if not rows and total > 0 and page > pages:
+            return Parsed(total_count=total, page=info,
+                          error=WireError(error_class="structural", kind="page_out_of_range", code="00",
+                                          message=f"pageNo {page} > {pages} pages"))
+        if not rows:
+            return Parsed(total_count=total, page=info,
+                          error=WireError(error_class="structural", kind="no_data", code="00",
+                                          message="items is empty"))
+        return Parsed(records=rows, total_count=total, page=info)

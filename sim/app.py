@@ -1,0 +1,73 @@
+"""The simulator: one object answering every platform's HTTP, routed by host.
+
+Requests are routed by their Host (the real host name travels in every backend) or, for clients
+pointed at `kopa sim serve` by base URL, by a leading path segment naming the real host:
+`http://127.0.0.1:8800/opendart.fss.or.kr/api/list.json`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import orjson
+
+from sim.endpoints import Endpoint, conditions
+from sim.families import load_family
+from sim.http import SimRequest, SimResponse
+from sim.keys import KeyPolicy
+from sim.platforms import PLATFORMS
+from sim.world.build import World
+
+
+class Simulator:
+    def __init__(self, world: World, keys: KeyPolicy | None = None) -> None:
+        self.world = world
+        self.keys = keys or KeyPolicy(seed=world.config.seed)
+        self.endpoints: dict[tuple[str, str], Endpoint] = {}
+        self.host_family: dict[str, str] = {}
+        for module in PLATFORMS:
+            for ep in module.ENDPOINTS:
+                if (ep.host, ep.key) in self.endpoints:
+                    raise ValueError(f"endpoint defined twice: {ep.host} {ep.key}")
+                self.endpoints[(ep.host, ep.key)] = ep
+                known = self.host_family.setdefault(ep.host, ep.family)
+                if known != ep.family:
+                    raise ValueError(f"host {ep.host} served by two families: {known}, {ep.family}")
+        self.families = {name: load_family(name) for name in sorted(set(self.host_family.values()))}
+
+    @property
+    def today(self):
+        return self.world.config.today
+
+    def route(self, req: SimRequest) -> SimRequest:
+        first, _, rest = req.path.lstrip("/").partition("/")
+        if first.lower() in self.host_family:
+            return replace(req, host=first.lower(), path="/" + rest)
+        return req
+
+    def handle(self, req: SimRequest) -> SimResponse:
+        req = self.route(req)
+        family = self.host_family.get(req.host)
+        if family is None:
+            return SimResponse(404, b"Not Found", "text/plain")
+        return self.families[family].handle(req, self)
+
+    def endpoint(self, host: str, key: str) -> Endpoint | None:
+        return self.endpoints.get((host, key))
+
+    def select(self, endpoint: Endpoint, args: dict[str, str]) -> np.ndarray:
+        """Row indices answering the request, in the table's (the service's) order."""
+        return self.world.table(endpoint.table).select(conditions(endpoint, args))
+
+    def rows(self, endpoint: Endpoint, idx: np.ndarray) -> list[dict]:
+        table = self.world.table(endpoint.table)
+        if endpoint.columns is None:
+            return table.rows(idx, endpoint.fields)
+        rows = table.rows(idx, list(endpoint.columns.values()))
+        wire = list(endpoint.columns)
+        return [dict(zip(wire, r.values(), strict=True)) for r in rows]
+
+
+def json_body(obj) -> bytes:
+    return orjson.dumps(obj)

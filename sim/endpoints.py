@@ -1,0 +1,68 @@
+"""Endpoint definitions on the simulator side: which table answers, which wire parameter filters
+which column, what is required and what format a value must have.
+
+This is the simulator's own knowledge of each service, written apart from the catalog on purpose:
+a misunderstanding in one cannot cancel itself out in the other.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from sim.world.table import Cond, Op
+
+
+@dataclass(frozen=True)
+class Bind:
+    column: str
+    op: Op = "eq"
+    pattern: str | None = None  # a value not matching it is a bad-format error
+
+    def check(self, value: str) -> bool:
+        return self.pattern is None or re.fullmatch(self.pattern, value) is not None
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    family: str
+    host: str
+    key: str  # how the family names the endpoint: DART api name, portal SERVICE, data.go.kr path …
+    table: str
+    binds: dict[str, Bind] = field(default_factory=dict)
+    required: tuple[str, ...] = ()
+    fields: tuple[str, ...] | None = None  # output columns; None = every column of the table
+    columns: dict[str, str] | None = None  # wire field -> table column, where the wire renames columns
+    fixed: tuple[Cond, ...] = ()  # conditions always applied (e.g. the KOSPI-only endpoint of a shared table)
+    max_page_size: int | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+class SimError(Exception):
+    """An application error the family renders in its own envelope.
+
+    kind: missing_param | bad_param | no_data | unknown_service | page_size | bad_window | rate_limit |
+    maintenance | server_error
+    """
+
+    def __init__(self, kind: str, detail: str = "") -> None:
+        super().__init__(f"{kind}: {detail}")
+        self.kind = kind
+        self.detail = detail
+
+
+def conditions(endpoint: Endpoint, args: dict[str, str]) -> list[Cond]:
+    """Validate the arguments an endpoint received and turn them into table conditions."""
+    for name in endpoint.required:
+        if not args.get(name):
+            raise SimError("missing_param", name)
+    conds = list(endpoint.fixed)
+    for name, bind in endpoint.binds.items():
+        value = args.get(name)
+        if value is None or value == "":
+            continue
+        if not bind.check(value):
+            raise SimError("bad_param", f"{name}={value}")
+        conds.append(Cond(bind.column, bind.op, value))
+    return conds

@@ -1,0 +1,52 @@
+"""Small helpers the family renderers share: JSON/XML bodies and page arithmetic."""
+
+from __future__ import annotations
+
+import math
+from xml.sax.saxutils import escape
+
+import orjson
+
+from sim.http import SimResponse
+
+JSON = "application/json;charset=UTF-8"
+XML = "application/xml;charset=UTF-8"
+
+
+def json_response(obj, status: int = 200, headers: dict[str, str] | None = None) -> SimResponse:
+    return SimResponse(status, orjson.dumps(obj), JSON, headers or {})
+
+
+def to_xml(tag: str, value) -> str:
+    """Element `tag` holding value: dicts become children, lists repeat the tag."""
+    if isinstance(value, list):
+        return "".join(to_xml(tag, v) for v in value)
+    if isinstance(value, dict):
+        inner = "".join(to_xml(k, v) for k, v in value.items())
+        return f"<{tag}>{inner}</{tag}>"
+    text = "" if value is None else escape(str(value))
+    return f"<{tag}>{text}</{tag}>"
+
+
+def xml_response(root: str, body: dict, status: int = 200) -> SimResponse:
+    text = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>' + to_xml(root, body)
+    return SimResponse(status, text.encode("utf-8"), XML)
+
+
+def parse_int(value: str | None, default: int) -> int | None:
+    """The integer a paging parameter carries; None when it is not an integer."""
+    if value is None or value == "":
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        return None
+
+
+def total_pages(total: int, size: int) -> int:
+    return max(1, math.ceil(total / size)) if size > 0 else 1
+
+
+def stringify(rows: list[dict]) -> list[dict]:
+    """Services that answer every value as a string (DART, KRX, data.go.kr)."""
+    return [{k: ("" if v is None else str(v)) for k, v in r.items()} for r in rows]

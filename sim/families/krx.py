@@ -1,0 +1,32 @@
+"""Family D — KRX Open API: `/svc/apis/{category}/{api_id}[.json]`, header `AUTH_KEY`, `basDd`,
+`{"OutBlock_1": [...]}`; errors are real HTTP statuses with `{respMsg, respCode}`.
+
+Unconfirmed in the reference and chosen here: a missing or malformed `basDd` answers HTTP 400
+`{"respMsg":"Bad Request","respCode":"400"}`; a holiday answers `{"OutBlock_1": []}`.
+"""
+
+from __future__ import annotations
+
+from sim.endpoints import SimError
+from sim.families.common import json_response, stringify
+from sim.http import SimRequest, SimResponse
+
+
+class KrxFamily:
+    def handle(self, req: SimRequest, sim) -> SimResponse:
+        path = req.path.removesuffix(".json")
+        if not path.startswith("/svc/apis/"):
+            return json_response({"respMsg": "Not Found", "respCode": "404"}, 404)
+        endpoint = sim.endpoint(req.host, path[len("/svc/apis/") :])
+        if endpoint is None:
+            return json_response({"respMsg": "Not Found", "respCode": "404"}, 404)
+        if sim.keys.check("krx", req.headers.get("auth_key")) != "ok":
+            return json_response({"respMsg": "Unauthorized API Call", "respCode": "401"}, 401)
+        args = dict(req.query)
+        try:
+            idx = sim.select(endpoint, args)
+        except SimError as err:
+            if err.kind in ("missing_param", "bad_param"):
+                return json_response({"respMsg": "Bad Request", "respCode": "400"}, 400)
+            raise
+        return json_response({"OutBlock_1": stringify(sim.rows(endpoint, idx))})

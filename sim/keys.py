@@ -1,0 +1,61 @@
+"""API keys as the simulator sees them.
+
+Default mode accepts any non-empty key except the documented invalid values, so any client can be
+pointed at the simulator without set-up. Strict mode accepts only keys issued by `issue` (derived
+from the world seed, so no shared state is needed between issuer and server) or listed in config.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Literal
+
+# Values documented to be answered with each service's invalid-key error.
+INVALID_KEYS = frozenset({"invalid", "INVALID", "invalid-key", "INVALID_KEY", "expired", "revoked"})
+
+# Length and alphabet of keys as each key system issues them.
+_KEY_SHAPES: dict[str, tuple[int, str]] = {
+    "dart": (40, "hex"),
+    "krx": (40, "HEX"),
+    "data_go_kr": (64, "hex"),
+    "ex": (10, "digits"),
+    "seoul": (32, "hex"),
+    "neis": (32, "hex"),
+    "schoolinfo": (32, "hex"),
+    "hrd": (32, "hex"),
+    "law": (10, "lower"),
+    "assembly": (32, "hex"),
+    "gg": (32, "hex"),
+}
+
+KeyStatus = Literal["ok", "missing", "invalid", "sample"]
+
+
+@dataclass
+class KeyPolicy:
+    seed: int = 0
+    strict: bool = False
+    allowed: frozenset[str] = field(default_factory=frozenset)
+
+    def issue(self, key_id: str) -> str:
+        length, alphabet = _KEY_SHAPES.get(key_id, (32, "hex"))
+        digest = hashlib.sha256(f"kopa-sim-key\x1f{self.seed}\x1f{key_id}".encode()).hexdigest() * 2
+        if alphabet == "HEX":
+            return digest[:length].upper()
+        if alphabet == "digits":
+            return str(int(digest, 16))[:length]
+        if alphabet == "lower":
+            return "".join(chr(ord("a") + int(c, 16) % 26) for c in digest[:length])
+        return digest[:length]
+
+    def check(self, key_id: str, key: str | None, *, sample_key: str | None = None) -> KeyStatus:
+        if key is None or key.strip() == "":
+            return "missing"
+        if sample_key is not None and key == sample_key:
+            return "sample"
+        if key in INVALID_KEYS:
+            return "invalid"
+        if self.strict and key != self.issue(key_id) and key not in self.allowed:
+            return "invalid"
+        return "ok"

@@ -1,0 +1,1 @@
+"""World building: Korean entities with real-format codes, stored in DuckDB."""

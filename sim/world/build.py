@@ -1,0 +1,167 @@
+"""Build a world into a DuckDB file (cached by seed, scale, today and generator version) and load it
+for serving."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+import numpy as np
+import orjson
+
+from sim import GENERATOR_VERSION
+from sim.world.context import WorldConfig, WorldContext
+from sim.world.table import Table, TableData
+
+
+def generate(config: WorldConfig) -> list[TableData]:
+    from sim.platforms import PLATFORMS
+
+    ctx = WorldContext(config)
+    tables: list[TableData] = []
+    for module in PLATFORMS:
+        tables.extend(module.tables(ctx))
+    names = [t.name for t in tables]
+    if len(set(names)) != len(names):
+        raise ValueError(f"duplicate table names: {sorted(n for n in names if names.count(n) > 1)}")
+    return tables
+
+
+def _column_digest(values: list) -> bytes:
+    return hashlib.sha256(orjson.dumps(values)).digest()
+
+
+def content_hash(tables: dict[str, tuple[dict[str, list], dict[str, str]]]) -> str:
+    """SHA-256 over every table's name, columns, entities and values, in a canonical order."""
+    h = hashlib.sha256(f"kopa-world-v{GENERATOR_VERSION}".encode())
+    for name in sorted(tables):
+        columns, entities = tables[name]
+        h.update(orjson.dumps({"table": name, "columns": list(columns), "entities": dict(sorted(entities.items()))}))
+        for col in columns:
+            h.update(_column_digest(columns[col]))
+    return h.hexdigest()
+
+
+def _as_lists(data: TableData) -> dict[str, list]:
+    out = {}
+    for k, v in data.columns.items():
+        out[k] = v.tolist() if isinstance(v, np.ndarray) else list(v)
+    return out
+
+
+def cache_dir() -> Path:
+    root = os.environ.get("KOPA_CACHE_DIR")
+    return Path(root) if root else Path.home() / ".cache" / "kopa"
+
+
+def world_path(config: WorldConfig, directory: Path | None = None) -> Path:
+    base = directory or cache_dir() / "worlds"
+    return base / f"world-{config.key()}-g{GENERATOR_VERSION}.duckdb"
+
+
+def write_world(config: WorldConfig, path: Path) -> str:
+    """Generate and write the world; returns its content hash. Written to a temporary file first
+    and renamed, so concurrent builders (test workers) never see a half-written world."""
+    t0 = time.perf_counter()
+    tables = generate(config)
+    as_lists = {t.name: (_as_lists(t), t.entities) for t in tables}
+    digest = content_hash(as_lists)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=path.stem, suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    os.unlink(tmp)
+    con = duckdb.connect(tmp)
+    try:
+        con.execute("CREATE TABLE _kopa_meta (key VARCHAR, value VARCHAR)")
+        con.execute("CREATE TABLE _kopa_columns (tbl VARCHAR, col VARCHAR, ord INTEGER, entity VARCHAR)")
+        meta = {
+            "generator_version": GENERATOR_VERSION,
+            "config": config.model_dump_json(),
+            "content_hash": digest,
+            "build_seconds": f"{time.perf_counter() - t0:.3f}",
+        }
+        con.executemany("INSERT INTO _kopa_meta VALUES (?, ?)", sorted(meta.items()))
+        for t in tables:
+            cols = {k: np.asarray(v, dtype=object) if _is_text(v) else np.asarray(v) for k, v in t.columns.items()}
+            con.register("_incoming", cols)
+            con.execute(f'CREATE TABLE "{t.name}" AS SELECT * FROM _incoming')
+            con.unregister("_incoming")
+            con.executemany(
+                "INSERT INTO _kopa_columns VALUES (?, ?, ?, ?)",
+                [(t.name, c, i, t.entities.get(c, "")) for i, c in enumerate(t.columns)],
+            )
+    finally:
+        con.close()
+    os.replace(tmp, path)
+    return digest
+
+
+def _is_text(values) -> bool:
+    if isinstance(values, np.ndarray):
+        return values.dtype.kind in "OUS"
+    return bool(len(values)) and isinstance(values[0], str)
+
+
+@dataclass
+class World:
+    config: WorldConfig
+    path: Path
+    content_hash: str
+    tables: dict[str, Table]
+    build_seconds: float
+
+    def table(self, name: str) -> Table:
+        return self.tables[name]
+
+
+def read_world(path: Path) -> World:
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        meta = dict(con.execute("SELECT key, value FROM _kopa_meta").fetchall())
+        cols = con.execute("SELECT tbl, col, entity FROM _kopa_columns ORDER BY tbl, ord").fetchall()
+        by_table: dict[str, list[tuple[str, str]]] = {}
+        for tbl, col, entity in cols:
+            by_table.setdefault(tbl, []).append((col, entity))
+        tables = {}
+        for name, columns in by_table.items():
+            data = con.execute(f'SELECT * FROM "{name}"').fetchnumpy()
+            tables[name] = Table(
+                name,
+                {c: _plain(data[c]) for c, _ in columns},
+                {c: e for c, e in columns if e},
+            )
+    finally:
+        con.close()
+    return World(
+        config=WorldConfig.model_validate_json(meta["config"]),
+        path=path,
+        content_hash=meta["content_hash"],
+        tables=tables,
+        build_seconds=float(meta["build_seconds"]),
+    )
+
+
+def _plain(arr) -> np.ndarray:
+    # fetchnumpy gives masked arrays for nullable columns; worlds have no NULLs.
+    return np.asarray(arr.filled() if hasattr(arr, "filled") else arr)
+
+
+def load_world(config: WorldConfig, *, directory: Path | None = None, rebuild: bool = False) -> World:
+    path = world_path(config, directory)
+    if rebuild or not path.exists():
+        write_world(config, path)
+    return read_world(path)
+
+
+def recompute_hash(world: World) -> str:
+    """The content hash recomputed from the loaded tables (to verify a cached file)."""
+    data = {}
+    for name, table in world.tables.items():
+        columns = {c: table.cols[c].vocab[table.cols[c].codes].tolist() for c in table.column_names}
+        data[name] = (columns, table.entities)
+    return content_hash(data)
