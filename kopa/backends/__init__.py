@@ -1,0 +1,6 @@
+"""Backends are httpx transports (DESIGN.md decision 1): requests carry the real hosts and paths in
+every backend, and nothing above the transport branches on which one it is."""
+
+from kopa.backends.spec import Backend, BackendError, open_backend
+
+__all__ = ["Backend", "BackendError", "open_backend"]

@@ -1,0 +1,38 @@
+"""The simulator in-process: an httpx transport that never opens a socket.
+
+It subclasses MockTransport (whose handle_request vcrpy patches) so recording works unchanged.
+"""
+
+from __future__ import annotations
+
+import httpx
+
+from sim.app import Simulator
+from sim.http import SimRequest, SimResponse
+
+
+def to_sim_request(request: httpx.Request) -> SimRequest:
+    url = request.url
+    return SimRequest.from_parts(
+        request.method,
+        request.headers.get("host", url.host),
+        url.raw_path.decode("ascii").split("?", 1)[0],
+        url.query.decode("ascii"),
+        dict(request.headers),
+        request.content,
+    )
+
+
+def to_httpx_response(response: SimResponse) -> httpx.Response:
+    headers = {"content-type": response.content_type, **response.headers}
+    return httpx.Response(response.status, headers=headers, content=response.body)
+
+
+class SimTransport(httpx.MockTransport):
+    def __init__(self, simulator: Simulator) -> None:
+        self.simulator = simulator
+        super().__init__(self._handle)
+
+    def _handle(self, request: httpx.Request) -> httpx.Response:
+        request.read()
+        return to_httpx_response(self.simulator.handle(to_sim_request(request)))

@@ -1,0 +1,101 @@
+"""One backend string everywhere: `sim`, `sim:seed=7,scale=full`, `live`, `live:http://127.0.0.1:8800`."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Literal
+
+import httpx
+
+from sim.world.context import WorldConfig
+
+
+class BackendError(ValueError):
+    """A backend string or set-up that cannot work; the message says what to change."""
+
+
+@dataclass
+class Backend:
+    kind: Literal["sim", "live"]
+    transport: httpx.BaseTransport
+    description: str
+    key_source: "KeySource"
+    simulator: object | None = None  # the in-process Simulator, for studies that ask its truth API
+    extra: dict = field(default_factory=dict)
+
+    def client(self) -> httpx.Client:
+        return httpx.Client(transport=self.transport, timeout=httpx.Timeout(30.0), follow_redirects=False)
+
+    def issue_key(self, key_id: str) -> str:
+        return self.key_source.issue(key_id)
+
+
+class KeySource:
+    def issue(self, key_id: str) -> str:
+        raise NotImplementedError
+
+
+class SimKeys(KeySource):
+    def __init__(self, policy) -> None:
+        self.policy = policy
+
+    def issue(self, key_id: str) -> str:
+        return self.policy.issue(key_id)
+
+
+class EnvKeys(KeySource):
+    """Live keys come from KOPA_<KEY_ID>_KEY; a missing one names the variable to set."""
+
+    def issue(self, key_id: str) -> str:
+        var = f"KOPA_{key_id.upper()}_KEY"
+        value = os.environ.get(var, "").strip()
+        if not value:
+            raise BackendError(f"no API key for {key_id!r}: set the environment variable {var}")
+        return value
+
+
+def _parse_options(text: str) -> dict[str, str]:
+    out = {}
+    for part in filter(None, text.split(",")):
+        if "=" not in part:
+            raise BackendError(f"backend option {part!r} is not key=value")
+        k, v = part.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+def sim_config(options: dict[str, str]) -> WorldConfig:
+    unknown = set(options) - {"seed", "scale", "today"}
+    if unknown:
+        raise BackendError(f"unknown sim option(s) {sorted(unknown)}; use seed=, scale=, today=")
+    data: dict = {}
+    if "seed" in options:
+        data["seed"] = int(options["seed"])
+    if "scale" in options:
+        data["scale"] = options["scale"]
+    if "today" in options:
+        data["today"] = options["today"]
+    return WorldConfig.model_validate(data)
+
+
+def open_backend(spec: str = "sim", *, strict_keys: bool = False) -> Backend:
+    name, _, rest = spec.partition(":")
+    if name == "sim":
+        from kopa.backends.sim import SimTransport
+        from sim.app import Simulator
+        from sim.keys import KeyPolicy
+        from sim.world.build import load_world
+
+        config = sim_config(_parse_options(rest))
+        world = load_world(config)
+        simulator = Simulator(world, KeyPolicy(seed=config.seed, strict=strict_keys))
+        return Backend("sim", SimTransport(simulator), f"sim (seed={config.seed}, scale={config.scale})",
+                       SimKeys(simulator.keys), simulator=simulator)
+    if name == "live":
+        from kopa.backends.live import LiveTransport
+
+        redirect = rest or os.environ.get("KOPA_LIVE_REDIRECT") or None
+        where = f"live via {redirect}" if redirect else "live"
+        return Backend("live", LiveTransport(redirect), where, EnvKeys())
+    raise BackendError(f"unknown backend {spec!r}: use sim[:seed=N,scale=small|full] or live[:BASE_URL]")
