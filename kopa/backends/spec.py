@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 import httpx
@@ -22,7 +23,10 @@ class Backend:
     description: str
     key_source: "KeySource"
     simulator: object | None = None  # the in-process Simulator, for studies that ask its truth API
-    extra: dict = field(default_factory=dict)
+    virtual_today: dt.date | None = None  # the simulator's clock; live runs use the real date
+
+    def today(self) -> dt.date:
+        return self.virtual_today or dt.date.today()
 
     def client(self) -> httpx.Client:
         return httpx.Client(transport=self.transport, timeout=httpx.Timeout(30.0), follow_redirects=False)
@@ -91,11 +95,13 @@ def open_backend(spec: str = "sim", *, strict_keys: bool = False) -> Backend:
         world = load_world(config)
         simulator = Simulator(world, KeyPolicy(seed=config.seed, strict=strict_keys))
         return Backend("sim", SimTransport(simulator), f"sim (seed={config.seed}, scale={config.scale})",
-                       SimKeys(simulator.keys), simulator=simulator)
+                       SimKeys(simulator.keys), simulator=simulator, virtual_today=config.today)
     if name == "live":
         from kopa.backends.live import LiveTransport
 
         redirect = rest or os.environ.get("KOPA_LIVE_REDIRECT") or None
         where = f"live via {redirect}" if redirect else "live"
-        return Backend("live", LiveTransport(redirect), where, EnvKeys())
+        today = os.environ.get("KOPA_TODAY")
+        return Backend("live", LiveTransport(redirect), where, EnvKeys(),
+                       virtual_today=dt.date.fromisoformat(today) if today else None)
     raise BackendError(f"unknown backend {spec!r}: use sim[:seed=N,scale=small|full] or live[:BASE_URL]")

@@ -1,0 +1,282 @@
+"""The `kopa` command line."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+console = Console(soft_wrap=True)
+err_console = Console(stderr=True)
+
+BACKEND_HELP = "Backend: sim[:seed=N,scale=small|full,today=YYYY-MM-DD] | live | live:http://127.0.0.1:8800"
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="kopa")
+def main() -> None:
+    """kopa — a recorded-replay testbed for multi-step tool calling over Korean open public APIs.
+
+    \b
+    Start here:
+      kopa demo                       multi-step lookup chains on the embedded simulator
+      kopa tools list                 every tool of the ten platforms
+      kopa tools show find_dart_corp_code
+      kopa call find_dart_corp_code corp_name=라이트론
+      kopa sim serve --port 8800      the simulator over HTTP on loopback
+    """
+
+
+# ---------------------------------------------------------------- tools
+
+
+@main.group()
+def tools() -> None:
+    """Browse the tool catalog (names, Korean descriptions, schemas)."""
+
+
+@tools.command("list")
+@click.option("--platform", help="Only this platform id (dart, krx, seoul, …).")
+@click.option("--domain", help="Only this domain (traffic, finance, education, law, politics, district).")
+@click.option("--json", "as_json", is_flag=True, help="Print OpenAI function-calling schemas as JSON.")
+def tools_list(platform: str | None, domain: str | None, as_json: bool) -> None:
+    """List tools with their platform and Korean title."""
+    from kopa.catalog import load_catalog
+
+    catalog = load_catalog()
+    selected = [t for t in catalog if (not platform or t.platform == platform) and (not domain or t.domain == domain)]
+    if as_json:
+        click.echo(json.dumps([t.openai_schema() for t in selected], ensure_ascii=False, indent=2))
+        return
+    table = Table(title=f"{len(selected)} tools")
+    for col in ("tool", "platform", "domain", "title"):
+        table.add_column(col)
+    for t in selected:
+        table.add_row(t.name, t.platform, t.domain or "-", t.spec.title)
+    console.print(table)
+    counts: dict[str, int] = {}
+    for t in selected:
+        counts[t.platform] = counts.get(t.platform, 0) + 1
+    platforms = [p for p in counts if p != "session"]
+    console.print(f"{len(selected)} tools across {len(platforms)} platforms: "
+                  + ", ".join(f"{p} {n}" for p, n in sorted(counts.items())))
+
+
+@tools.command("show")
+@click.argument("name")
+@click.option("--schema", is_flag=True, help="Print only the OpenAI function-calling schema.")
+def tools_show(name: str, schema: bool) -> None:
+    """Show one tool: endpoint, parameters, output fields and its schema."""
+    from kopa.catalog import load_catalog
+
+    catalog = load_catalog()
+    if name not in catalog:
+        close = [t.name for t in catalog if name.split("_")[-1] in t.name][:8]
+        raise click.UsageError(f"no tool named {name!r}" + (f"; similar: {', '.join(close)}" if close else ""))
+    tool = catalog[name]
+    if schema:
+        click.echo(json.dumps(tool.openai_schema(), ensure_ascii=False, indent=2))
+        return
+    spec = tool.spec
+    console.print(f"[bold]{spec.name}[/bold] — {spec.title}  ({tool.platform}, {tool.family} family)")
+    console.print(spec.description)
+    if tool.family != "session":
+        console.print(f"{spec.method} {tool.base_url}{spec.path}" + (" [simulator only]" if not spec.real else ""))
+        if tool.auth:
+            console.print(f"key: {tool.auth.location} {tool.auth.name} (env {tool.auth.env_var})")
+    params = Table(title="parameters")
+    for col in ("name", "type", "required", "format", "where", "description"):
+        params.add_column(col)
+    for p in spec.params:
+        params.add_row(p.name, p.type, "yes" if p.required else "", p.format or "", p.location, p.description)
+    console.print(params)
+    out = Table(title="output fields")
+    for col in ("field", "format", "description"):
+        out.add_column(col)
+    for f in spec.output:
+        out.add_row(f.name, f.format or "", f.description)
+    console.print(out)
+
+
+# ---------------------------------------------------------------- call
+
+
+def _parse_assignments(pairs: tuple[str, ...]) -> dict[str, Any]:
+    args: dict[str, Any] = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise click.UsageError(f"argument {pair!r} is not key=value")
+        key, value = pair.split("=", 1)
+        args[key] = value
+    return args
+
+
+@main.command("call", context_settings={"ignore_unknown_options": True})
+@click.argument("tool")
+@click.argument("assignments", nargs=-1)
+@click.option("--backend", "backend_spec", default="sim", show_default=True, help=BACKEND_HELP)
+@click.option("--no-auto-key", is_flag=True, help="Do not issue keys first (see the service's auth error).")
+@click.option("--pick", help="Print only this field of every record, one per line (for shell chaining).")
+def call(tool: str, assignments: tuple[str, ...], backend_spec: str, no_auto_key: bool, pick: str | None) -> None:
+    """Call TOOL with key=value arguments and print records or the typed error.
+
+    \b
+    Examples:
+      kopa call find_dart_corp_code corp_name=라이트론 --pick corp_code
+      kopa call get_dart_convertible_bond_issuance_decision corp_code=00104083 bgn_de=20260101 end_de=20260131
+      kopa call get_stock_price_trend likeSrtnCd=253160 numOfRows=5 --backend live:http://127.0.0.1:8800
+    Exit status: 0 records, 1 a typed tool error, 2 a usage error.
+    """
+    from kopa.backends import BackendError, open_backend
+    from kopa.tools.runtime import ToolRuntime
+
+    try:
+        backend = open_backend(backend_spec)
+    except BackendError as exc:
+        raise click.UsageError(str(exc)) from exc
+    runtime = ToolRuntime(backend)
+    if not no_auto_key and tool in runtime.catalog and runtime.catalog[tool].family != "session":
+        issued = runtime.call("issue_api_key", {"platform": runtime.catalog[tool].platform})
+        if not issued.ok and issued.error is not None:
+            raise click.UsageError(issued.error.message)
+    result = runtime.call(tool, _parse_assignments(assignments))
+    if pick and result.ok:
+        for record in result.records:
+            click.echo(record.get(pick, ""))
+    else:
+        click.echo(json.dumps({"request": result.request, **result.for_model()}, ensure_ascii=False, indent=2))
+    sys.exit(0 if result.ok else 1)
+
+
+# ---------------------------------------------------------------- sim
+
+
+@main.group("sim")
+def sim_group() -> None:
+    """Build, inspect and serve the deterministic simulator."""
+
+
+def _world_options(f):
+    f = click.option("--today", default=None, help="Virtual 'today' (YYYY-MM-DD); default 2026-01-30.")(f)
+    f = click.option("--scale", type=click.Choice(["small", "full"]), default="small", show_default=True)(f)
+    return click.option("--seed", type=int, default=0, show_default=True)(f)
+
+
+def _config(seed: int, scale: str, today: str | None):
+    from sim.world.context import WorldConfig
+
+    data: dict[str, Any] = {"seed": seed, "scale": scale}
+    if today:
+        data["today"] = today
+    return WorldConfig.model_validate(data)
+
+
+@sim_group.command("build")
+@_world_options
+@click.option("--rebuild", is_flag=True, help="Build even if a cached world exists.")
+def sim_build(seed: int, scale: str, today: str | None, rebuild: bool) -> None:
+    """Build (or reuse) the world for SEED and SCALE and print its content hash."""
+    from sim.world.build import load_world
+
+    config = _config(seed, scale, today)
+    started = time.perf_counter()
+    with console.status(f"building world seed={seed} scale={scale} …"):
+        world = load_world(config, rebuild=rebuild)
+    rows = sum(t.n_rows for t in world.tables.values())
+    console.print(f"world {config.key()}: {len(world.tables)} tables, {rows:,} rows, "
+                  f"built in {world.build_seconds:.2f}s (this command {time.perf_counter() - started:.2f}s)")
+    console.print(f"file: {world.path}")
+    console.print(f"content hash: {world.content_hash}")
+
+
+@sim_group.command("stats")
+@_world_options
+@click.option("--verify", is_flag=True, help="Recompute the content hash from the loaded tables.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def sim_stats(seed: int, scale: str, today: str | None, verify: bool, as_json: bool) -> None:
+    """Per-endpoint cardinality distribution and the world's content hash."""
+    from sim.app import Simulator
+    from sim.stats import endpoint_stats
+    from sim.world.build import load_world, recompute_hash
+
+    world = load_world(_config(seed, scale, today))
+    stats = endpoint_stats(Simulator(world))
+    recomputed = recompute_hash(world) if verify else None
+    if as_json:
+        click.echo(json.dumps({"content_hash": world.content_hash, "recomputed_hash": recomputed,
+                               "endpoints": [s.model_dump() for s in stats]}, ensure_ascii=False, indent=2))
+        return
+    table = Table(title=f"world {world.config.key()} — records per call")
+    for col in ("endpoint", "table", "unfiltered", "key param", "values", "min", "median", "p90", "max"):
+        table.add_column(col, justify="right" if col not in ("endpoint", "table", "key param") else "left")
+    for s in stats:
+        table.add_row(f"{s.host} {s.endpoint}", s.table, f"{s.unfiltered:,}", s.key_param or "",
+                      *(("" if v is None else f"{v:,.0f}") for v in (s.distinct_values, s.per_value_min,
+                                                                   s.per_value_median, s.per_value_p90,
+                                                                   s.per_value_max)))
+    console.print(table)
+    console.print(f"{len(stats)} endpoints, {len(world.tables)} tables, "
+                  f"{sum(t.n_rows for t in world.tables.values()):,} rows")
+    console.print(f"content hash: {world.content_hash}")
+    if recomputed is not None:
+        verdict = "matches" if recomputed == world.content_hash else "DOES NOT MATCH"
+        console.print(f"recomputed:   {recomputed} ({verdict})")
+        if recomputed != world.content_hash:
+            sys.exit(1)
+
+
+@sim_group.command("serve")
+@_world_options
+@click.option("--host", default="127.0.0.1", show_default=True, help="Loopback address to bind.")
+@click.option("--port", type=int, default=8800, show_default=True)
+@click.option("--strict-keys", is_flag=True, help="Accept only keys issued by issue_api_key (or configured).")
+@click.option("--log", is_flag=True, help="Log every request.")
+def sim_serve(seed: int, scale: str, today: str | None, host: str, port: int, strict_keys: bool, log: bool) -> None:
+    """Serve the simulator over HTTP on loopback.
+
+    Clients reach a platform by its real Host header, or by a first path segment naming the real host:
+    \b
+      curl 'http://127.0.0.1:8800/opendart.fss.or.kr/api/company.json?crtfc_key=any&corp_code=00104083'
+      kopa call get_dart_company_overview corp_code=00104083 --backend live:http://127.0.0.1:8800
+    """
+    from sim.app import Simulator
+    from sim.keys import KeyPolicy
+    from sim.serve import SimServer
+    from sim.world.build import load_world
+
+    config = _config(seed, scale, today)
+    world = load_world(config)
+    server = SimServer(Simulator(world, KeyPolicy(seed=seed, strict=strict_keys)), host, port, quiet=not log)
+    console.print(f"kopa sim serving world {config.key()} (hash {world.content_hash[:12]}) on {server.url}")
+    console.print(f"use it with: --backend live:{server.url}   (Ctrl-C to stop)")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        console.print("stopped")
+
+
+# ---------------------------------------------------------------- demo
+
+
+@main.command("demo")
+@click.option("--backend", "backend_spec", default="sim", show_default=True, help=BACKEND_HELP)
+def demo(backend_spec: str) -> None:
+    """Run multi-step lookup chains across platforms and print each step."""
+    from kopa.backends import BackendError, open_backend
+    from kopa.demo import run_demo
+
+    try:
+        backend = open_backend(backend_spec)
+    except BackendError as exc:
+        raise click.UsageError(str(exc)) from exc
+    failures = run_demo(backend, console)
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

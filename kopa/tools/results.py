@@ -1,0 +1,39 @@
+"""What a tool call returns: records with total count and page info, or one typed error."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from kopa.wire.base import ErrorClass, PageInfo
+
+
+class ToolError(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    error_class: ErrorClass
+    kind: str
+    code: str
+    message: str
+
+
+class ToolResult(BaseModel):
+    tool: str
+    arguments: dict[str, Any]
+    ok: bool
+    records: list[dict[str, Any]] = []
+    total_count: int | None = None
+    page: PageInfo | None = None
+    error: ToolError | None = None
+    request: str | None = None  # method and URL with the key redacted, for transcripts
+
+    def for_model(self) -> dict[str, Any]:
+        """The JSON a model sees: what the real API exposes, nothing more (a model that reads only
+        page 1 sees only page 1)."""
+        if not self.ok and self.error is not None:
+            return {"error": self.error.model_dump()}
+        out: dict[str, Any] = {"total_count": self.total_count, "records": self.records}
+        if self.page is not None:
+            out["page"] = self.page.model_dump(exclude_none=True)
+        return out

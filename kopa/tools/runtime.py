@@ -1,0 +1,109 @@
+"""Call a tool by name with JSON arguments; get records or one typed error, the same on every backend."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+from kopa.backends.spec import Backend
+from kopa.catalog.loader import Catalog, load_catalog
+from kopa.catalog.models import Tool
+from kopa.tools.results import ToolError, ToolResult
+from kopa.tools.session import call_session_tool
+from kopa.tools.state import EpisodeState
+from kopa.wire import family_of
+from kopa.wire.base import Parsed, WireError
+
+REDACTED = "REDACTED"
+
+
+def _structural(name: str, args: dict, kind: str, message: str) -> ToolResult:
+    return ToolResult(tool=name, arguments=args, ok=False,
+                      error=ToolError(error_class="structural", kind=kind, code=kind, message=message))
+
+
+def redacted_url(request: httpx.Request, tool: Tool) -> str:
+    """The request line for transcripts: the key replaced wherever the platform carries it."""
+    url = str(request.url)
+    auth = tool.auth
+    if auth is None:
+        return f"{request.method} {url}"
+    if auth.location == "query":
+        params = [(k, REDACTED if k == auth.name else v) for k, v in request.url.params.multi_items()]
+        url = str(request.url.copy_with(params=params))
+    elif auth.location == "path":
+        segments = request.url.path.split("/")
+        template = tool.spec.path.split("/")
+        for i, seg in enumerate(template):
+            if seg == "{" + auth.name + "}" and i < len(segments):
+                segments[i] = REDACTED
+        url = str(request.url.copy_with(path="/".join(segments)))
+    return f"{request.method} {url}"
+
+
+def apply_client_filters(tool: Tool, args: dict[str, Any], parsed: Parsed) -> Parsed:
+    """Filters the real service does not take but the tool offers (e.g. a name search over DART's
+    full corp-code archive), applied to the parsed records."""
+    records = parsed.records
+    for param in tool.spec.params:
+        if param.location != "client" or args.get(param.name) in (None, ""):
+            continue
+        needle = str(args[param.name])
+        field = param.field or param.name
+        if param.match == "exact":
+            records = [r for r in records if str(r.get(field, "")) == needle]
+        else:
+            records = [r for r in records if needle in str(r.get(field, ""))]
+    if records is parsed.records:
+        return parsed
+    if not records and parsed.error is None:
+        return Parsed(error=WireError(error_class="structural", kind="no_data", code="no_match",
+                                      message="no record matches the filter"))
+    return Parsed(records=records, total_count=len(records), page=None, error=parsed.error)
+
+
+class ToolRuntime:
+    def __init__(self, backend: Backend, *, catalog: Catalog | None = None, state: EpisodeState | None = None,
+                 client: httpx.Client | None = None) -> None:
+        self.backend = backend
+        self.catalog = catalog or load_catalog()
+        self.state = state or EpisodeState(current_date=backend.today().isoformat())
+        self.client = client or backend.client()
+
+    def call(self, name: str, arguments: dict[str, Any] | None = None) -> ToolResult:
+        args = dict(arguments or {})
+        if name not in self.catalog:
+            return _structural(name, args, "unknown_tool", f"no tool named {name!r}")
+        tool = self.catalog[name]
+        known = {p.name for p in tool.spec.params}
+        unexpected = sorted(set(args) - known)
+        if unexpected:
+            return _structural(name, args, "bad_param",
+                               f"unexpected argument(s) {unexpected}; {name} takes {sorted(known)}")
+        if tool.family == "session":
+            return call_session_tool(name, args, catalog=self.catalog, backend=self.backend, state=self.state)
+        for param in tool.spec.params:
+            if param.location == "client" and param.required and args.get(param.name) in (None, ""):
+                return _structural(name, args, "missing_param", f"{param.name} is required")
+        wire = family_of(tool.family)
+        key = self.state.key_for(tool.auth.key_id) if tool.auth else None
+        request = wire.build(tool, args, key)
+        shown = redacted_url(request, tool)
+        try:
+            response = self.client.send(request)
+            response.read()
+        except httpx.TimeoutException as exc:
+            return ToolResult(tool=name, arguments=args, ok=False, request=shown,
+                              error=ToolError(error_class="environmental", kind="timeout", code="timeout",
+                                              message=type(exc).__name__))
+        except httpx.TransportError as exc:
+            return ToolResult(tool=name, arguments=args, ok=False, request=shown,
+                              error=ToolError(error_class="environmental", kind="connection", code="connection",
+                                              message=f"{type(exc).__name__}: {exc}"[:200]))
+        parsed = apply_client_filters(tool, args, wire.parse(tool, args, response))
+        if parsed.error is not None:
+            return ToolResult(tool=name, arguments=args, ok=False, request=shown, total_count=parsed.total_count,
+                              page=parsed.page, error=ToolError(**parsed.error.model_dump()))
+        return ToolResult(tool=name, arguments=args, ok=True, records=parsed.records,
+                          total_count=parsed.total_count, page=parsed.page, request=shown)

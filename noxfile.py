@@ -1,0 +1,43 @@
+"""Set-up and checks, each in its own virtual environment created from this repository's files alone.
+
+    nox -s demo     install kopa and run the main job (multi-step chains on the embedded simulator)
+    nox -s tests    install kopa with test extras, lint, and run the fast test suite
+    nox -s slow     the slow tests (full-scale worlds)
+    nox -s perf     the performance harness in benchmark/perf (prints numbers; asserts nothing)
+"""
+
+from __future__ import annotations
+
+import nox
+
+nox.options.default_venv_backend = "venv"
+nox.options.reuse_existing_virtualenvs = True
+nox.options.sessions = ["tests"]
+
+PYTHON = "3.11"
+
+
+@nox.session(python=PYTHON)
+def demo(session: nox.Session) -> None:
+    session.install("-e", ".")
+    session.run("kopa", "demo", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def tests(session: nox.Session) -> None:
+    session.install("-e", ".[test]")
+    session.run("ruff", "check", "kopa", "sim", "tests", "benchmark", "noxfile.py")
+    session.run("pytest", "-n", "2", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def slow(session: nox.Session) -> None:
+    session.install("-e", ".[test]")
+    session.run("pytest", "-m", "slow", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def perf(session: nox.Session) -> None:
+    session.install("-e", ".")
+    for script in ("tool_calls.py", "paging.py", "world_build.py"):
+        session.run("python", f"benchmark/perf/{script}", *session.posargs)

@@ -1,0 +1,90 @@
+"""`kopa sim serve`: the simulator as an HTTP server on loopback.
+
+Routes by Host header, or by a leading path segment naming the real host (what `live:URL` sends).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import urlsplit
+
+from sim.app import Simulator
+from sim.http import SimRequest
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def make_handler(simulator: Simulator, *, quiet: bool = True) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        server_version = "kopa-sim"
+        sys_version = ""
+
+        def _serve(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length) if length else b""
+            parts = urlsplit(self.path)
+            request = SimRequest.from_parts(self.command, self.headers.get("Host", ""), parts.path, parts.query,
+                                            dict(self.headers.items()), body)
+            response = simulator.handle(request)
+            self.send_response(response.status)
+            self.send_header("Content-Type", response.content_type)
+            self.send_header("Content-Length", str(len(response.body)))
+            for name, value in response.headers.items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(response.body)
+
+        do_GET = _serve
+        do_POST = _serve
+
+        def log_message(self, format: str, *args) -> None:  # noqa: A002 (stdlib signature)
+            if not quiet:
+                super().log_message(format, *args)
+
+    return Handler
+
+
+class SimServer:
+    """A served simulator, startable in a background thread (tests, benchmarks) or in the foreground."""
+
+    def __init__(self, simulator: Simulator, host: str = "127.0.0.1", port: int = 0, *, quiet: bool = True) -> None:
+        if not _is_loopback(host):
+            raise ValueError(f"refusing to serve on {host}: the simulator binds loopback addresses only")
+        self.httpd = ThreadingHTTPServer((host, port), make_handler(simulator, quiet=quiet))
+        self.httpd.daemon_threads = True
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        host, port = self.httpd.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def start(self) -> SimServer:
+        self._thread = threading.Thread(target=self.httpd.serve_forever, name="kopa-sim-serve", daemon=True)
+        self._thread.start()
+        return self
+
+    def serve_forever(self) -> None:
+        self.httpd.serve_forever()
+
+    def stop(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def __enter__(self) -> SimServer:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
