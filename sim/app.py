@@ -60,11 +60,12 @@ class Simulator:
         """Row indices answering the request, in the table's (the service's) order."""
         return self.world.table(endpoint.table).select(conditions(endpoint, args))
 
-    def rows(self, endpoint: Endpoint, idx: np.ndarray) -> list[dict]:
+    def rows(self, endpoint: Endpoint, idx: np.ndarray, *, text: bool = False) -> list[dict]:
+        """Records in wire field names; text=True renders every value as a string (DART, KRX, data.go.kr)."""
         table = self.world.table(endpoint.table)
         if endpoint.columns is None:
-            return table.rows(idx, endpoint.fields)
-        rows = table.rows(idx, list(endpoint.columns.values()))
+            return table.rows(idx, endpoint.fields, text=text)
+        rows = table.rows(idx, list(endpoint.columns.values()), text=text)
         wire = list(endpoint.columns)
         return [dict(zip(wire, r.values(), strict=True)) for r in rows]
 

@@ -47,7 +47,7 @@ def make_handler(simulator: Simulator, *, quiet: bool = True) -> type[BaseHTTPRe
         do_GET = _serve
         do_POST = _serve
 
-        def log_message(self, format: str, *args) -> None:  # noqa: A002 (stdlib signature)
+        def log_message(self, format: str, *args) -> None:
             if not quiet:
                 super().log_message(format, *args)
 

@@ -34,9 +34,9 @@ def endpoint_stats(simulator: Simulator) -> list[EndpointStats]:
             codes = table.cols[eq[1].column].codes[base]
             counts = np.bincount(codes)
             counts = counts[counts > 0]
-            stats = dict(key_param=eq[0], distinct_values=int(len(counts)), per_value_min=int(counts.min()),
+            stats = dict(key_param=eq[0], distinct_values=len(counts), per_value_min=int(counts.min()),
                          per_value_median=float(np.median(counts)), per_value_p90=float(np.percentile(counts, 90)),
                          per_value_max=int(counts.max()))
         out.append(EndpointStats(family=ep.family, host=host, endpoint=key, table=ep.table,
-                                 unfiltered=int(len(base)), **stats))
+                                 unfiltered=len(base), **stats))
     return out

@@ -21,7 +21,7 @@ class Backend:
     kind: Literal["sim", "live"]
     transport: httpx.BaseTransport
     description: str
-    key_source: "KeySource"
+    key_source: KeySource
     simulator: object | None = None  # the in-process Simulator, for studies that ask its truth API
     virtual_today: dt.date | None = None  # the simulator's clock; live runs use the real date
 

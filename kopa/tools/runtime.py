@@ -105,5 +105,8 @@ class ToolRuntime:
         if parsed.error is not None:
             return ToolResult(tool=name, arguments=args, ok=False, request=shown, total_count=parsed.total_count,
                               page=parsed.page, error=ToolError(**parsed.error.model_dump()))
-        return ToolResult(tool=name, arguments=args, ok=True, records=parsed.records,
-                          total_count=parsed.total_count, page=parsed.page, request=shown)
+        # The parser already produced plain JSON values; re-validating thousands of records per page
+        # would dominate paging time, so the result is constructed without a second validation.
+        return ToolResult.model_construct(tool=name, arguments=args, ok=True, records=parsed.records,
+                                          total_count=parsed.total_count, page=parsed.page, error=None,
+                                          request=shown)

@@ -10,7 +10,7 @@ import io
 import zipfile
 
 from sim.endpoints import SimError
-from sim.families.common import json_response, parse_int, stringify, to_xml, total_pages, xml_response
+from sim.families.common import json_response, parse_int, to_xml, total_pages, xml_response
 from sim.http import SimRequest, SimResponse
 
 MESSAGES = {
@@ -62,7 +62,7 @@ class DartFamily:
         if len(idx) == 0:
             raise SimError("no_data")
         if endpoint.options.get("shape") == "object":
-            row = stringify(sim.rows(endpoint, idx[:1]))[0]
+            row = sim.rows(endpoint, idx[:1], text=True)[0]
             return _ok({**row}, fmt)
         if endpoint.options.get("paged"):
             page = parse_int(args.get("page_no"), 1)
@@ -73,12 +73,12 @@ class DartFamily:
             pages = total_pages(total, size)
             if page > pages:
                 raise SimError("no_data", "page past the end")
-            rows = stringify(sim.rows(endpoint, idx[(page - 1) * size : page * size]))
+            rows = sim.rows(endpoint, idx[(page - 1) * size : page * size], text=True)
             return _ok(
                 {"page_no": page, "page_count": size, "total_count": total, "total_page": pages, "list": rows},
                 fmt,
             )
-        return _ok({"list": stringify(sim.rows(endpoint, idx))}, fmt)
+        return _ok({"list": sim.rows(endpoint, idx, text=True)}, fmt)
 
 
 def _ok(fields: dict, fmt: str) -> SimResponse:
@@ -99,7 +99,7 @@ def _zip_answer(sim, endpoint) -> SimResponse:
     table = sim.world.table(endpoint.table)
     import numpy as np
 
-    rows = stringify(table.rows(np.arange(table.n_rows), endpoint.fields))
+    rows = table.rows(np.arange(table.n_rows), endpoint.fields, text=True)
     xml = '<?xml version="1.0" encoding="UTF-8"?>\n' + to_xml("result", {"list": rows})
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:

@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from sim.endpoints import SimError
-from sim.families.common import json_response, parse_int, stringify, total_pages, xml_response
+from sim.families.common import json_response, parse_int, total_pages, xml_response
 from sim.http import SimRequest, SimResponse
 
 CODES = {
@@ -83,7 +83,8 @@ class DataGoKrFamily:
         total = len(idx)
         if total == 0:
             raise SimError("no_data")
-        rows = stringify(sim.rows(endpoint, idx[(page - 1) * size : page * size])) if page <= total_pages(total, size) else []
+        in_range = page <= total_pages(total, size)
+        rows = sim.rows(endpoint, idx[(page - 1) * size : page * size], text=True) if in_range else []
         return _envelope(fmt, "00", opts, {"rows": rows, "pageNo": page, "numOfRows": size, "totalCount": total})
 
 

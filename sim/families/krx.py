@@ -8,7 +8,7 @@ Unconfirmed in the reference and chosen here: a missing or malformed `basDd` ans
 from __future__ import annotations
 
 from sim.endpoints import SimError
-from sim.families.common import json_response, stringify
+from sim.families.common import json_response
 from sim.http import SimRequest, SimResponse
 
 
@@ -29,4 +29,4 @@ class KrxFamily:
             if err.kind in ("missing_param", "bad_param"):
                 return json_response({"respMsg": "Bad Request", "respCode": "400"}, 400)
             raise
-        return json_response({"OutBlock_1": stringify(sim.rows(endpoint, idx))})
+        return json_response({"OutBlock_1": sim.rows(endpoint, idx, text=True)})

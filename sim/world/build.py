@@ -16,7 +16,7 @@ import orjson
 
 from sim import GENERATOR_VERSION
 from sim.world.context import WorldConfig, WorldContext
-from sim.world.table import Table, TableData
+from sim.world.table import Column, Table, TableData
 
 
 def generate(config: WorldConfig) -> list[TableData]:
@@ -129,12 +129,9 @@ def read_world(path: Path) -> World:
             by_table.setdefault(tbl, []).append((col, entity))
         tables = {}
         for name, columns in by_table.items():
-            data = con.execute(f'SELECT * FROM "{name}"').fetchnumpy()
-            tables[name] = Table(
-                name,
-                {c: _plain(data[c]) for c, _ in columns},
-                {c: e for c, e in columns if e},
-            )
+            # Column by column, so only one column's Python objects are alive at a time.
+            data = {c: Column(_plain(con.execute(f'SELECT "{c}" FROM "{name}"').fetchnumpy()[c])) for c, _ in columns}
+            tables[name] = Table(name, data, {c: e for c, e in columns if e})
     finally:
         con.close()
     return World(

@@ -43,17 +43,45 @@ class TableData:
 
 
 class Column:
-    __slots__ = ("_index", "codes", "lookup", "vocab")
+    __slots__ = ("_index", "_text", "codes", "vocab")
 
     def __init__(self, values: np.ndarray) -> None:
-        vocab, codes = np.unique(values, return_inverse=True)
+        if values.dtype.kind == "O":
+            vocab, codes = _factorize_objects(values)
+        else:
+            vocab, codes = np.unique(values, return_inverse=True)
         self.vocab: np.ndarray = vocab
         self.codes: np.ndarray = codes.astype(np.int32).reshape(-1)
-        self.lookup: dict[Any, int] = {v: i for i, v in enumerate(vocab.tolist())}
         self._index: tuple[np.ndarray, np.ndarray] | None = None
+        self._text: np.ndarray | None = None
+
+    def text_vocab(self) -> np.ndarray:
+        """The vocabulary rendered as strings once, for services that answer every value as text."""
+        if self._text is None:
+            text = np.empty(len(self.vocab), dtype=object)
+            text[:] = [str(v) for v in self.vocab.tolist()]
+            self._text = text
+        return self._text
+
+    def coerce(self, value: Any) -> Any:
+        """Wire values arrive as text; compare them as the column stores them."""
+        kind = self.vocab.dtype.kind
+        if kind in "iu":
+            return int(value)
+        if kind == "f":
+            return float(value)
+        return str(value) if not isinstance(value, str) else value
+
+    def code_of(self, value: Any) -> int | None:
+        try:
+            value = self.coerce(value)
+        except (TypeError, ValueError):
+            return None
+        i = int(np.searchsorted(self.vocab, value))
+        return i if i < len(self.vocab) and self.vocab[i] == value else None
 
     def rows_equal(self, value: Any) -> np.ndarray:
-        code = self.lookup.get(value)
+        code = self.code_of(value)
         if code is None:
             return np.empty(0, dtype=np.int64)
         if self._index is None:
@@ -72,8 +100,17 @@ class Column:
             needle = str(value)
             return np.fromiter((str(v).startswith(needle) for v in vocab), dtype=bool, count=len(vocab))
         if op == "in":
-            wanted = set(value)
-            return np.fromiter((v in wanted for v in vocab), dtype=bool, count=len(vocab))
+            wanted = set()
+            for v in value:
+                try:
+                    wanted.add(self.coerce(v))
+                except (TypeError, ValueError):
+                    continue
+            return np.fromiter((v in wanted for v in vocab.tolist()), dtype=bool, count=len(vocab))
+        try:
+            value = self.coerce(value)
+        except (TypeError, ValueError):
+            return np.zeros(len(vocab), dtype=bool)
         if op == "ne":
             return vocab != value
         # Range ops: vocab is sorted, so a searchsorted bound splits it.
@@ -87,13 +124,26 @@ class Column:
         return mask
 
 
+def _factorize_objects(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """np.unique for object arrays, in O(n) dictionary passes plus a sort of the distinct values only."""
+    first: dict[Any, int] = {}
+    raw = np.fromiter((first.setdefault(v, len(first)) for v in values.tolist()), dtype=np.int64, count=len(values))
+    distinct = list(first)
+    order = sorted(range(len(distinct)), key=distinct.__getitem__)
+    rank = np.empty(len(distinct), dtype=np.int64)
+    rank[order] = np.arange(len(distinct))
+    vocab = np.empty(len(distinct), dtype=object)
+    vocab[:] = [distinct[i] for i in order]
+    return vocab, rank[raw]
+
+
 class Table:
-    def __init__(self, name: str, columns: dict[str, np.ndarray], entities: dict[str, str]) -> None:
+    def __init__(self, name: str, columns: dict[str, np.ndarray | Column], entities: dict[str, str]) -> None:
         self.name = name
         self.column_names = list(columns)
         self.entities = dict(entities)
-        self.n_rows = len(next(iter(columns.values()))) if columns else 0
-        self.cols = {k: Column(np.asarray(v)) for k, v in columns.items()}
+        self.cols = {k: v if isinstance(v, Column) else Column(np.asarray(v)) for k, v in columns.items()}
+        self.n_rows = len(next(iter(self.cols.values())).codes) if self.cols else 0
 
     def select(self, conds: Sequence[Cond]) -> np.ndarray:
         """Row indices (ascending) matching every condition."""
@@ -116,11 +166,13 @@ class Table:
             rows = rows[mask[rows]]
         return rows
 
-    def rows(self, idx: np.ndarray, columns: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    def rows(self, idx: np.ndarray, columns: Sequence[str] | None = None, *, text: bool = False
+             ) -> list[dict[str, Any]]:
         names = list(columns) if columns is not None else self.column_names
-        decoded = [self.cols[c].vocab[self.cols[c].codes[idx]].tolist() for c in names]
+        cols = [self.cols[c] for c in names]
+        decoded = [(c.text_vocab() if text else c.vocab)[c.codes[idx]].tolist() for c in cols]
         return [dict(zip(names, values, strict=True)) for values in zip(*decoded, strict=True)]
 
     def value(self, row: int, column: str) -> Any:
         col = self.cols[column]
-        return col.vocab[col.codes[row]].item() if hasattr(col.vocab[0], "item") else col.vocab[col.codes[row]]
+        return col.vocab[col.codes[row : row + 1]].tolist()[0]

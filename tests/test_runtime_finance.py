@@ -1,0 +1,94 @@
+"""The tool runtime over the in-process simulator: the paper's worked example and the error classes."""
+
+from __future__ import annotations
+
+import pytest
+
+from kopa.tools.runtime import ToolRuntime
+
+
+@pytest.fixture()
+def runtime(backend):
+    rt = ToolRuntime(backend)
+    for platform in ("dart", "krx"):
+        assert rt.call("issue_api_key", {"platform": platform}).ok
+    return rt
+
+
+def test_corp_code_lookup_feeds_the_convertible_bond_report(runtime):
+    found = runtime.call("find_dart_corp_code", {"corp_name": "라이트론"})
+    assert found.ok and found.total_count == 1
+    corp_code = found.records[0]["corp_code"]
+    assert len(corp_code) == 8 and corp_code.isdigit()
+    cb = runtime.call("get_dart_convertible_bond_issuance_decision",
+                      {"corp_code": corp_code, "bgn_de": "20260101", "end_de": "20260131"})
+    assert cb.ok
+    assert cb.records[0]["corp_name"] == "라이트론"
+    floor = int(cb.records[0]["act_mktprcfl_cvprc_lwtrsprc"].replace(",", ""))
+    price = int(cb.records[0]["cv_prc"].replace(",", ""))
+    assert floor == round(price * 0.7 / 5) * 5
+
+
+def test_price_series_is_paged_like_the_real_api(runtime):
+    stock = runtime.call("find_dart_corp_code", {"corp_name": "라이트론"}).records[0]["stock_code"]
+    page1 = runtime.call("get_stock_price_trend", {"likeSrtnCd": stock, "numOfRows": 10, "pageNo": 1})
+    assert page1.ok and len(page1.records) == 10
+    assert page1.total_count == 60 and page1.page.total_pages == 6
+    page6 = runtime.call("get_stock_price_trend", {"likeSrtnCd": stock, "numOfRows": 10, "pageNo": 6})
+    assert len(page6.records) == 10
+    assert page6.records[-1]["basDt"] < page1.records[-1]["basDt"]
+    past = runtime.call("get_stock_price_trend", {"likeSrtnCd": stock, "numOfRows": 10, "pageNo": 7})
+    assert not past.ok
+    assert (past.error.error_class, past.error.kind) == ("structural", "page_out_of_range")
+
+
+def test_missing_key_issuance_is_an_auth_error(backend):
+    rt = ToolRuntime(backend)
+    result = rt.call("get_dart_company_overview", {"corp_code": "00104083"})
+    assert (result.error.error_class, result.error.kind, result.error.code) == ("auth", "invalid_key", "010")
+    fsc = rt.call("get_stock_price_trend", {"likeSrtnCd": "253160"})
+    assert (fsc.error.error_class, fsc.error.code) == ("auth", "30")
+    krx = rt.call("get_krx_kosdaq_daily_trading", {"basDd": "20260129"})
+    assert (krx.error.error_class, krx.error.code) == ("auth", "401")
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "expected"),
+    [
+        ("get_dart_company_overview", {"corp_code": "1234"}, ("structural", "bad_param", "100")),
+        ("get_dart_company_overview", {"corp_code": "99999999"}, ("structural", "no_data", "013")),
+        ("search_dart_disclosures", {"corp_code": "00104083", "page_no": 999}, ("structural", "no_data", "013")),
+        ("get_stock_price_trend", {"likeSrtnCd": "999999"}, ("structural", "no_data", "03")),
+        ("get_stock_price_trend", {"basDt": "2026-01-29"}, ("structural", "bad_param", "10")),
+        ("get_krx_kosdaq_daily_trading", {"basDd": "2026"}, ("structural", "bad_param", "400")),
+        ("get_krx_kosdaq_daily_trading", {"basDd": "20260125"}, ("structural", "no_data", "empty")),
+        ("find_dart_corp_code", {"corp_name": "존재하지않는회사명"}, ("structural", "no_data", "no_match")),
+    ],
+)
+def test_service_errors_are_classified(runtime, tool, args, expected):
+    result = runtime.call(tool, args)
+    assert not result.ok
+    assert (result.error.error_class, result.error.kind, result.error.code) == expected
+
+
+def test_unknown_arguments_are_refused_before_sending(runtime):
+    result = runtime.call("get_dart_company_overview", {"corp_code": "00104083", "company": "x"})
+    assert result.error.kind == "bad_param" and result.request is None
+
+
+def test_keys_never_appear_in_results_or_state(runtime, backend):
+    result = runtime.call("get_dart_company_overview", {"corp_code": "00104083"})
+    key = backend.issue_key("dart")
+    assert key not in result.model_dump_json()
+    assert "crtfc_key=REDACTED" in result.request
+    assert key not in runtime.state.canonical().decode()
+
+
+def test_state_hash_is_canonical(backend):
+    a, b = ToolRuntime(backend), ToolRuntime(backend)
+    a.call("issue_api_key", {"platform": "dart"})
+    a.call("issue_api_key", {"platform": "krx"})
+    b.call("issue_api_key", {"platform": "krx"})
+    b.call("issue_api_key", {"platform": "dart"})
+    assert a.state.hash() == b.state.hash()
+    assert a.state.hash() != ToolRuntime(backend).state.hash()
