@@ -4,7 +4,7 @@ Written apart from the simulator's renderers (DESIGN.md decision 3); the referen
 real services (shared/reference/platforms.md).
 """
 
-from kopa.wire.base import Parsed, PageInfo, WireError, WireFamily, build_request
+from kopa.wire.base import PageInfo, Parsed, WireError, WireFamily, build_request
 from kopa.wire.registry import family_of
 
 __all__ = ["PageInfo", "Parsed", "WireError", "WireFamily", "build_request", "family_of"]
