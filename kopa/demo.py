@@ -29,6 +29,7 @@ class Chain:
     question: str
     platforms: tuple[str, ...]
     steps: tuple[Step, ...]
+    answer: Callable[[Results], str]
 
 
 def first(results: Results, step: int, field: str) -> str:
@@ -65,9 +66,86 @@ FINANCE = Chain(
                                       f"{_num(first(r, 3, 'act_mktprcfl_cvprc_lwtrsprc'))} * 100"},
              "(종가 − 최저 조정가액) / 최저 조정가액 × 100"),
     ),
+    answer=lambda r: f"{first(r, 6, 'value')} %",
 )
 
-CHAINS: list[Chain] = [FINANCE]
+TRAFFIC = Chain(
+    domain="traffic",
+    question="시청역(2호선) 평일 상행 열차는 하루 몇 편 운행되는가?",
+    platforms=("seoul",),
+    steps=(
+        Step("issue_api_key", lambda r: {"platform": "seoul"}, "서울 열린데이터광장 인증키 발급"),
+        Step("find_seoul_subway_station_code", lambda r: {"START_INDEX": 1, "END_INDEX": 5, "STATION_NM": "시청"},
+             "역명 → 전철역코드 (호선별로 여러 건)"),
+        Step("get_seoul_subway_timetable",
+             lambda r: {"START_INDEX": 1, "END_INDEX": 5, "WEEK_TAG": "1", "INOUT_TAG": "1",
+                        "STATION_CD": next(x["STATION_CD"] for x in r[1].records if x["LINE_NUM"].startswith("02"))},
+             "2호선 역코드 → 평일 상행 시간표 (list_total_count가 운행 편수)"),
+    ),
+    answer=lambda r: f"{r[2].total_count}편",
+)
+
+EDUCATION = Chain(
+    domain="education",
+    question="제주특별자치도교육청 소관 중학교 중 첫 번째 학교의 2025학년도 1학년 학급 수는?",
+    platforms=("edu",),
+    steps=(
+        Step("issue_api_key", lambda r: {"platform": "edu"}, "NEIS·학교알리미 인증키 발급"),
+        Step("find_neis_school_code",
+             lambda r: {"ATPT_OFCDC_SC_CODE": "T10", "SCHUL_KND_SC_NM": "중학교", "pSize": 10},
+             "교육청 코드·학교급 → 학교 목록 (행정표준코드)"),
+        Step("get_neis_class_info",
+             lambda r: {"ATPT_OFCDC_SC_CODE": first(r, 1, "ATPT_OFCDC_SC_CODE"),
+                        "SD_SCHUL_CODE": first(r, 1, "SD_SCHUL_CODE"), "AY": "2025", "GRADE": "1", "pSize": 100},
+             "학교코드 → 학급정보 (list_total_count가 학급 수)"),
+    ),
+    answer=lambda r: f"{first(r, 1, 'SCHUL_NM')} 1학년 {r[2].total_count}학급",
+)
+
+LAW = Chain(
+    domain="law",
+    question="현행 도로교통법 제5조의 제목은?",
+    platforms=("law",),
+    steps=(
+        Step("issue_api_key", lambda r: {"platform": "law"}, "국가법령정보센터 OC 등록"),
+        Step("search_current_laws", lambda r: {"query": "도로교통법"}, "법령명 → 법령일련번호(MST)·법령ID"),
+        Step("get_law_text",
+             lambda r: {"MST": next(x["법령일련번호"] for x in r[1].records if x["법령명한글"] == "도로교통법"),
+                        "JO": "000500"},
+             "MST + 조문번호(JO=000500) → 조문"),
+    ),
+    answer=lambda r: f"제{first(r, 2, '조문번호')}조({first(r, 2, '조문제목')})",
+)
+
+POLITICS = Chain(
+    domain="politics",
+    question="제22대 국회에서 가장 최근 표결한 의안에 첫 번째로 표결한 의원의 소속 정당은?",
+    platforms=("assembly",),
+    steps=(
+        Step("issue_api_key", lambda r: {"platform": "assembly"}, "열린국회정보 인증키 발급"),
+        Step("list_bill_vote_results", lambda r: {"AGE": "22", "pSize": 5}, "대수 → 의안별 표결현황 (BILL_ID)"),
+        Step("get_member_plenary_votes",
+             lambda r: {"AGE": "22", "BILL_ID": first(r, 1, "BILL_ID"), "pSize": 5},
+             "AGE + BILL_ID → 의원별 표결 (약 300건 중 첫 페이지)"),
+        Step("find_assembly_member", lambda r: {"MONA_CD": first(r, 2, "MONA_CD")}, "MONA_CD → 의원 인적사항"),
+    ),
+    answer=lambda r: f"{first(r, 3, 'HG_NM')} 의원, {first(r, 3, 'POLY_NM')}",
+)
+
+DISTRICT = Chain(
+    domain="district",
+    question="수원시의 지역화폐 가맹점은 몇 곳인가?",
+    platforms=("gg",),
+    steps=(
+        Step("issue_api_key", lambda r: {"platform": "gg"}, "경기데이터드림 인증키 발급"),
+        Step("find_gg_sigun_code", lambda r: {"SIGUN_NM": "수원시"}, "시군명 → SIGUN_CD"),
+        Step("search_gg_local_currency_merchants", lambda r: {"SIGUN_CD": first(r, 1, "SIGUN_CD"), "pSize": 5},
+             "SIGUN_CD → 지역화폐 가맹점 (list_total_count가 가맹점 수)"),
+    ),
+    answer=lambda r: f"{r[2].total_count:,}곳",
+)
+
+CHAINS: list[Chain] = [FINANCE, TRAFFIC, EDUCATION, LAW, POLITICS, DISTRICT]
 
 
 def _summary(result: ToolResult) -> str:
@@ -96,8 +174,7 @@ def run_chain(runtime: ToolRuntime, chain: Chain, console: Console) -> bool:
         console.print(f"     → {_summary(result)}")
         if not result.ok:
             return False
-    answer = results[-1].records[0]
-    console.print(f"  [bold]answer:[/bold] {answer.get('value', answer)}")
+    console.print(f"  [bold]answer:[/bold] {chain.answer(results)}")
     return True
 
 

@@ -42,7 +42,7 @@ class Endpoint:
 class SimError(Exception):
     """An application error the family renders in its own envelope.
 
-    kind: missing_param | bad_param | no_data | unknown_service | page_size | bad_window | rate_limit |
+    kind: missing_param | bad_param | too_many | no_data | unknown_service | page_size | bad_window | rate_limit |
     maintenance | server_error
     """
 
@@ -61,6 +61,15 @@ def conditions(endpoint: Endpoint, args: dict[str, str]) -> list[Cond]:
     for name, bind in endpoint.binds.items():
         value = args.get(name)
         if value is None or value == "":
+            continue
+        if bind.op == "in":
+            # A comma list (e.g. DART fnlttMultiAcnt corp_code=a,b,c), capped where the service caps it.
+            parts = tuple(v.strip() for v in value.split(","))
+            if len(parts) > endpoint.options.get("max_items", 10**9):
+                raise SimError("too_many", name)
+            if not all(bind.check(v) for v in parts):
+                raise SimError("bad_param", f"{name}={value}")
+            conds.append(Cond(bind.column, "in", parts))
             continue
         if not bind.check(value):
             raise SimError("bad_param", f"{name}={value}")

@@ -10,6 +10,8 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
+import orjson
+
 from sim.app import Simulator
 from sim.http import SimRequest
 
@@ -30,19 +32,28 @@ def make_handler(simulator: Simulator, *, quiet: bool = True) -> type[BaseHTTPRe
         sys_version = ""
 
         def _serve(self) -> None:
+            if self.path == "/_kopa/world":
+                # Lets a client of the served simulator read its virtual clock and world identity.
+                self._send(200, "application/json", orjson.dumps({
+                    "config": simulator.world.config.model_dump(mode="json"),
+                    "content_hash": simulator.world.content_hash}), {})
+                return
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length) if length else b""
             parts = urlsplit(self.path)
             request = SimRequest.from_parts(self.command, self.headers.get("Host", ""), parts.path, parts.query,
                                             dict(self.headers.items()), body)
             response = simulator.handle(request)
-            self.send_response(response.status)
-            self.send_header("Content-Type", response.content_type)
-            self.send_header("Content-Length", str(len(response.body)))
-            for name, value in response.headers.items():
+            self._send(response.status, response.content_type, response.body, response.headers)
+
+        def _send(self, status: int, content_type: str, body: bytes, headers: dict[str, str]) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            for name, value in headers.items():
                 self.send_header(name, value)
             self.end_headers()
-            self.wfile.write(response.body)
+            self.wfile.write(body)
 
         do_GET = _serve
         do_POST = _serve

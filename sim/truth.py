@@ -30,7 +30,11 @@ def _matches(ep: Endpoint, path: str, query: dict[str, str]) -> bool:
     stem = path.rstrip("/")
     for suffix in (".json", ".xml"):
         stem = stem.removesuffix(suffix)
-    return stem == key or stem.endswith("/" + key)
+    if stem == key or stem.endswith("/" + key):
+        return True
+    # Seoul's path-positional URLs carry the service name in the middle: /{KEY}/{TYPE}/{SERVICE}/{START}/…
+    segments = stem.split("/")
+    return ep.family == "seoul" and len(segments) > 3 and segments[3] == key
 
 
 def endpoint_for_url(simulator: Simulator, url: str) -> Endpoint | None:

@@ -11,7 +11,11 @@ from sim.world.context import WorldConfig
 
 @pytest.fixture(scope="session", autouse=True)
 def _isolated_cache(tmp_path_factory):
-    os.environ["KOPA_CACHE_DIR"] = str(tmp_path_factory.getbasetemp() / "kopa-cache")
+    # xdist workers each get their own basetemp; share the parent so the world is built once per run
+    # (worlds are written to a temporary file and renamed, so concurrent builders are safe).
+    base = tmp_path_factory.getbasetemp()
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    os.environ["KOPA_CACHE_DIR"] = str(root / "kopa-cache")
 
 
 @pytest.fixture(scope="session")

@@ -83,6 +83,15 @@ def sim_config(options: dict[str, str]) -> WorldConfig:
     return WorldConfig.model_validate(data)
 
 
+def _served_today(base_url: str) -> str | None:
+    """A served simulator publishes its virtual clock; any other server simply does not answer it."""
+    try:
+        response = httpx.get(base_url.rstrip("/") + "/_kopa/world", timeout=5.0)
+        return str(response.json()["config"]["today"]) if response.status_code == 200 else None
+    except (httpx.HTTPError, ValueError, KeyError, TypeError):
+        return None
+
+
 def open_backend(spec: str = "sim", *, strict_keys: bool = False) -> Backend:
     name, _, rest = spec.partition(":")
     if name == "sim":
@@ -101,7 +110,7 @@ def open_backend(spec: str = "sim", *, strict_keys: bool = False) -> Backend:
 
         redirect = rest or os.environ.get("KOPA_LIVE_REDIRECT") or None
         where = f"live via {redirect}" if redirect else "live"
-        today = os.environ.get("KOPA_TODAY")
+        today = os.environ.get("KOPA_TODAY") or (_served_today(redirect) if redirect else None)
         return Backend("live", LiveTransport(redirect), where, EnvKeys(),
                        virtual_today=dt.date.fromisoformat(today) if today else None)
     raise BackendError(f"unknown backend {spec!r}: use sim[:seed=N,scale=small|full] or live[:BASE_URL]")

@@ -29,6 +29,8 @@ CODES = {
     "32": "UNREGISTERED_IP_ERROR",
     "33": "UNSIGNED_CALL_ERROR",
     "99": "UNKNOWN_ERROR",
+    # Q-Net 시험일정 answers numOfRows > 50 with 930 (observed by a client); the message is unconfirmed.
+    "930": "NUM_OF_ROWS_LIMIT_EXCEEDED_ERROR",
 }
 _KIND_TO_CODE = {
     "missing_param": "11",

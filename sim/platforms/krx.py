@@ -1,9 +1,14 @@
-"""KRX Open API (data-dbg.krx.co.kr): 일별매매정보 by market and 종목기본정보, over the shared price table."""
+"""KRX Open API (data-dbg.krx.co.kr): 일별매매정보 by market and 종목기본정보 over the shared price table; 지수,
+ETF/ETN and 신주인수권증권/증서 일별매매정보."""
 
 from __future__ import annotations
 
+import datetime as dt
+
+import numpy as np
+
 from sim.endpoints import Bind, Endpoint
-from sim.world.context import WorldContext
+from sim.world.context import WorldContext, yyyymmdd
 from sim.world.table import Cond, TableData
 
 HOST = "data-dbg.krx.co.kr"
@@ -43,7 +48,8 @@ def tables(ctx: WorldContext) -> list[TableData]:
                 "list_shrs": [str(c.list_shrs) for c in listed],
             },
             entities={"isin": "isin", "stock_code": "stock_code", "abbrv": "stock_name", "market": "market"},
-        )
+        ),
+        _index_table(ctx), _products(ctx, "etf"), _products(ctx, "etn"), _rights(ctx, "sw"), _rights(ctx, "sr"),
     ]
 
 
@@ -66,4 +72,248 @@ ENDPOINTS = [
     _base("sto/stk_isu_base_info", "KOSPI"),
     _base("sto/ksq_isu_base_info", "KOSDAQ"),
     _base("sto/knx_isu_base_info", "KONEX"),
+]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# 지수, ETF/ETN, 신주인수권증권/증서: one row per product per trading day of the published window, built with
+# numpy over (product, day) matrices. Every API is basDd-based; a day with no row answers {"OutBlock_1": []}.
+
+_INDEX_ENTITIES = {"BAS_DD": "trading_date"}
+
+
+def _closes(ctx: WorldContext):
+    """The shared price table's closing prices as a (stock, day) matrix, without building the table.
+
+    This repeats the first draws of sim.world.prices.price_table (same stream, same order) so the indices
+    and warrants agree with 주식 일별매매 at a fraction of the cost; tests/test_finance_breadth.py checks it.
+    """
+    listed = sorted((c for c in ctx.companies if c.stock_code), key=lambda c: c.stock_code)
+    days = ctx.trading_days
+    returns = ctx.rng("prices").normal(0.0003, 0.022, size=(len(listed), len(days)))
+    base = np.array([c.base_price for c in listed], dtype=float)
+    close = np.maximum(5, np.round(base[:, None] * np.exp(np.cumsum(returns, axis=1)) / 5) * 5).astype(np.int64)
+    window = ctx.n(60, 90)
+    return listed, days[-window:], close[:, -window - 1 :]  # one extra day in front: the first 전일 종가
+
+
+def _fmt(values: np.ndarray, decimals: int) -> np.ndarray:
+    return np.char.mod(f"%.{decimals}f", values) if decimals else values.astype(np.int64).astype(str)
+
+
+def _daily_rows(days: list[dt.date], per_day: dict[str, np.ndarray], static: dict[str, list[str]]) -> dict:
+    """(product, day) matrices → columns, newest day first and products in their order within a day."""
+    n_prod = len(next(iter(static.values())))
+    order = list(range(len(days) - 1, -1, -1))
+    cols: dict[str, list] = {"BAS_DD": [yyyymmdd(days[d]) for d in order for _ in range(n_prod)]}
+    for name, values in static.items():
+        cols[name] = list(values) * len(days)
+    for name, matrix in per_day.items():
+        cols[name] = matrix[:, order].T.reshape(-1).tolist()
+    return cols
+
+
+def _ohlc(rng: np.random.Generator, close: np.ndarray) -> dict[str, np.ndarray]:
+    """Close, change, rate, open/high/low from a (product, 1 + day) level matrix."""
+    prev, now = close[:, :-1], close[:, 1:]
+    spread = rng.uniform(0, 0.012, size=(3, *now.shape))
+    open_ = prev * (1 + spread[0] - 0.006)
+    high = np.maximum(np.maximum(open_, now), now * (1 + spread[1]))
+    low = np.minimum(np.minimum(open_, now), now * (1 - spread[2]))
+    return {"close": now, "chg": now - prev, "rate": (now - prev) / prev * 100, "open": open_, "high": high,
+            "low": low}
+
+
+_INDICES = (
+    # IDX_CLSS, IDX_NM, market it follows, base level, beta, share of that market's capitalisation
+    ("KOSPI", "코스피", "KOSPI", 2500.0, 1.0, 1.0), ("KOSPI", "코스피 200", "KOSPI", 330.0, 1.05, 0.85),
+    ("KOSPI", "코스피 100", "KOSPI", 2500.0, 1.05, 0.75), ("KOSPI", "코스피 50", "KOSPI", 2300.0, 1.08, 0.65),
+    ("KOSPI", "코스피 대형주", "KOSPI", 2450.0, 1.04, 0.8), ("KOSPI", "코스피 중형주", "KOSPI", 2700.0, 0.95, 0.12),
+    ("KOSPI", "코스피 소형주", "KOSPI", 2100.0, 0.9, 0.05), ("KOSPI", "전기·전자", "KOSPI", 22000.0, 1.2, 0.3),
+    ("KOSPI", "화학", "KOSPI", 4800.0, 0.9, 0.08), ("KOSPI", "금융", "KOSPI", 500.0, 0.7, 0.1),
+    ("KOSDAQ", "코스닥", "KOSDAQ", 800.0, 1.0, 1.0), ("KOSDAQ", "코스닥 150", "KOSDAQ", 1350.0, 1.1, 0.5),
+    ("KOSDAQ", "코스닥 대형주", "KOSDAQ", 1900.0, 1.1, 0.55), ("KOSDAQ", "코스닥 중형주", "KOSDAQ", 750.0, 0.95, 0.25),
+    ("KOSDAQ", "코스닥 소형주", "KOSDAQ", 2600.0, 0.9, 0.15), ("KOSDAQ", "제조", "KOSDAQ", 2300.0, 1.0, 0.4),
+    ("KRX", "KRX 300", "ALL", 1500.0, 1.0, 0.9), ("KRX", "KRX 100", "ALL", 5200.0, 1.05, 0.7),
+    ("KRX", "KTOP 30", "ALL", 10500.0, 1.1, 0.5), ("KRX", "KRX 헬스케어", "ALL", 3900.0, 1.3, 0.08),
+)
+
+
+def _index_levels(ctx: WorldContext):
+    """Each index follows its market's capitalisation (from the shared closes) to its own beta."""
+    listed, shown, close = _closes(ctx)
+    shares = np.array([c.list_shrs for c in listed], dtype=float)
+    market = np.array([c.market for c in listed])
+    caps = {m: (close[market == m] * shares[market == m, None]).sum(axis=0) for m in ("KOSPI", "KOSDAQ")}
+    caps["ALL"] = caps["KOSPI"] + caps["KOSDAQ"]
+    levels = np.array([base * (caps[m] / caps[m][0]) ** beta for _c, _n, m, base, beta, _s in _INDICES])
+    mktcap = np.array([caps[m][1:] * share for _c, _n, m, _b, _beta, share in _INDICES])
+    return shown, levels, mktcap
+
+
+def _index_table(ctx: WorldContext) -> TableData:
+    rng = ctx.rng("krx", "index")
+    shown, levels, mktcap = _index_levels(ctx)
+    k = _ohlc(rng, levels)
+    vol = rng.lognormal(19, 0.6, size=k["close"].shape) * mktcap / mktcap.max()
+    per_day = {"CLSPRC_IDX": _fmt(k["close"], 2), "CMPPREVDD_IDX": _fmt(k["chg"], 2), "FLUC_RT": _fmt(k["rate"], 2),
+               "OPNPRC_IDX": _fmt(k["open"], 2), "HGPRC_IDX": _fmt(k["high"], 2), "LWPRC_IDX": _fmt(k["low"], 2),
+               "ACC_TRDVOL": _fmt(vol, 0), "ACC_TRDVAL": _fmt(vol * 12_000, 0), "MKTCAP": _fmt(mktcap, 0)}
+    cols = _daily_rows(shown, per_day, {"IDX_CLSS": [i[0] for i in _INDICES], "IDX_NM": [i[1] for i in _INDICES]})
+    return TableData("krx_index_daily", cols, entities={**_INDEX_ENTITIES, "IDX_NM": "index_name"})
+
+
+_ETF_BRANDS = ("KODEX", "TIGER", "RISE", "ACE", "SOL", "HANARO", "PLUS")
+_ETF_TARGETS = (("200", "코스피 200"), ("코스닥150", "코스닥 150"), ("반도체", "KRX 반도체"), ("2차전지산업", "KRX 2차전지"),
+                ("미국S&P500", "S&P 500"), ("국고채3년", "KIS 국고채 3년"), ("골드선물(H)", "S&P GSCI Gold"),
+                ("인버스", "코스피 200 선물지수"), ("레버리지", "코스피 200 선물지수"), ("고배당", "코스피 고배당 50"))
+_ETN_NAMES = ("레버리지 WTI원유 선물 ETN", "인버스 2X 천연가스 선물 ETN", "KOSPI 200 ETN", "구리 선물 ETN(H)",
+              "미국 달러 선물 ETN")
+_ETN_ISSUERS = ("신한", "삼성", "미래에셋", "한투", "KB", "메리츠")
+
+
+def _products(ctx: WorldContext, kind: str) -> TableData:
+    """ETFs (codes ending in 5) and ETNs (5xxxx3): neither can collide with a stock code (those end in 0)."""
+    rng = ctx.rng("krx", kind)
+    shown, levels, _ = _index_levels(ctx)
+    etf = kind == "etf"
+    n = ctx.n(30, 250) if etf else ctx.n(10, 80)
+    codes = rng.choice(np.arange(1000, 49999), size=n, replace=False)
+    codes = [f"{int(x) * 10 + 5:06d}" if etf else f"5{int(x) % 10000 * 10 + 3:05d}" for x in np.sort(codes)]
+    picks = rng.integers(0, len(_ETF_TARGETS) if etf else len(_ETN_NAMES), n)
+    if etf:
+        names = [f"{_pick(rng, _ETF_BRANDS)} {_ETF_TARGETS[p][0]}" for p in picks]
+        targets = [_ETF_TARGETS[p][1] for p in picks]
+    else:
+        names = [f"{_pick(rng, _ETN_ISSUERS)} {_ETN_NAMES[p]}" for p in picks]
+        targets = [_ETN_NAMES[p].removesuffix(" ETN").removesuffix(" ETN(H)") for p in picks]
+    names = [f"{name} {i}" if names.index(name) != i else name for i, name in enumerate(names)]
+    # The tracked index: 코스피 200 / 코스닥 150 follow ours, the rest walk on their own.
+    walk = np.exp(np.cumsum(rng.normal(0, 0.012, size=(n, levels.shape[1])), axis=1))
+    own = {"코스피 200": levels[1], "코스닥 150": levels[11]}
+    obj = np.array([own[t] if t in own else 1000 * w for t, w in zip(targets, walk, strict=True)])
+    gear = np.array([-1.0 if "인버스" in nm else (2.0 if "레버리지" in nm else 1.0) for nm in names])
+    price = np.maximum(5, 10_000 * rng.uniform(0.5, 3, size=(n, 1)) * (obj / obj[:, :1]) ** gear[:, None])
+    k = _ohlc(rng, np.round(price / 5) * 5)
+    shares = rng.integers(200_000, 80_000_000, size=(n, 1)).astype(float) * np.ones_like(k["close"])
+    vol = rng.lognormal(11, 1.3, size=k["close"].shape)
+    nav = k["close"] * (1 + rng.normal(0, 0.002, size=k["close"].shape))
+    idx_now, idx_prev = obj[:, 1:], obj[:, :-1]
+    per_day = {"TDD_CLSPRC": _fmt(k["close"], 0), "CMPPREVDD_PRC": _fmt(k["chg"], 0), "FLUC_RT": _fmt(k["rate"], 2)}
+    per_day["NAV" if etf else "PER1SECU_INDIC_VAL"] = _fmt(nav, 2)
+    per_day.update({"TDD_OPNPRC": _fmt(np.round(k["open"] / 5) * 5, 0), "TDD_HGPRC": _fmt(np.round(k["high"] / 5) * 5, 0),
+                    "TDD_LWPRC": _fmt(np.round(k["low"] / 5) * 5, 0), "ACC_TRDVOL": _fmt(vol, 0),
+                    "ACC_TRDVAL": _fmt(vol * k["close"], 0), "MKTCAP": _fmt(k["close"] * shares, 0)})
+    per_day["INVSTASST_NETASST_TOTAMT" if etf else "INDIC_VAL_AMT"] = _fmt(nav * shares, 0)
+    per_day.update({"LIST_SHRS": _fmt(shares, 0), "OBJ_STKPRC_IDX": _fmt(idx_now, 2),
+                    "CMPPREVDD_IDX": _fmt(idx_now - idx_prev, 2),
+                    "FLUC_RT_IDX": _fmt((idx_now - idx_prev) / idx_prev * 100, 2)})
+    cols = _daily_rows(shown, per_day, {"ISU_CD": codes, "ISU_NM": names, "IDX_IND_NM": targets})
+    return TableData(f"krx_{kind}_daily", cols, entities={**_INDEX_ENTITIES, "ISU_CD": f"{kind}_code"})
+
+
+def _pick(rng: np.random.Generator, seq):
+    return seq[int(rng.integers(len(seq)))]
+
+
+def _ymd(ko: str) -> str:
+    """'2026년 03월 01일' (as DART writes dates) → '20260301'."""
+    return "".join(ch for ch in ko if ch.isdigit())
+
+
+_SW_FIELDS = ("BAS_DD", "MKT_NM", "ISU_CD", "ISU_NM", "TDD_CLSPRC", "CMPPREVDD_PRC", "FLUC_RT", "TDD_OPNPRC",
+              "TDD_HGPRC", "TDD_LWPRC", "ACC_TRDVOL", "ACC_TRDVAL", "MKTCAP", "LIST_SHRS")
+
+
+def _rights(ctx: WorldContext, kind: str) -> TableData:
+    """신주인수권증권 (sw) come from DART 신주인수권부사채 decisions with 분리형 warrants, listed from the payment
+    date to the end of the exercise period; 신주인수권증서 (sr) from 주주배정 유상증자 decisions, listed for five
+    trading days about a month after the decision. TARSTK_ISU_SRT_CD is the issuer's stock_code."""
+    from sim.platforms.dart import _major_events  # the DART events are this world's truth of who issued what
+
+    events = next(t for t in _major_events(ctx) if t.name == ("dart_major_bdwtIsDecsn" if kind == "sw"
+                                                                 else "dart_major_piicDecsn")).columns
+    listed, shown, close = _closes(ctx)
+    row_of = {c.stock_code: i for i, c in enumerate(listed)}
+    by_code = {c.corp_code: c for c in listed}
+    shown_dd = [yyyymmdd(d) for d in shown]
+    rng = ctx.rng("krx", kind)
+    cols: dict[str, list] = {k: [] for k in (*_SW_FIELDS, "EXER_PRC", "EXST_STRT_DD", "EXST_END_DD", "ISU_PRC",
+                                                "DELIST_DD", "TARSTK_ISU_SRT_CD", "TARSTK_ISU_NM",
+                                                "TARSTK_ISU_PRSNT_PRC")}
+    seen: dict[str, int] = {}
+    for i, corp_code in enumerate(events["corp_code"]):
+        c = by_code.get(corp_code)
+        if c is None:
+            continue
+        if kind == "sw":
+            if events["bdwt_div_atn"][i] != "분리" or "-" in (events["ex_prc"][i], events["expd_edd"][i]):
+                continue
+            start, end = _ymd(events["pymd"][i]) if events["pymd"][i] != "-" else events["rcept_dt"][i], \
+                _ymd(events["expd_edd"][i])
+            strike = int(events["ex_prc"][i].replace(",", ""))
+        else:
+            if "주주배정" not in events["ic_mthn"][i]:
+                continue
+            first = next((j for j, d in enumerate(shown_dd) if d > events["rcept_dt"][i]), None)
+            if first is None or first + 7 >= len(shown_dd):
+                continue
+            start, end = shown_dd[first + 3], shown_dd[first + 7]
+            strike = 0
+        days = [j for j, d in enumerate(shown_dd) if start <= d <= end]
+        if not days:
+            continue
+        s = row_of[c.stock_code]
+        n = seen[c.stock_code] = seen.get(c.stock_code, -1) + 1
+        code = f"{c.stock_code[:4]}{n % 10}{7 if kind == 'sw' else 6}"  # ends in 7/6: never a stock code
+        issue_price = int(close[s, days[0]] * 0.8) // 5 * 5
+        units = int(c.list_shrs * rng.uniform(0.01, 0.1))
+        for j in sorted(days, reverse=True):
+            target = int(close[s, j + 1])
+            intrinsic = max(target - (strike or issue_price), 0)
+            px = max(5, int((intrinsic + target * rng.uniform(0.02, 0.08)) // 5 * 5))
+            vol = int(rng.lognormal(9, 1.2))
+            row = (shown_dd[j], c.market, code, f"{c.corp_name}{n + 1 if kind == 'sw' else ''}WR" if kind == "sw"
+                   else f"{c.corp_name} {n + 1}R", str(px), str(int(px * rng.uniform(-0.05, 0.05))),
+                   f"{rng.uniform(-5, 5):.2f}", str(px), str(int(px * 1.03) // 5 * 5), str(int(px * 0.97) // 5 * 5),
+                   str(vol), str(vol * px), str(px * units), str(units))
+            for k, v in zip(_SW_FIELDS, row, strict=True):
+                cols[k].append(v)
+            cols["EXER_PRC"].append(f"{strike}" if kind == "sw" else "")
+            cols["EXST_STRT_DD"].append(start if kind == "sw" else "")
+            cols["EXST_END_DD"].append(end if kind == "sw" else "")
+            cols["ISU_PRC"].append("" if kind == "sw" else str(issue_price))
+            cols["DELIST_DD"].append("" if kind == "sw" else end)
+            cols["TARSTK_ISU_SRT_CD"].append(c.stock_code)
+            cols["TARSTK_ISU_NM"].append(c.corp_name)
+            cols["TARSTK_ISU_PRSNT_PRC"].append(str(target))
+    order = sorted(range(len(cols["BAS_DD"])), key=lambda r: (-int(cols["BAS_DD"][r]), cols["ISU_CD"][r]))
+    cols = {k: [v[r] for r in order] for k, v in cols.items()}
+    return TableData(f"krx_{kind}_daily", cols, entities={"BAS_DD": "trading_date", "TARSTK_ISU_SRT_CD": "stock_code",
+                                                        "TARSTK_ISU_NM": "stock_name"})
+
+
+def _daily(api: str, table: str, fields: tuple[str, ...], fixed: tuple[Cond, ...] = ()) -> Endpoint:
+    return Endpoint("krx", HOST, api, table, binds={"basDd": Bind("BAS_DD", pattern=r"\d{8}")}, required=("basDd",),
+                    fields=fields, fixed=fixed)
+
+
+_IDX_FIELDS = ("BAS_DD", "IDX_CLSS", "IDX_NM", "CLSPRC_IDX", "CMPPREVDD_IDX", "FLUC_RT", "OPNPRC_IDX", "HGPRC_IDX",
+               "LWPRC_IDX", "ACC_TRDVOL", "ACC_TRDVAL", "MKTCAP")
+_ETP_TAIL = ("TDD_OPNPRC", "TDD_HGPRC", "TDD_LWPRC", "ACC_TRDVOL", "ACC_TRDVAL", "MKTCAP")
+_IDX_TAIL = ("LIST_SHRS", "IDX_IND_NM", "OBJ_STKPRC_IDX", "CMPPREVDD_IDX", "FLUC_RT_IDX")
+_ETF_FIELDS = ("BAS_DD", "ISU_CD", "ISU_NM", "TDD_CLSPRC", "CMPPREVDD_PRC", "FLUC_RT", "NAV", *_ETP_TAIL,
+               "INVSTASST_NETASST_TOTAMT", *_IDX_TAIL)
+_ETN_FIELDS = ("BAS_DD", "ISU_CD", "ISU_NM", "TDD_CLSPRC", "CMPPREVDD_PRC", "FLUC_RT", "PER1SECU_INDIC_VAL",
+               *_ETP_TAIL, "INDIC_VAL_AMT", *_IDX_TAIL)
+_TARGET = ("TARSTK_ISU_SRT_CD", "TARSTK_ISU_NM", "TARSTK_ISU_PRSNT_PRC")
+
+ENDPOINTS += [
+    _daily("idx/kospi_dd_trd", "krx_index_daily", _IDX_FIELDS, (Cond("IDX_CLSS", "eq", "KOSPI"),)),
+    _daily("idx/kosdaq_dd_trd", "krx_index_daily", _IDX_FIELDS, (Cond("IDX_CLSS", "eq", "KOSDAQ"),)),
+    _daily("idx/krx_dd_trd", "krx_index_daily", _IDX_FIELDS, (Cond("IDX_CLSS", "eq", "KRX"),)),
+    _daily("etp/etf_bydd_trd", "krx_etf_daily", _ETF_FIELDS),
+    _daily("etp/etn_bydd_trd", "krx_etn_daily", _ETN_FIELDS),
+    _daily("sto/sw_bydd_trd", "krx_sw_daily", (*_SW_FIELDS, "EXER_PRC", "EXST_STRT_DD", "EXST_END_DD", *_TARGET)),
+    _daily("sto/sr_bydd_trd", "krx_sr_daily", (*_SW_FIELDS, "ISU_PRC", "DELIST_DD", *_TARGET)),
 ]

@@ -12,6 +12,13 @@ from sim.world.table import TableData
 
 
 def price_table(ctx: WorldContext) -> TableData:
+    """Memoised per world: KRX and 금융위 endpoints read the same table."""
+    if "price_table" not in ctx._cache:
+        ctx._cache["price_table"] = _build_price_table(ctx)
+    return ctx._cache["price_table"]
+
+
+def _build_price_table(ctx: WorldContext) -> TableData:
     listed = [c for c in ctx.companies if c.stock_code]
     listed.sort(key=lambda c: c.stock_code)
     days = ctx.trading_days

@@ -1,0 +1,71 @@
+"""Family E — 한국도로공사: `{code, message, count, pageNo, numOfRows, pageSize, list}`.
+
+`count` may arrive as a string or a number and `pageSize` is the number of pages. The row array is
+`list` unless the tool names it (`records_key`: trafficIc, realUnitTrtmVO). The error code strings
+are unconfirmed; unknown ones are read as a server-side failure.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from xml.etree import ElementTree
+
+import httpx
+import orjson
+
+from kopa.catalog.models import Tool
+from kopa.wire.base import PageInfo, Parsed, WireError, build_request, http_status_error, malformed
+from kopa.wire.xmltree import listify, parse_xml
+
+CODES: dict[str, tuple[str, str]] = {
+    "INVALID_KEY": ("auth", "invalid_key"),
+    "NO_DATA": ("structural", "no_data"),
+    "INVALID_PARAMETER_VALUE": ("structural", "bad_param"),
+    "MISSING_PARAMETER": ("structural", "missing_param"),
+    "EXCEEDED_LIMIT": ("environmental", "rate_limit"),
+    "SYSTEM_ERROR": ("environmental", "server_error"),
+}
+OK = "SUCCESS"
+
+
+class ExWire:
+    def build(self, tool: Tool, args: dict[str, Any], key: str | None) -> httpx.Request:
+        return build_request(tool, args, key)
+
+    def parse(self, tool: Tool, args: dict[str, Any], response: httpx.Response) -> Parsed:
+        if response.status_code == 404:
+            return Parsed(error=WireError(error_class="structural", kind="unknown_service", code="404",
+                                          message="Not Found"))
+        if (err := http_status_error(response)) is not None:
+            return Parsed(error=err)
+        content = response.content
+        try:
+            body = parse_xml(content)[1] if content.lstrip().startswith(b"<") else orjson.loads(content)
+        except (orjson.JSONDecodeError, ElementTree.ParseError):
+            return malformed(response.text)
+        if not isinstance(body, dict) or "code" not in body:
+            return malformed(response.text)
+        code = str(body["code"])
+        if code != OK:
+            cls, kind = CODES.get(code, ("environmental", "server_error"))
+            return Parsed(error=WireError(error_class=cls, kind=kind, code=code, message=str(body.get("message", ""))))
+        rows = listify(body.get(tool.spec.records_key or "list"))
+        total = _int(body.get("count"), len(rows))
+        page = _int(body.get("pageNo"), 1)
+        size = _int(body.get("numOfRows"), max(len(rows), 1))
+        pages = _int(body.get("pageSize"), 0)
+        info = PageInfo(page=page, page_size=size, total_pages=pages)
+        if total == 0:
+            return Parsed(total_count=0, page=info, error=WireError(
+                error_class="structural", kind="no_data", code=code, message="count 0: 조회된 데이터가 없습니다."))
+        if not rows:
+            return Parsed(total_count=total, page=info, error=WireError(
+                error_class="structural", kind="page_out_of_range", code=code, message=f"pageNo {page} > {pages} pages"))
+        return Parsed(records=rows, total_count=total, page=info)
+
+
+def _int(value: Any, default: int) -> int:
+    try:
+        return int(str(value).replace(",", ""))
+    except (TypeError, ValueError):
+        return default

@@ -1,0 +1,106 @@
+"""Family F — 국가법령정보센터 DRF: Korean-keyed lists (`{LawSearch:{totalCnt,page,law:[…]}}`) and bodies
+(`{법령:{기본정보,조문:{조문단위:[…]}}}`), every error with HTTP 200.
+
+Errors have no codes on this service: a user-verification failure is `{result, msg}` (the same body for
+a wrong OC and an unregistered IP), a body that finds nothing is `{"Law": "일치하는 … 없습니다."}`, and
+an empty list is `totalCnt` 0. The `code` of a WireError carries the service's `result` text.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+from xml.etree import ElementTree
+
+import httpx
+import orjson
+
+from kopa.catalog.models import Tool
+from kopa.wire.base import PageInfo, Parsed, WireError, build_request, http_status_error, malformed
+from kopa.wire.xmltree import listify, parse_xml
+
+AUTH_MARK = "사용자 정보 검증"
+DEFAULT_DISPLAY = 20  # unconfirmed (platforms.md §8)
+MAX_DISPLAY = 100
+
+
+class LawWire:
+    def build(self, tool: Tool, args: dict[str, Any], key: str | None) -> httpx.Request:
+        return build_request(tool, args, key)
+
+    def parse(self, tool: Tool, args: dict[str, Any], response: httpx.Response) -> Parsed:
+        if (err := http_status_error(response)) is not None:
+            return Parsed(error=err)
+        body = _decode(response.content)
+        if body is None:
+            return malformed(response.text)
+        if (err := _error(body)) is not None:
+            return Parsed(error=err)
+        if tool.spec.shape == "nested":
+            return _nested(tool, body)
+        return _listing(tool, args, body)
+
+
+def _decode(content: bytes) -> dict[str, Any] | None:
+    """The body as `{root: tree}`, whether JSON or XML was answered; None when it does not parse."""
+    try:
+        if content.lstrip().startswith(b"<"):
+            root, tree = parse_xml(content)
+            return {root: tree}
+        body = orjson.loads(content)
+    except (orjson.JSONDecodeError, ElementTree.ParseError):
+        return None
+    return body if isinstance(body, dict) and body else None
+
+
+def _error(body: dict[str, Any]) -> WireError | None:
+    flat = body
+    if len(body) == 1:
+        only = next(iter(body.values()))
+        if isinstance(only, dict) and "result" in only and "msg" in only:
+            flat = only  # the XML form <Law><result/><msg/></Law>
+    if "result" in flat and "msg" in flat:
+        result, msg = str(flat["result"]), str(flat["msg"])
+        if AUTH_MARK in result:
+            return WireError(error_class="auth", kind="invalid_key", code=result, message=msg)
+        return WireError(error_class="structural", kind="unknown_service", code=result, message=msg)
+    if isinstance(body.get("Law"), str):
+        return WireError(error_class="structural", kind="no_data", code="Law", message=body["Law"])
+    return None
+
+
+def _nested(tool: Tool, body: dict[str, Any]) -> Parsed:
+    node: Any = body
+    for step in tool.spec.records_path or []:
+        node = node.get(step) if isinstance(node, dict) else None
+        if node in (None, ""):
+            return Parsed(error=WireError(error_class="structural", kind="no_data", code="",
+                                          message=f"no {step!r} in the answer"))
+    rows = listify(node)
+    return Parsed(records=rows, total_count=len(rows))
+
+
+def _listing(tool: Tool, args: dict[str, Any], body: dict[str, Any]) -> Parsed:
+    root = next(iter(body.values()))
+    if not isinstance(root, dict) or "totalCnt" not in root:
+        return malformed(orjson.dumps(body).decode()[:200])
+    key = tool.spec.records_key or tool.spec.fixed.get("target", "law")
+    rows = listify(root.get(key))
+    total = int(root.get("totalCnt") or 0)
+    page = int(root.get("page") or 1)
+    try:
+        size = int(args.get("display") or DEFAULT_DISPLAY)
+    except (TypeError, ValueError):
+        size = DEFAULT_DISPLAY
+    size = min(max(size, 1), MAX_DISPLAY)
+    pages = max(1, math.ceil(total / size))
+    info = PageInfo(page=page, page_size=size, total_pages=pages)
+    if total == 0:
+        return Parsed(total_count=0, page=info,
+                      error=WireError(error_class="structural", kind="no_data", code="totalCnt",
+                                      message="totalCnt 0"))
+    if not rows:
+        return Parsed(total_count=total, page=info,
+                      error=WireError(error_class="structural", kind="page_out_of_range", code="page",
+                                      message=f"page {page} > {pages} pages"))
+    return Parsed(records=rows, total_count=total, page=info)

@@ -1,0 +1,313 @@
+"""The safe arithmetic tool and number-answer equivalence (kopa.tools.expression)."""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import os
+import time
+
+import pytest
+import sympy
+from pydantic import ValidationError
+
+from kopa.tools.expression import (
+    MAX_INPUT_LENGTH,
+    EvaluationResult,
+    ExpressionError,
+    evaluate_expression,
+    normalise_expression,
+    numbers_equivalent,
+    parse_expression,
+)
+
+# --------------------------------------------------------------------------------------------------------
+# Arithmetic
+# --------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "exact", "value", "is_integer"),
+    [
+        ("(65050 - 45535) / 45535 * 100", "300/7", "42.85714286", False),
+        ("0.1 + 0.2", "3/10", "0.3", False),
+        ("2 + 3 * 4", "14", "14", True),
+        ("-7 // 2", "-4", "-4", True),  # Python floor division
+        ("-7 % 3", "2", "2", True),  # Python modulo: sign of the divisor
+        ("7 % -3", "-2", "-2", True),
+        ("2 ** 10", "1024", "1024", True),
+        ("2 ** -2", "1/4", "0.25", False),
+        ("-2 ** 2", "-4", "-4", True),  # ** binds tighter than unary minus, as in Python
+        ("2 ** 3 ** 2", "512", "512", True),  # right-associative
+        ("2 ** 0.5", "sqrt(2)", "1.414213562", False),
+        ("sqrt(16) + abs(-3)", "7", "7", True),
+        ("round(2.5) + round(3.5)", "6", "6", True),  # ties to even, like Python
+        ("round(0.125, 2)", "3/25", "0.12", False),
+        ("round(1234.5678, -2)", "1200", "1200", True),
+        ("min(3, 1.5, 2) + max(4, 9)", "21/2", "10.5", False),
+        ("log(8, 2)", "3", "3", True),
+        ("ln(e)", "1", "1", True),
+        ("log10(1000)", "3", "3", True),
+        ("exp(0)", "1", "1", True),
+        ("floor(-2.5) + ceil(2.1)", "0", "0", True),
+        ("floor(pi * 10**4)", "31415", "31415", True),
+        ("1/3", "1/3", "0.3333333333", False),
+        ("1e-9 / 3", "1/3000000000", "3.333333333e-10", False),
+        ("1.5e3", "1500", "1500", True),
+        ("2 ** 60", "1152921504606846976", "1.152921505e+18", True),
+        ("pi", "pi", "3.141592654", False),
+        ("-0.0", "0", "0", True),
+    ],
+)
+def test_arithmetic(text, exact, value, is_integer):
+    result = evaluate_expression(text)
+    assert isinstance(result, EvaluationResult)
+    assert (result.exact, result.value, result.is_integer) == (exact, value, is_integer)
+
+
+def test_floats_are_exact_decimals():
+    assert parse_expression("0.1 + 0.2") == sympy.Rational(3, 10)
+    assert parse_expression("0.1 + 0.2") == parse_expression("0.3")
+    assert parse_expression("1e400") == sympy.Integer(10) ** 400  # a float literal, but no overflow to inf
+    assert parse_expression("0.1000000000000000000001") == sympy.Rational(1000000000000000000001, 10**22)
+
+
+def test_floor_of_a_large_irrational_is_exact():
+    # sympy.floor alone gives up on arguments this large; the tool evaluates with enough digits instead.
+    assert parse_expression("floor(pi * 10**500) % 10") == 2  # the 500th decimal digit of pi
+
+
+def test_result_model_is_frozen_and_serialisable():
+    result = evaluate_expression("1 + 1")
+    assert result.model_dump() == {"expression": "1 + 1", "exact": "2", "value": "2", "is_integer": True}
+    with pytest.raises(ValidationError):
+        result.value = "3"
+
+
+# --------------------------------------------------------------------------------------------------------
+# Notation
+# --------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "normalised", "exact"),
+    [
+        ("1,234,567 + 1", "1234567 + 1", "1234568"),
+        ("1,234.5 * 2", "1234.5 * 2", "2469"),
+        ("(1,000 + 500) / 3", "(1000 + 500) / 3", "500"),
+        ("3 × 4", "3 * 4", "12"),
+        ("3 · 4", "3 * 4", "12"),
+        ("12 ÷ 4", "12 / 4", "3"),
+        ("5 − 3", "5 - 3", "2"),
+        ("2^10", "2**10", "1024"),
+        ("10³", "10**(3)", "1000"),
+        ("１２＋３", "12+3", "15"),  # full-width digits and plus
+        (r"3 \times 4", "3 * 4", "12"),
+        (r"3 \cdot 4", "3 * 4", "12"),
+        (r"12 \div 4", "12 / 4", "3"),
+        (r"\frac{1}{3} + \frac{2}{3}", "(1)/(3) + (2)/(3)", "1"),
+        (r"\dfrac{1 + 1}{\frac{1}{2}}", "(1 + 1)/((1)/(2))", "4"),
+        (r"\left(1 + 2\right) \times 3", "(1 + 2) * 3", "9"),
+        (r"1.234 \times 10^{3}", "1.234 * 10**(3)", "1234"),
+        (r"\sqrt{2} \cdot \sqrt{8}", "sqrt(2) * sqrt(8)", "4"),
+        (r"\sqrt[3]{27}", "((27)**(1/(3)))", "3"),
+        (r"2\pi", "2pi", None),  # no implicit multiplication: rejected below
+        (r"$1{,}000 / 4$", "1000 / 4", "250"),
+    ],
+)
+def test_notation(text, normalised, exact):
+    assert normalise_expression(text) == normalised
+    if exact is None:
+        with pytest.raises(ExpressionError) as info:
+            evaluate_expression(text)
+        assert info.value.reason == "syntax"
+    else:
+        assert evaluate_expression(text).exact == exact
+
+
+def test_commas_inside_calls_separate_arguments():
+    # Inside a call a comma is an argument separator, never a thousands separator.
+    assert normalise_expression("max(1,234)") == "max(1,234)"
+    assert evaluate_expression("max(1,234)").exact == "234"
+    assert evaluate_expression("round(1234.5678, 2)").exact == "123457/100"
+    # ...but inside plain parentheses (which would otherwise be a tuple) it groups digits.
+    assert evaluate_expression("max((1,234), 5)").exact == "1234"
+
+
+@pytest.mark.parametrize("text", ["1,23", "1,2345", "1,234,56", "12345,678", "0,123", "1, 234"])
+def test_irregular_digit_grouping_is_not_guessed(text):
+    with pytest.raises(ExpressionError) as info:
+        evaluate_expression(text)
+    assert info.value.reason in {"forbidden", "syntax"}
+
+
+@pytest.mark.parametrize("text", ["5%", "½", "x₂", r"\text{5}", "2pi", "3 x 4", "1 000"])
+def test_ambiguous_notation_is_rejected(text):
+    with pytest.raises(ExpressionError):
+        evaluate_expression(text)
+
+
+# --------------------------------------------------------------------------------------------------------
+# Rejection
+# --------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("__import__('os').system('echo hi')", "forbidden"),
+        ("().__class__", "forbidden"),
+        ("().__class__.__bases__[0].__subclasses__()", "forbidden"),
+        ("open('x')", "forbidden"),
+        ("lambda: 1", "forbidden"),
+        ("[x for x in ()]", "forbidden"),
+        ("x", "forbidden"),
+        ("x + 1", "forbidden"),
+        ("pi.real", "forbidden"),
+        ("'a'", "forbidden"),
+        ("True + 1", "forbidden"),
+        ("1j", "forbidden"),
+        ("1 < 2", "forbidden"),
+        ("1 and 2", "forbidden"),
+        ("not 1", "forbidden"),
+        ("~1", "forbidden"),
+        ("1 << 3", "forbidden"),
+        ("1 if 1 else 2", "forbidden"),
+        ("sum([1, 2])", "forbidden"),
+        ("abs(x=1)", "forbidden"),
+        ("max(*[1, 2])", "forbidden"),
+        ("(1)(2)", "forbidden"),
+        ("round(1, 2, 3)", "argument"),
+        ("round(1, 0.5)", "argument"),
+        ("9**9**9", "too_large"),
+        ("2 ** 1001", "too_large"),
+        ("10 ** 999 * 10 ** 999", "too_large"),
+        ("(10 ** 600) ** 2", "too_large"),
+        ("1e5000", "too_large"),
+        ("exp(exp(exp(7)))", "too_large"),
+        ("1" * 10_000, "too_long"),
+        ("+".join(["1"] * 400), "too_complex"),
+        ("-" * 900 + "1", "too_complex"),
+        ("1 / 0", "division_by_zero"),
+        ("1 // (2 - 2)", "division_by_zero"),
+        ("5 % 0.0", "division_by_zero"),
+        ("0 ** -1", "division_by_zero"),
+        (r"\frac{1}{0}", "division_by_zero"),
+        ("sqrt(-1)", "domain"),
+        ("log(0)", "domain"),
+        ("log(8, 1)", "domain"),
+        ("(-8) ** (1/3)", "domain"),
+        ("1 +", "syntax"),
+        ("", "syntax"),
+        ("\x00", "syntax"),
+        (r"\foo{1}", "syntax"),
+    ],
+)
+def test_rejections(text, reason):
+    with pytest.raises(ExpressionError) as info:
+        evaluate_expression(text)
+    assert info.value.reason == reason
+    assert isinstance(info.value, ValueError)
+
+
+def test_length_limit_is_checked_first():
+    assert evaluate_expression("1" + " " * (MAX_INPUT_LENGTH - 1)).exact == "1"
+    with pytest.raises(ExpressionError) as info:
+        normalise_expression("1" + " " * MAX_INPUT_LENGTH)
+    assert info.value.reason == "too_long"
+
+
+@pytest.mark.parametrize("text", ["9**9**9", "(10**999-7)**(1/997)", "floor(exp(2299))", "2**(1/3)**-1000"])
+def test_guards_answer_quickly(text):
+    start = time.perf_counter()
+    with contextlib.suppress(ExpressionError):
+        evaluate_expression(text)
+    assert time.perf_counter() - start < 5.0
+
+
+def test_malicious_input_never_executes(tmp_path, monkeypatch):
+    marker = tmp_path / "pwned"
+    calls: list[str] = []
+    real_import = builtins.__import__
+
+    def watching_import(name, *args, **kwargs):
+        if name.split(".")[0] in {"os", "subprocess", "shutil"}:
+            calls.append(f"import {name}")
+        return real_import(name, *args, **kwargs)
+
+    def refuse(*args, **kwargs):
+        calls.append("called")
+        raise AssertionError("must not be called")
+
+    monkeypatch.setattr(builtins, "__import__", watching_import)
+    monkeypatch.setattr(builtins, "eval", refuse)
+    monkeypatch.setattr(builtins, "exec", refuse)
+    monkeypatch.setattr(os, "system", refuse)
+    attacks = [
+        f"__import__('os').system('touch {marker}')",
+        f"open({str(marker)!r}, 'w').write('x')",
+        f"(lambda: __import__('os').system('touch {marker}'))()",
+        f"[__import__('os').system('touch {marker}') for _ in (1,)]",
+        "().__class__.__bases__[0].__subclasses__()",
+        f"eval(\"__import__('os').system('touch {marker}')\")",
+    ]
+    for attack in attacks:
+        with pytest.raises(ExpressionError):
+            evaluate_expression(attack)
+        assert not numbers_equivalent(attack, "0")
+    assert calls == []
+    assert not marker.exists()
+
+
+# --------------------------------------------------------------------------------------------------------
+# Determinism and equivalence
+# --------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["(65050 - 45535) / 45535 * 100", "sqrt(2) * pi", r"\frac{1,234}{7}"])
+def test_deterministic(text):
+    first = evaluate_expression(text)
+    assert all(evaluate_expression(text) == first for _ in range(3))
+    assert parse_expression(text) == parse_expression(text)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("1,234", "1234.0"),
+        ("1234.0", r"\boxed{1.234 \times 10^3}"),
+        ("1,234", r"\boxed{1.234 \times 10^3}"),
+        ("12.5%", "12.5"),
+        (r"\boxed{12.5\%}", "25/2"),
+        (r"$\boxed{\frac{300}{7}}$", "(65050 - 45535) / 45535 * 100"),
+        ("0.1 + 0.2", "0.3"),
+        ("sqrt(2)", "1.414213562"),
+        ("pi", "3.14159265"),
+        ("１，２３４", "1234"),
+    ],
+)
+def test_equivalent(a, b):
+    assert numbers_equivalent(a, b)
+    assert numbers_equivalent(b, a)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("1234", "1235"),
+        ("0.3", "0.30000001"),  # both rational: compared exactly
+        ("sqrt(2)", "1.4142"),  # irrational: relative difference 1e-5 exceeds 1e-6
+        ("12.5%", "0.125"),  # the percent sign is dropped, not divided out
+        ("1234", "x"),
+        ("1234", ""),
+        ("1,23", "123"),
+    ],
+)
+def test_not_equivalent(a, b):
+    assert not numbers_equivalent(a, b)
+    assert not numbers_equivalent(b, a)
+
+
+def test_rel_tol_applies_only_to_irrational_values():
+    assert numbers_equivalent("sqrt(2)", "1.4142", rel_tol=1e-4)
+    assert not numbers_equivalent("1.4142", "1.41421", rel_tol=1e-4)
