@@ -187,7 +187,7 @@ def sim_build(seed: int, scale: str, today: str | None, rebuild: bool) -> None:
     started = time.perf_counter()
     with console.status(f"building world seed={seed} scale={scale} …"):
         world = load_world(config, rebuild=rebuild)
-    rows = sum(t.n_rows for t in world.tables.values())
+    rows = sum(world.row_counts.values())
     console.print(f"world {config.key()}: {len(world.tables)} tables, {rows:,} rows, "
                   f"built in {world.build_seconds:.2f}s (this command {time.perf_counter() - started:.2f}s)")
     console.print(f"file: {world.path}")
@@ -221,7 +221,7 @@ def sim_stats(seed: int, scale: str, today: str | None, verify: bool, as_json: b
                                                                    s.per_value_max)))
     console.print(table)
     console.print(f"{len(stats)} endpoints, {len(world.tables)} tables, "
-                  f"{sum(t.n_rows for t in world.tables.values()):,} rows")
+                  f"{sum(world.row_counts.values()):,} rows")
     console.print(f"content hash: {world.content_hash}")
     if recomputed is not None:
         verdict = "matches" if recomputed == world.content_hash else "DOES NOT MATCH"

@@ -18,25 +18,16 @@ from kopa.catalog.loader import load_catalog
 from kopa.wire.base import Parsed
 from kopa.wire.registry import family_of
 from sim.app import Simulator
-from sim.platforms import ex, seoul
-from sim.world.build import World
+from sim.platforms import seoul
 from sim.world.context import WorldConfig, WorldContext
-from sim.world.table import Table
 
 SEOUL_KEY = "0123456789abcdef0123456789abcdef"
 EX_KEY = "1234567890"
 
 
 @pytest.fixture(scope="module")
-def sim() -> Simulator:
-    config = WorldConfig(seed=0, scale="small")
-    ctx = WorldContext(config)
-    data = seoul.tables(ctx) + ex.tables(ctx)
-    tables = {t.name: Table(t.name, {k: np.asarray(v) for k, v in t.columns.items()}, t.entities) for t in data}
-    world = World(config=config, path=None, content_hash="traffic-only", tables=tables, build_seconds=0.0)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr("sim.app.PLATFORMS", [seoul, ex])  # serve these two platforms only
-        return Simulator(world)
+def sim(simulator) -> Simulator:
+    return simulator
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from kopa.tools.runtime import ToolRuntime
 
 DEFAULTS = {
     # tool: (arguments, page size as the service allows)
-    "get_seoul_rent_transactions": ({}, 1000),
+    "get_seoul_rent_contracts": ({}, 1000),
     "get_stock_price_trend": ({}, 1000),
 }
 

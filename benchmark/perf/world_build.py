@@ -25,13 +25,16 @@ def main() -> None:
     build_s = time.perf_counter() - started
     started = time.perf_counter()
     world = read_world(Path(path))
+    for name in world.tables:  # tables load lazily; load them all to time a full load
+        world.table(name)
     load_s = time.perf_counter() - started
-    biggest = sorted(world.tables.values(), key=lambda t: -t.n_rows)[:5]
+    counts = world.row_counts
+    biggest = sorted(counts.items(), key=lambda kv: -kv[1])[:5]
     report(f"world build, seed={args.seed} scale={args.scale} (target <= 60 s)", [
         ("build + write", f"{build_s:.2f} s"),
-        ("load for serving", f"{load_s:.2f} s"),
-        ("tables / rows", f"{len(world.tables)} / {sum(t.n_rows for t in world.tables.values()):,}"),
-        ("largest tables", ", ".join(f"{t.name} {t.n_rows:,}" for t in biggest)),
+        ("load of every table", f"{load_s:.2f} s"),
+        ("tables / rows", f"{len(counts)} / {sum(counts.values()):,}"),
+        ("largest tables", ", ".join(f"{name} {n:,}" for name, n in biggest)),
         ("file size", f"{Path(path).stat().st_size / 2**20:.1f} MB"),
         ("peak RSS", f"{peak_rss_mb():.0f} MB"),
         ("content hash", digest),

@@ -6,7 +6,9 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+import threading
 import time
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -80,6 +82,7 @@ def write_world(config: WorldConfig, path: Path) -> str:
         con.execute("BEGIN TRANSACTION")  # one commit: per-statement commits dominate a many-table build
         con.execute("CREATE TABLE _kopa_meta (key VARCHAR, value VARCHAR)")
         con.execute("CREATE TABLE _kopa_columns (tbl VARCHAR, col VARCHAR, ord INTEGER, entity VARCHAR)")
+        con.execute("CREATE TABLE _kopa_tables (tbl VARCHAR, n_rows BIGINT)")
         meta = {
             "generator_version": GENERATOR_VERSION,
             "config": config.model_dump_json(),
@@ -95,6 +98,7 @@ def write_world(config: WorldConfig, path: Path) -> str:
             con.unregister("_incoming")
             column_rows += [(t.name, c, i, t.entities.get(c, "")) for i, c in enumerate(t.columns)]
         _insert_rows(con, "_kopa_columns", ["tbl", "col", "ord", "entity"], column_rows)
+        _insert_rows(con, "_kopa_tables", ["tbl", "n_rows"], [(t.name, t.n_rows) for t in tables])
         con.execute("COMMIT")
     finally:
         con.close()
@@ -116,16 +120,69 @@ def _is_text(values) -> bool:
     return bool(len(values)) and isinstance(values[0], str)
 
 
+class LazyTables(Mapping[str, Table]):
+    """Tables loaded from the world file on first use.
+
+    A served world holds only what its callers touch: paging one 225k-row endpoint loads that table,
+    not the four million rows of the whole world. Loading is locked: `kopa sim serve` answers from
+    several threads.
+    """
+
+    def __init__(self, path: Path, columns: dict[str, list[tuple[str, str]]], row_counts: dict[str, int]) -> None:
+        self._path = path
+        self._columns = columns
+        self.row_counts = row_counts
+        self._loaded: dict[str, Table] = {}
+        self._lock = threading.Lock()
+
+    def __getitem__(self, name: str) -> Table:
+        table = self._loaded.get(name)
+        if table is not None:
+            return table
+        if name not in self._columns:
+            raise KeyError(name)
+        with self._lock:
+            if name not in self._loaded:
+                self._loaded[name] = self._load(name)
+            return self._loaded[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._columns)
+
+    def __len__(self) -> int:
+        return len(self._columns)
+
+    def _load(self, name: str) -> Table:
+        columns = self._columns[name]
+        con = duckdb.connect(str(self._path), read_only=True)
+        try:
+            if self.row_counts[name] <= 50_000:
+                fetched = con.execute(f'SELECT * FROM "{name}"').fetchnumpy()
+                data = {c: Column(_plain(fetched[c])) for c, _ in columns}
+            else:
+                # Column by column, so only one column's Python objects are alive at a time.
+                data = {c: Column(_plain(con.execute(f'SELECT "{c}" FROM "{name}"').fetchnumpy()[c]))
+                        for c, _ in columns}
+        finally:
+            con.close()
+        return Table(name, data, {c: e for c, e in columns if e})
+
+
 @dataclass
 class World:
     config: WorldConfig
     path: Path
     content_hash: str
-    tables: dict[str, Table]
+    tables: Mapping[str, Table]
     build_seconds: float
 
     def table(self, name: str) -> Table:
         return self.tables[name]
+
+    @property
+    def row_counts(self) -> dict[str, int]:
+        counts = getattr(self.tables, "row_counts", None)
+        return dict(counts) if counts is not None else {n: t.n_rows for n, t in self.tables.items()}
 
 
 def read_world(path: Path) -> World:
@@ -133,27 +190,17 @@ def read_world(path: Path) -> World:
     try:
         meta = dict(con.execute("SELECT key, value FROM _kopa_meta").fetchall())
         cols = con.execute("SELECT tbl, col, entity FROM _kopa_columns ORDER BY tbl, ord").fetchall()
-        by_table: dict[str, list[tuple[str, str]]] = {}
-        for tbl, col, entity in cols:
-            by_table.setdefault(tbl, []).append((col, entity))
-        tables = {}
-        for name, columns in by_table.items():
-            n_rows = con.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0]
-            if n_rows <= 50_000:
-                fetched = con.execute(f'SELECT * FROM "{name}"').fetchnumpy()
-                data = {c: Column(_plain(fetched[c])) for c, _ in columns}
-            else:
-                # Column by column, so only one column's Python objects are alive at a time.
-                data = {c: Column(_plain(con.execute(f'SELECT "{c}" FROM "{name}"').fetchnumpy()[c]))
-                        for c, _ in columns}
-            tables[name] = Table(name, data, {c: e for c, e in columns if e})
+        row_counts = dict(con.execute("SELECT tbl, n_rows FROM _kopa_tables").fetchall())
     finally:
         con.close()
+    by_table: dict[str, list[tuple[str, str]]] = {}
+    for tbl, col, entity in cols:
+        by_table.setdefault(tbl, []).append((col, entity))
     return World(
         config=WorldConfig.model_validate_json(meta["config"]),
         path=path,
         content_hash=meta["content_hash"],
-        tables=tables,
+        tables=LazyTables(path, by_table, row_counts),
         build_seconds=float(meta["build_seconds"]),
     )
 
