@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 from urllib.parse import quote
 
@@ -35,8 +36,12 @@ class PageInfo(BaseModel):
     end: int | None = None
 
 
-class Parsed(BaseModel):
-    records: list[dict[str, Any]] = []
+@dataclass
+class Parsed:
+    """A parsed answer. A plain dataclass, not a validated model: parsers build it from JSON they have
+    just decoded, and re-validating a thousand records a page would dominate paging time."""
+
+    records: list[dict[str, Any]] = field(default_factory=list)
     total_count: int | None = None
     page: PageInfo | None = None
     error: WireError | None = None
