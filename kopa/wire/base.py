@@ -93,9 +93,29 @@ def build_request(tool: Tool, args: dict[str, Any], key: str | None, *, extra_he
     return httpx.Request(spec.method, tool.base_url.rstrip("/") + path, params=query, headers=headers)
 
 
+ErrorTable = dict[str, tuple[ErrorClass, str]]
+
+
+def coded_error(table: ErrorTable, code: str, message: str) -> WireError:
+    """The service's own code mapped to (class, kind); a code the table does not know is treated as
+    the service failing, not the binding."""
+    cls, kind = table.get(code, ("environmental", "server_error"))
+    return WireError(error_class=cls, kind=kind, code=code, message=message)
+
+
+class StandardWire:
+    """Families whose requests are exactly what the catalog spec says; they override `parse` only."""
+
+    def build(self, tool: Tool, args: dict[str, Any], key: str | None) -> httpx.Request:
+        return build_request(tool, args, key)
+
+
 def http_status_error(response: httpx.Response) -> WireError | None:
-    """Transport-level failures every family shares: 5xx, 429 and the like."""
+    """Transport-level failures every family shares: 5xx, 429, and a web server's 404 page for a path
+    that names no open API."""
     status = response.status_code
+    if status == 404:
+        return WireError(error_class="structural", kind="unknown_service", code="404", message="Not Found")
     if status == 429:
         return WireError(error_class="environmental", kind="rate_limit", code="429", message="Too Many Requests")
     if status >= 500:

@@ -11,7 +11,14 @@ import httpx
 import orjson
 
 from kopa.catalog.models import Tool
-from kopa.wire.base import PageInfo, Parsed, WireError, build_request, http_status_error, malformed
+from kopa.wire.base import (
+    PageInfo,
+    Parsed,
+    StandardWire,
+    coded_error,
+    http_status_error,
+    malformed,
+)
 
 # status → (class, kind). 013 is the service saying "nothing for that value": a structural outcome.
 STATUS: dict[str, tuple[str, str]] = {
@@ -30,10 +37,7 @@ STATUS: dict[str, tuple[str, str]] = {
 }
 
 
-class DartWire:
-    def build(self, tool: Tool, args: dict[str, Any], key: str | None) -> httpx.Request:
-        return build_request(tool, args, key)
-
+class DartWire(StandardWire):
     def parse(self, tool: Tool, args: dict[str, Any], response: httpx.Response) -> Parsed:
         if (err := http_status_error(response)) is not None:
             return Parsed(error=err)
@@ -51,8 +55,7 @@ class DartWire:
 def from_envelope(tool: Tool, body: dict[str, Any]) -> Parsed:
     status = str(body.get("status", ""))
     if status != "000":
-        cls, kind = STATUS.get(status, ("environmental", "server_error"))
-        return Parsed(error=WireError(error_class=cls, kind=kind, code=status, message=str(body.get("message", ""))))
+        return Parsed(error=coded_error(STATUS, status, str(body.get("message", ""))))
     if tool.spec.shape == "object":
         record = {k: v for k, v in body.items() if k not in ("status", "message")}
         return Parsed(records=[record], total_count=1)
@@ -73,8 +76,7 @@ def _parse_zip(response: httpx.Response) -> Parsed:
         root = ElementTree.fromstring(content)
         body = {child.tag: (child.text or "") for child in root}
         status = body.get("status", "")
-        cls, kind = STATUS.get(status, ("environmental", "server_error"))
-        return Parsed(error=WireError(error_class=cls, kind=kind, code=status, message=body.get("message", "")))
+        return Parsed(error=coded_error(STATUS, status, body.get("message", "")))
     try:
         with zipfile.ZipFile(io.BytesIO(content)) as zf:
             xml = zf.read(zf.namelist()[0])

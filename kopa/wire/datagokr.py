@@ -10,7 +10,15 @@ import httpx
 import orjson
 
 from kopa.catalog.models import Tool
-from kopa.wire.base import PageInfo, Parsed, WireError, build_request, http_status_error, malformed
+from kopa.wire.base import (
+    PageInfo,
+    Parsed,
+    StandardWire,
+    WireError,
+    coded_error,
+    http_status_error,
+    malformed,
+)
 from kopa.wire.xmltree import listify, parse_xml
 
 # resultCode / returnReasonCode → (class, kind)
@@ -37,14 +45,10 @@ OK_CODES = {"00", "0", "000"}
 
 
 def error_for(code: str, message: str) -> WireError:
-    cls, kind = CODES.get(code, ("environmental", "server_error"))
-    return WireError(error_class=cls, kind=kind, code=code, message=message)
+    return coded_error(CODES, code, message)
 
 
-class DataGoKrWire:
-    def build(self, tool: Tool, args: dict[str, Any], key: str | None) -> httpx.Request:
-        return build_request(tool, args, key)
-
+class DataGoKrWire(StandardWire):
     def parse(self, tool: Tool, args: dict[str, Any], response: httpx.Response) -> Parsed:
         if (err := http_status_error(response)) is not None:
             return Parsed(error=err)

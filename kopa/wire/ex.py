@@ -14,7 +14,15 @@ import httpx
 import orjson
 
 from kopa.catalog.models import Tool
-from kopa.wire.base import PageInfo, Parsed, WireError, build_request, http_status_error, malformed
+from kopa.wire.base import (
+    PageInfo,
+    Parsed,
+    StandardWire,
+    WireError,
+    coded_error,
+    http_status_error,
+    malformed,
+)
 from kopa.wire.xmltree import listify, parse_xml
 
 CODES: dict[str, tuple[str, str]] = {
@@ -28,14 +36,8 @@ CODES: dict[str, tuple[str, str]] = {
 OK = "SUCCESS"
 
 
-class ExWire:
-    def build(self, tool: Tool, args: dict[str, Any], key: str | None) -> httpx.Request:
-        return build_request(tool, args, key)
-
+class ExWire(StandardWire):
     def parse(self, tool: Tool, args: dict[str, Any], response: httpx.Response) -> Parsed:
-        if response.status_code == 404:
-            return Parsed(error=WireError(error_class="structural", kind="unknown_service", code="404",
-                                          message="Not Found"))
         if (err := http_status_error(response)) is not None:
             return Parsed(error=err)
         content = response.content
@@ -47,8 +49,7 @@ class ExWire:
             return malformed(response.text)
         code = str(body["code"])
         if code != OK:
-            cls, kind = CODES.get(code, ("environmental", "server_error"))
-            return Parsed(error=WireError(error_class=cls, kind=kind, code=code, message=str(body.get("message", ""))))
+            return Parsed(error=coded_error(CODES, code, str(body.get("message", ""))))
         rows = listify(body.get(tool.spec.records_key or "list"))
         total = _int(body.get("count"), len(rows))
         page = _int(body.get("pageNo"), 1)

@@ -17,7 +17,15 @@ import httpx
 import orjson
 
 from kopa.catalog.models import Tool
-from kopa.wire.base import PageInfo, Parsed, WireError, build_request, http_status_error, malformed
+from kopa.wire.base import (
+    PageInfo,
+    Parsed,
+    StandardWire,
+    WireError,
+    coded_error,
+    http_status_error,
+    malformed,
+)
 from kopa.wire.xmltree import listify, parse_xml
 
 _DECLARED = re.compile(rb'\s*<\?xml[^>]*encoding="([A-Za-z0-9_-]+)"[^>]*\?>')
@@ -34,15 +42,8 @@ ERRORS: dict[str, tuple[str, str]] = {
 }
 
 
-class HrdWire:
-    def build(self, tool: Tool, args: dict[str, Any], key: str | None) -> httpx.Request:
-        return build_request(tool, args, key)
-
+class HrdWire(StandardWire):
     def parse(self, tool: Tool, args: dict[str, Any], response: httpx.Response) -> Parsed:
-        if response.status_code == 404:
-            # The web server's HTML page: the path names no open API.
-            return Parsed(error=WireError(error_class="structural", kind="unknown_service", code="404",
-                                          message="Not Found"))
         if (err := http_status_error(response)) is not None:
             return Parsed(error=err)
         try:
@@ -53,9 +54,7 @@ class HrdWire:
             return malformed(response.text)
         if "errorCode" in payload:
             code = str(payload["errorCode"])
-            cls, kind = ERRORS.get(code, ("environmental", "server_error"))
-            return Parsed(error=WireError(error_class=cls, kind=kind, code=code,
-                                          message=str(payload.get("errorMsg", ""))))
+            return Parsed(error=coded_error(ERRORS, code, str(payload.get("errorMsg", ""))))
         if tool.spec.records_path:
             return _section(payload, tool.spec.records_path)
         return _list(payload)

@@ -8,13 +8,10 @@ import httpx
 import orjson
 
 from kopa.catalog.models import Tool
-from kopa.wire.base import Parsed, WireError, build_request, http_status_error, malformed
+from kopa.wire.base import Parsed, StandardWire, WireError, http_status_error, malformed
 
 
-class KrxWire:
-    def build(self, tool: Tool, args: dict[str, Any], key: str | None) -> httpx.Request:
-        return build_request(tool, args, key)
-
+class KrxWire(StandardWire):
     def parse(self, tool: Tool, args: dict[str, Any], response: httpx.Response) -> Parsed:
         status = response.status_code
         if status in (401, 403):

@@ -16,7 +16,14 @@ import httpx
 import orjson
 
 from kopa.catalog.models import Tool
-from kopa.wire.base import PageInfo, Parsed, WireError, build_request, http_status_error, malformed
+from kopa.wire.base import (
+    PageInfo,
+    Parsed,
+    StandardWire,
+    WireError,
+    http_status_error,
+    malformed,
+)
 from kopa.wire.xmltree import listify, parse_xml
 
 AUTH_MARK = "사용자 정보 검증"
@@ -24,10 +31,7 @@ DEFAULT_DISPLAY = 20  # unconfirmed (platforms.md §8)
 MAX_DISPLAY = 100
 
 
-class LawWire:
-    def build(self, tool: Tool, args: dict[str, Any], key: str | None) -> httpx.Request:
-        return build_request(tool, args, key)
-
+class LawWire(StandardWire):
     def parse(self, tool: Tool, args: dict[str, Any], response: httpx.Response) -> Parsed:
         if (err := http_status_error(response)) is not None:
             return Parsed(error=err)

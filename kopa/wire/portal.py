@@ -15,7 +15,15 @@ import httpx
 import orjson
 
 from kopa.catalog.models import Tool
-from kopa.wire.base import PageInfo, Parsed, WireError, build_request, http_status_error, malformed
+from kopa.wire.base import (
+    PageInfo,
+    Parsed,
+    WireError,
+    build_request,
+    coded_error,
+    http_status_error,
+    malformed,
+)
 from kopa.wire.xmltree import listify, parse_xml
 
 # RESULT.CODE → (class, kind). INFO-200 is "nothing for these filter values": a structural outcome.
@@ -36,8 +44,7 @@ OK_CODE = "INFO-000"
 
 
 def error_for(code: str, message: str) -> WireError:
-    cls, kind = CODES.get(code, ("environmental", "server_error"))
-    return WireError(error_class=cls, kind=kind, code=code, message=message)
+    return coded_error(CODES, code, message)
 
 
 class PortalWire:

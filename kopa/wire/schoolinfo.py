@@ -12,7 +12,14 @@ import httpx
 import orjson
 
 from kopa.catalog.models import Tool
-from kopa.wire.base import Parsed, WireError, build_request, http_status_error, malformed
+from kopa.wire.base import (
+    Parsed,
+    StandardWire,
+    WireError,
+    coded_error,
+    http_status_error,
+    malformed,
+)
 
 CODES: dict[str, tuple[str, str]] = {
     "E001": ("auth", "invalid_key"),
@@ -24,14 +31,8 @@ CODES: dict[str, tuple[str, str]] = {
 }
 
 
-class SchoolInfoWire:
-    def build(self, tool: Tool, args: dict[str, Any], key: str | None) -> httpx.Request:
-        return build_request(tool, args, key)
-
+class SchoolInfoWire(StandardWire):
     def parse(self, tool: Tool, args: dict[str, Any], response: httpx.Response) -> Parsed:
-        if response.status_code == 404:
-            return Parsed(error=WireError(error_class="structural", kind="unknown_service", code="404",
-                                          message="Not Found"))
         if (err := http_status_error(response)) is not None:
             return Parsed(error=err)
         try:
@@ -42,9 +43,7 @@ class SchoolInfoWire:
             return malformed(response.text)
         code = str(body.get("resultCode", ""))
         if code != "success":
-            cls, kind = CODES.get(code, ("environmental", "server_error"))
-            return Parsed(error=WireError(error_class=cls, kind=kind, code=code,
-                                          message=str(body.get("resultMsg", ""))))
+            return Parsed(error=coded_error(CODES, code, str(body.get("resultMsg", ""))))
         rows = body.get("list") or []
         if isinstance(rows, dict):
             rows = [rows]

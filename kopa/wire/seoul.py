@@ -16,7 +16,7 @@ import httpx
 import orjson
 
 from kopa.catalog.models import Tool
-from kopa.wire.base import PageInfo, Parsed, WireError, http_status_error, malformed, wire_value
+from kopa.wire.base import PageInfo, Parsed, WireError, coded_error, http_status_error, malformed, wire_value
 from kopa.wire.xmltree import listify, parse_xml
 
 _PLACEHOLDER = re.compile(r"^\{(\w+)\}$")
@@ -119,8 +119,7 @@ def _default(tool: Tool, name: str, fallback: int) -> int:
 
 
 def _error(code: str, message: str) -> WireError:
-    cls, kind = CODES.get(code, ("environmental", "server_error"))
-    return WireError(error_class=cls, kind=kind, code=code, message=message)
+    return coded_error(CODES, code, message)
 
 
 def _int(value: Any, default: int) -> int:
