@@ -33,6 +33,13 @@ def xml_response(root: str, body: dict, status: int = 200) -> SimResponse:
     return SimResponse(status, text.encode("utf-8"), XML)
 
 
+def flat_response(fmt: str, xml_root: str, body: dict, status: int = 200) -> SimResponse:
+    """Services whose JSON is a flat object and whose XML wraps the same fields in one root element."""
+    if fmt == "xml":
+        return xml_response(xml_root, body, status)
+    return json_response(body, status)
+
+
 def parse_int(value: str | None, default: int) -> int | None:
     """The integer a paging parameter carries; None when it is not an integer."""
     if value is None or value == "":

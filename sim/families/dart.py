@@ -10,7 +10,7 @@ import io
 import zipfile
 
 from sim.endpoints import SimError
-from sim.families.common import json_response, parse_int, to_xml, total_pages, xml_response
+from sim.families.common import flat_response, parse_int, to_xml, total_pages
 from sim.http import SimRequest, SimResponse
 
 MESSAGES = {
@@ -84,17 +84,11 @@ class DartFamily:
 
 
 def _ok(fields: dict, fmt: str) -> SimResponse:
-    body = {"status": "000", "message": MESSAGES["000"], **fields}
-    if fmt == "xml":
-        return xml_response("result", body)
-    return json_response(body)
+    return flat_response(fmt, "result", {"status": "000", "message": MESSAGES["000"], **fields})
 
 
 def _error(status: str, fmt: str) -> SimResponse:
-    body = {"status": status, "message": MESSAGES[status]}
-    if fmt == "xml":
-        return xml_response("result", body)
-    return json_response(body)
+    return flat_response(fmt, "result", {"status": status, "message": MESSAGES[status]})
 
 
 def _zip_answer(sim, endpoint) -> SimResponse:

@@ -14,7 +14,7 @@ page past the end.
 from __future__ import annotations
 
 from sim.endpoints import SimError
-from sim.families.common import json_response, parse_int, stringify, total_pages, xml_response
+from sim.families.common import flat_response, parse_int, stringify, total_pages
 from sim.http import SimRequest, SimResponse
 
 OK_MESSAGE = "인증키가 유효합니다."
@@ -74,13 +74,8 @@ def _ok(fmt: str, endpoint, rows: list[dict], total: int, page: int, size: int) 
     key = endpoint.options.get("records_key", "list")
     body = {"code": "SUCCESS", "message": OK_MESSAGE, "count": total, "pageNo": page, "numOfRows": size,
             "pageSize": total_pages(total, size) if total else 0, key: rows}
-    if fmt == "xml":
-        return xml_response("data", body)
-    return json_response(body)
+    return flat_response(fmt, "data", body)
 
 
 def _error(code: str, fmt: str) -> SimResponse:
-    body = {"code": code, "message": MESSAGES[code]}
-    if fmt == "xml":
-        return xml_response("data", body)
-    return json_response(body)
+    return flat_response(fmt, "data", {"code": code, "message": MESSAGES[code]})

@@ -2,7 +2,9 @@
 `{"OutBlock_1": [...]}`; errors are real HTTP statuses with `{respMsg, respCode}`.
 
 Unconfirmed in the reference and chosen here: a missing or malformed `basDd` answers HTTP 400
-`{"respMsg":"Bad Request","respCode":"400"}`; a holiday answers `{"OutBlock_1": []}`.
+`{"respMsg":"Bad Request","respCode":"400"}`; a holiday answers `{"OutBlock_1": []}`; the key is also
+accepted as an `AUTH_KEY` query parameter when no header carries it, as third-party clients
+(pykrx-openapi) and community examples send it that way against the real gateway.
 """
 
 from __future__ import annotations
@@ -20,9 +22,10 @@ class KrxFamily:
         endpoint = sim.endpoint(req.host, path[len("/svc/apis/") :])
         if endpoint is None:
             return json_response({"respMsg": "Not Found", "respCode": "404"}, 404)
-        if sim.keys.check("krx", req.headers.get("auth_key")) != "ok":
+        key = req.headers.get("auth_key") or req.arg("AUTH_KEY")
+        if sim.keys.check("krx", key) != "ok":
             return json_response({"respMsg": "Unauthorized API Call", "respCode": "401"}, 401)
-        args = dict(req.query)
+        args = {k: v for k, v in req.query if k != "AUTH_KEY"}
         try:
             idx = sim.select(endpoint, args)
         except SimError as err:

@@ -24,7 +24,7 @@ import numpy as np
 import orjson
 
 from sim.endpoints import Endpoint, SimError, conditions
-from sim.families.common import json_response, parse_int, stringify, total_pages, xml_response
+from sim.families.common import flat_response, json_response, parse_int, stringify, total_pages, xml_response
 from sim.http import SimRequest, SimResponse
 from sim.world.table import Cond
 
@@ -58,9 +58,7 @@ class LawFamily:
 
 
 def _message(fmt: str, result: str, msg: str) -> SimResponse:
-    if fmt == "xml":
-        return xml_response("Law", {"result": result, "msg": msg})
-    return json_response({"result": result, "msg": msg})
+    return flat_response(fmt, "Law", {"result": result, "msg": msg})
 
 
 def lone_as_object(value: Any) -> Any:
