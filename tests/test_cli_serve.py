@@ -1,0 +1,64 @@
+"""`kopa sim serve` as a real process on loopback, used through the live backend."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+
+import httpx
+import pytest
+
+from kopa.backends import open_backend
+from kopa.tools.runtime import ToolRuntime
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture()
+def served(world):
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "kopa.cli", "sim", "serve", "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=dict(os.environ))
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):  # bounded wait for the server to listen
+            try:
+                httpx.get(f"{url}/_kopa/world", timeout=0.5)
+                break
+            except httpx.TransportError:
+                time.sleep(0.05)
+        else:
+            pytest.fail(f"kopa sim serve did not start: {proc.stdout.read1().decode() if proc.stdout else ''}")
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_served_world_is_the_cached_world(served, world):
+    info = httpx.get(f"{served}/_kopa/world").json()
+    assert info["content_hash"] == world.content_hash
+    assert info["config"]["today"] == "2026-01-30"
+
+
+def test_live_backend_through_the_served_simulator(served, monkeypatch):
+    monkeypatch.setenv("KOPA_DART_KEY", "any-non-empty-key")
+    runtime = ToolRuntime(open_backend(f"live:{served}"))
+    assert runtime.state.current_date == "2026-01-30"  # the served simulator's virtual clock
+    assert runtime.call("issue_api_key", {"platform": "dart"}).ok
+    found = runtime.call("find_dart_corp_code", {"corp_name": "라이트론"})
+    assert found.ok and found.records[0]["corp_name"] == "라이트론"
+
+
+def test_live_backend_names_the_missing_key_variable(served, monkeypatch):
+    monkeypatch.delenv("KOPA_DART_KEY", raising=False)
+    result = ToolRuntime(open_backend(f"live:{served}")).call("issue_api_key", {"platform": "dart"})
+    assert result.error.error_class == "auth"
+    assert "KOPA_DART_KEY" in result.error.message
