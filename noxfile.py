@@ -4,6 +4,8 @@
     nox -s tests    install kopa with test extras, lint, and run the fast test suite
     nox -s slow     the slow tests (full-scale worlds)
     nox -s perf     the performance harness in benchmark/perf (prints numbers; asserts nothing)
+    nox -s clients  unmodified third-party client libraries (OpenDART, KRX, NEIS, Seoul) against the
+                    served simulator
 """
 
 from __future__ import annotations
@@ -15,6 +17,15 @@ nox.options.reuse_existing_virtualenvs = True
 nox.options.sessions = ["tests"]
 
 PYTHON = "3.11"
+
+# Third-party clients of the real services, pinned: tests/clients routes their HTTP to the simulator.
+# (OpenDartReader 0.2.3 requires Python 3.13; 0.2.2 is the newest for 3.11.)
+CLIENT_LIBRARIES = (
+    "opendartreader==0.2.2",
+    "PublicDataReader==1.1.1.post2",
+    "neispy==5.0.2",
+    "pykrx-openapi==0.1.1",
+)
 
 
 @nox.session(python=PYTHON)
@@ -41,3 +52,9 @@ def perf(session: nox.Session) -> None:
     session.install("-e", ".")
     for script in ("tool_calls.py", "paging.py", "world_build.py"):
         session.run("python", f"benchmark/perf/{script}", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def clients(session: nox.Session) -> None:
+    session.install("-e", ".[test]", *CLIENT_LIBRARIES)
+    session.run("pytest", "-m", "clients", "tests/clients", *session.posargs)

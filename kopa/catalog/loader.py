@@ -12,6 +12,10 @@ from pydantic import ValidationError
 from kopa.catalog.models import PlatformSpec, Tool
 
 
+# libyaml's safe loader when the wheel has it (about ten times faster than the pure-Python one).
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 class CatalogError(ValueError):
     """A catalog file that does not validate; the message names the file and the field."""
 
@@ -22,7 +26,7 @@ def _data_dir() -> Path:
 
 def load_platform_file(path: Path) -> PlatformSpec:
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_SAFE_LOADER)
         return PlatformSpec.model_validate(raw)
     except (yaml.YAMLError, ValidationError) as exc:
         raise CatalogError(f"{path.name}: {exc}") from exc

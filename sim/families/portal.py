@@ -77,7 +77,10 @@ class PortalFamily:
             # The WAF in front of the portal answers before the API does.
             return SimResponse(400, b"Bad Request.", "text/plain")
         fold = bool(host_opts.get("fold_case"))
-        fmt = "json" if (req.arg("Type", fold_case=fold) or "").lower() == "json" else "xml"
+        # The format selector is read case-insensitively on every portal host: neispy, the widely used NEIS
+        # client, sends `type=json` and parses the live hub's answer as JSON (other names fold only where
+        # `fold_case` says so).
+        fmt = "json" if (req.arg("Type", fold_case=True) or "").lower() == "json" else "xml"
         service = req.path.rstrip("/").rpartition("/")[2]
         endpoint = sim.endpoint(req.host, service) if service else None
         if endpoint is None:

@@ -25,8 +25,9 @@ def test_subway_ridership_pages_until_info_200(route_requests, runtime):
 
 
 def test_bus_ridership(route_requests, runtime):
-    df = PublicDataReader.Transportation(KEY).read_data("버스승하차", USE_DT=DAY)
-    tool = runtime.call("get_seoul_bus_ridership", {"USE_DT": DAY})
+    # 2,688 stops in a day: three pages of 1,000 for the reader.
+    df = PublicDataReader.Transportation(KEY).read_data("버스승하차", USE_DT="20260127")
+    tool = runtime.call("get_seoul_bus_ridership", {"USE_DT": "20260127"})
     assert tool.ok and len(df) == tool.total_count > 0
     assert df.iloc[0]["노선번호"] == tool.records[0]["BUS_ROUTE_NO"]
 
