@@ -1,6 +1,7 @@
 """Set-up and checks, each in its own virtual environment created from this repository's files alone.
 
     nox -s demo     install kopa and run the main job (multi-step chains on the embedded simulator)
+    nox             the default sessions: tests and clients (what CI runs)
     nox -s tests    install kopa with test extras, lint, and run the fast test suite
     nox -s slow     the slow tests (full-scale worlds)
     nox -s perf     the performance harness in benchmark/perf (prints numbers; asserts nothing)
@@ -14,7 +15,7 @@ import nox
 
 nox.options.default_venv_backend = "venv"
 nox.options.reuse_existing_virtualenvs = True
-nox.options.sessions = ["tests"]
+nox.options.sessions = ["tests", "clients"]
 
 PYTHON = "3.11"
 

@@ -145,7 +145,56 @@ DISTRICT = Chain(
     answer=lambda r: f"{r[2].total_count:,}곳",
 )
 
-CHAINS: list[Chain] = [FINANCE, TRAFFIC, EDUCATION, LAW, POLITICS, DISTRICT]
+HIGHWAY = Chain(
+    domain="traffic",
+    question="경부선 안성휴게소(서울방향)의 대표음식과 가격은?",
+    platforms=("ex",),
+    steps=(
+        Step("issue_api_key", lambda r: {"platform": "ex"}, "한국도로공사 인증키 발급"),
+        Step("find_ex_rest_area", lambda r: {"unitName": "안성"}, "휴게소명 → 휴게소 코드 (상·하행 2곳 이상)"),
+        Step("list_ex_rest_bestfood",
+             lambda r: {"serviceAreaName": next(x["unitName"] for x in r[1].records if "서울" in x["unitName"])},
+             "서울방향 휴게소명 → 대표음식"),
+    ),
+    answer=lambda r: ", ".join(f"{x['batchMenu']} {int(x['salePrice']):,}원"
+                               for x in r[2].records if x.get("bestfoodyn") == "Y"),
+)
+
+DEPOSIT_INSURANCE = Chain(
+    domain="finance",
+    question="부보 은행 중 첫 번째 은행의 최근 BIS 자기자본비율은? (DART 법인등록번호로 예금보험공사 경영현황 조회)",
+    platforms=("kdic", "dart"),
+    steps=(
+        Step("issue_api_key", lambda r: {"platform": "kdic"}, "공공데이터포털 인증키 발급"),
+        Step("issue_api_key", lambda r: {"platform": "dart"}, "DART 인증키 발급"),
+        Step("list_kdic_insured_institutions", lambda r: {"fncsecDscdNm": "은행", "numOfRows": 5},
+             "금융권 → 부보금융회사 목록"),
+        Step("find_dart_corp_code", lambda r: {"corp_name": first(r, 2, "fnccmpNm")}, "회사명 → DART 고유번호"),
+        Step("get_dart_company_overview", lambda r: {"corp_code": first(r, 3, "corp_code")},
+             "고유번호 → 기업개황 (법인등록번호)"),
+        Step("get_kdic_bank_management_status", lambda r: {"crpno": first(r, 4, "jurir_no"), "numOfRows": 1},
+             "법인등록번호(crpno) → 은행 경영현황 (최근 분기부터)"),
+    ),
+    answer=lambda r: f"{first(r, 2, 'fnccmpNm')} {first(r, 5, 'baseYm')} BIS {first(r, 5, 'bisRto')}%",
+)
+
+QUALIFICATION = Chain(
+    domain="education",
+    question="정보처리기사 2026년 첫 회 필기시험 원서접수 기간은?",
+    platforms=("hrd",),
+    steps=(
+        Step("issue_api_key", lambda r: {"platform": "hrd"}, "HRD-Net·공공데이터포털 인증키 발급"),
+        Step("list_qnet_qualifications", lambda r: {"qualgbcd": "T", "seriescd": "03", "numOfRows": 100},
+             "자격구분·계열 → 종목 목록 (jmCd)"),
+        Step("get_qnet_exam_schedule_by_jm",
+             lambda r: {"jmCd": next(x["jmcd"] for x in r[1].records if x["jmfldnm"] == "정보처리기사")},
+             "jmCd → 종목별 시험일정"),
+    ),
+    answer=lambda r: f"{first(r, 2, 'implplannm')}: {first(r, 2, 'docregstartdt')}~{first(r, 2, 'docregenddt')}",
+)
+
+CHAINS: list[Chain] = [FINANCE, DEPOSIT_INSURANCE, TRAFFIC, HIGHWAY, EDUCATION, QUALIFICATION, LAW, POLITICS,
+                       DISTRICT]
 
 
 def _summary(result: ToolResult) -> str:

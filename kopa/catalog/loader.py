@@ -11,7 +11,6 @@ from pydantic import ValidationError
 
 from kopa.catalog.models import PlatformSpec, Tool
 
-
 # libyaml's safe loader when the wheel has it (about ten times faster than the pure-Python one).
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 

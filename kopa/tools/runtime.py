@@ -14,6 +14,7 @@ from kopa.tools.session import call_session_tool
 from kopa.tools.state import EpisodeState
 from kopa.wire import family_of
 from kopa.wire.base import Parsed, WireError
+from kopa.wire.paging import MAX_PAGE_SIZE, is_paged, page_args
 
 REDACTED = "REDACTED"
 
@@ -40,6 +41,14 @@ def redacted_url(request: httpx.Request, tool: Tool) -> str:
                 segments[i] = REDACTED
         url = str(request.url.copy_with(path="/".join(segments)))
     return f"{request.method} {url}"
+
+
+# A client-side search reads at most this many pages of its listing.
+MAX_CLIENT_FILTER_PAGES = 50
+
+
+def has_client_filters(tool: Tool, args: dict[str, Any]) -> bool:
+    return any(p.location == "client" and args.get(p.name) not in (None, "") for p in tool.spec.params)
 
 
 def apply_client_filters(tool: Tool, args: dict[str, Any], parsed: Parsed) -> Parsed:
@@ -86,22 +95,13 @@ class ToolRuntime:
         for param in tool.spec.params:
             if param.location == "client" and param.required and args.get(param.name) in (None, ""):
                 return _structural(name, args, "missing_param", f"{param.name} is required")
-        wire = family_of(tool.family)
-        key = self.state.key_for(tool.auth.key_id) if tool.auth else None
-        request = wire.build(tool, args, key)
-        shown = redacted_url(request, tool)
-        try:
-            response = self.client.send(request)
-            response.read()
-        except httpx.TimeoutException as exc:
-            return ToolResult(tool=name, arguments=args, ok=False, request=shown,
-                              error=ToolError(error_class="environmental", kind="timeout", code="timeout",
-                                              message=type(exc).__name__))
-        except httpx.TransportError as exc:
-            return ToolResult(tool=name, arguments=args, ok=False, request=shown,
-                              error=ToolError(error_class="environmental", kind="connection", code="connection",
-                                              message=f"{type(exc).__name__}: {exc}"[:200]))
-        parsed = apply_client_filters(tool, args, wire.parse(tool, args, response))
+        if has_client_filters(tool, args) and is_paged(tool.family):
+            shown, parsed = self._fetch_all_pages(tool, args)
+        else:
+            shown, parsed = self._fetch(tool, args)
+        if isinstance(parsed, ToolResult):
+            return parsed
+        parsed = apply_client_filters(tool, args, parsed)
         if parsed.error is not None:
             return ToolResult(tool=name, arguments=args, ok=False, request=shown, total_count=parsed.total_count,
                               page=parsed.page, error=ToolError(**parsed.error.model_dump()))
@@ -110,3 +110,38 @@ class ToolRuntime:
         return ToolResult.model_construct(tool=name, arguments=args, ok=True, records=parsed.records,
                                           total_count=parsed.total_count, page=parsed.page, error=None,
                                           request=shown)
+
+    def _fetch(self, tool: Tool, args: dict[str, Any]) -> tuple[str, Parsed | ToolResult]:
+        """One HTTP exchange: the parsed answer, or a ToolResult for a transport failure."""
+        wire = family_of(tool.family)
+        key = self.state.key_for(tool.auth.key_id) if tool.auth else None
+        request = wire.build(tool, args, key)
+        shown = redacted_url(request, tool)
+        try:
+            response = self.client.send(request)
+            response.read()
+        except httpx.TimeoutException as exc:
+            return shown, ToolResult(tool=tool.name, arguments=args, ok=False, request=shown,
+                                     error=ToolError(error_class="environmental", kind="timeout", code="timeout",
+                                                     message=type(exc).__name__))
+        except httpx.TransportError as exc:
+            return shown, ToolResult(tool=tool.name, arguments=args, ok=False, request=shown,
+                                     error=ToolError(error_class="environmental", kind="connection",
+                                                     code="connection",
+                                                     message=f"{type(exc).__name__}: {exc}"[:200]))
+        return shown, wire.parse(tool, args, response)
+
+    def _fetch_all_pages(self, tool: Tool, args: dict[str, Any]) -> tuple[str, Parsed | ToolResult]:
+        """A tool that filters client-side searches the whole listing, as its server-side wrapper
+        would: every page at the service's largest page size (bounded), then the filter."""
+        size = MAX_PAGE_SIZE.get(tool.family, 100)
+        records: list[dict[str, Any]] = []
+        shown = ""
+        for page in range(1, MAX_CLIENT_FILTER_PAGES + 1):
+            shown, parsed = self._fetch(tool, {**args, **page_args(tool.family, page, size)})
+            if isinstance(parsed, ToolResult) or parsed.error is not None:
+                return shown, parsed
+            records.extend(parsed.records)
+            if not parsed.records or parsed.total_count is None or len(records) >= parsed.total_count:
+                break
+        return shown, Parsed(records=records, total_count=len(records))

@@ -155,8 +155,10 @@ def _rest_tables(ctx: WorldContext, rests: list[Rest]) -> list[TableData]:
         svar.append((r.std_cd, r.name, route_no, route_name, r.updown, "상행" if r.updown == "0" else "하행", "0",
                      "휴게소", f"{10000 + 37 * i:05d}", addr, tel, hdqr, f"{r.name[:2]}지사",
                      str(int(rng.integers(60, 400))), str(int(rng.integers(10, 80))), str(int(rng.integers(2, 12)))))
-        for k in range(1 + int(rng.random() < 0.1)):
-            menu, base = FOODS[int(rng.integers(0, len(FOODS)))]
+        # A second 대표음식 at some 휴게소: distinct dishes, drawn without replacement.
+        picks = rng.choice(len(FOODS), size=1 + int(rng.random() < 0.1), replace=False)
+        for k, pick in enumerate(picks):
+            menu, base = FOODS[int(pick)]
             food.append((r.sa_code, r.std_cd, r.name, route_no, route_name, r.direction, menu,
                          str(base + 500 * int(rng.integers(0, 4))), "Y", "Y" if k else "N",
                          "Y" if rng.random() < 0.3 else "N"))
