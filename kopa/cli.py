@@ -14,7 +14,20 @@ from rich.table import Table
 console = Console(soft_wrap=True)
 err_console = Console(stderr=True)
 
-BACKEND_HELP = "Backend: sim[:seed=N,scale=small|full,today=YYYY-MM-DD] | live | live:http://127.0.0.1:8800"
+BACKEND_HELP = ("Backend: sim[:seed=N,scale=small|full,today=YYYY-MM-DD] | live | live:http://127.0.0.1:8800 | "
+                "record:DIR@INNER | replay:DIR | snapshot:FILE")
+RECORD_HELP = "Record every HTTP exchange (cassettes) and tool call (DuckDB snapshot) into this directory."
+
+
+def _open(backend_spec: str, record_dir: str | None):
+    """The backend a command runs on; --record DIR wraps it in the recorder."""
+    from kopa.backends import BackendError, open_backend
+
+    spec = f"record:{record_dir}@{backend_spec}" if record_dir else backend_spec
+    try:
+        return open_backend(spec)
+    except BackendError as exc:
+        raise click.UsageError(str(exc)) from exc
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -122,7 +135,9 @@ def _parse_assignments(pairs: tuple[str, ...]) -> dict[str, Any]:
 @click.option("--backend", "backend_spec", default="sim", show_default=True, help=BACKEND_HELP)
 @click.option("--no-auto-key", is_flag=True, help="Do not issue keys first (see the service's auth error).")
 @click.option("--pick", help="Print only this field of every record, one per line (for shell chaining).")
-def call(tool: str, assignments: tuple[str, ...], backend_spec: str, no_auto_key: bool, pick: str | None) -> None:
+@click.option("--record", "record_dir", type=click.Path(file_okay=False), help=RECORD_HELP)
+def call(tool: str, assignments: tuple[str, ...], backend_spec: str, no_auto_key: bool, pick: str | None,
+         record_dir: str | None) -> None:
     """Call TOOL with key=value arguments and print records or the typed error.
 
     \b
@@ -132,13 +147,9 @@ def call(tool: str, assignments: tuple[str, ...], backend_spec: str, no_auto_key
       kopa call get_stock_price_trend likeSrtnCd=253160 numOfRows=5 --backend live:http://127.0.0.1:8800
     Exit status: 0 records, 1 a typed tool error, 2 a usage error.
     """
-    from kopa.backends import BackendError, open_backend
     from kopa.tools.runtime import ToolRuntime
 
-    try:
-        backend = open_backend(backend_spec)
-    except BackendError as exc:
-        raise click.UsageError(str(exc)) from exc
+    backend = _open(backend_spec, record_dir)
     runtime = ToolRuntime(backend)
     if not no_auto_key and tool in runtime.catalog and runtime.catalog[tool].family != "session":
         issued = runtime.call("issue_api_key", {"platform": runtime.catalog[tool].platform})
@@ -265,16 +276,16 @@ def sim_serve(seed: int, scale: str, today: str | None, host: str, port: int, st
 
 @main.command("demo")
 @click.option("--backend", "backend_spec", default="sim", show_default=True, help=BACKEND_HELP)
-def demo(backend_spec: str) -> None:
-    """Run multi-step lookup chains across platforms and print each step."""
-    from kopa.backends import BackendError, open_backend
+@click.option("--record", "record_dir", type=click.Path(file_okay=False), help=RECORD_HELP)
+def demo(backend_spec: str, record_dir: str | None) -> None:
+    """Run multi-step lookup chains across platforms and print each step.
+
+    \b
+    Offline, from the committed recording:  kopa demo --backend replay:cassettes/demo
+    """
     from kopa.demo import run_demo
 
-    try:
-        backend = open_backend(backend_spec)
-    except BackendError as exc:
-        raise click.UsageError(str(exc)) from exc
-    failures = run_demo(backend, console)
+    failures = run_demo(_open(backend_spec, record_dir), console)
     sys.exit(1 if failures else 0)
 
 

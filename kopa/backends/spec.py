@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import httpx
 
@@ -18,12 +18,14 @@ class BackendError(ValueError):
 
 @dataclass
 class Backend:
-    kind: Literal["sim", "live"]
+    kind: Literal["sim", "live", "record", "replay", "snapshot"]
     transport: httpx.BaseTransport
     description: str
     key_source: KeySource
     simulator: object | None = None  # the in-process Simulator, for studies that ask its truth API
     virtual_today: dt.date | None = None  # the simulator's clock; live runs use the real date
+    observer: Any = None  # sees every tool call (the recorder); None for plain backends
+    provenance: str = ""  # what answers: written beside every recorded call
 
     def today(self) -> dt.date:
         return self.virtual_today or dt.date.today()
@@ -104,7 +106,9 @@ def open_backend(spec: str = "sim", *, strict_keys: bool = False) -> Backend:
         world = load_world(config)
         simulator = Simulator(world, KeyPolicy(seed=config.seed, strict=strict_keys))
         return Backend("sim", SimTransport(simulator), f"sim (seed={config.seed}, scale={config.scale})",
-                       SimKeys(simulator.keys), simulator=simulator, virtual_today=config.today)
+                       SimKeys(simulator.keys), simulator=simulator, virtual_today=config.today,
+                       provenance=f"sim seed={config.seed} scale={config.scale} today={config.today} "
+                                  f"world={world.content_hash[:16]}")
     if name == "live":
         from kopa.backends.live import LiveTransport
 
@@ -112,5 +116,11 @@ def open_backend(spec: str = "sim", *, strict_keys: bool = False) -> Backend:
         where = f"live via {redirect}" if redirect else "live"
         today = os.environ.get("KOPA_TODAY") or (_served_today(redirect) if redirect else None)
         return Backend("live", LiveTransport(redirect), where, EnvKeys(),
-                       virtual_today=dt.date.fromisoformat(today) if today else None)
-    raise BackendError(f"unknown backend {spec!r}: use sim[:seed=N,scale=small|full] or live[:BASE_URL]")
+                       virtual_today=dt.date.fromisoformat(today) if today else None,
+                       provenance=f"live via {redirect}" if redirect else "live")
+    if name in ("record", "replay", "snapshot"):
+        from kopa.backends.recorded import open_recorded
+
+        return open_recorded(name, rest, strict_keys=strict_keys)
+    raise BackendError(f"unknown backend {spec!r}: use sim[:seed=N,scale=small|full], live[:BASE_URL], "
+                       "record:DIR[@INNER], replay:DIR or snapshot:FILE")

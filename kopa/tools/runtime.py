@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import httpx
@@ -79,6 +80,7 @@ class ToolRuntime:
         self.catalog = catalog or load_catalog()
         self.state = state or EpisodeState(current_date=backend.today().isoformat())
         self.client = client or backend.client()
+        self._sent: list[httpx.Request] = []  # the requests of the call in progress, for recording
 
     def call(self, name: str, arguments: dict[str, Any] | None = None) -> ToolResult:
         args = dict(arguments or {})
@@ -95,6 +97,16 @@ class ToolRuntime:
         for param in tool.spec.params:
             if param.location == "client" and param.required and args.get(param.name) in (None, ""):
                 return _structural(name, args, "missing_param", f"{param.name} is required")
+        self._sent = []
+        started = time.perf_counter()
+        result = self._call_service(tool, args)
+        observer = self.backend.observer
+        if observer is not None:
+            observer.observe(tool, args, result, (time.perf_counter() - started) * 1000, self._sent)
+        return result
+
+    def _call_service(self, tool: Tool, args: dict[str, Any]) -> ToolResult:
+        name = tool.name
         if has_client_filters(tool, args) and is_paged(tool.family):
             shown, parsed = self._fetch_all_pages(tool, args)
         else:
@@ -116,6 +128,7 @@ class ToolRuntime:
         wire = family_of(tool.family)
         key = self.state.key_for(tool.auth.key_id) if tool.auth else None
         request = wire.build(tool, args, key)
+        self._sent.append(request)
         shown = redacted_url(request, tool)
         try:
             response = self.client.send(request)
