@@ -289,5 +289,32 @@ def demo(backend_spec: str, record_dir: str | None) -> None:
     sys.exit(1 if failures else 0)
 
 
+# ---------------------------------------------------------------- secrets
+
+
+@main.group("secrets")
+def secrets_group() -> None:
+    """Check recordings for keys that escaped scrubbing."""
+
+
+@secrets_group.command("scan")
+@click.argument("paths", nargs=-1, type=click.Path(exists=True), required=True)
+def secrets_scan(paths: tuple[str, ...]) -> None:
+    """Scan cassettes, snapshots and other files for API keys; exit 1 if any is found.
+
+    Looks at query strings, JSON/YAML key fields, key headers, the key's path segment, gzip, zip and
+    base64 bodies, and the values of any KOPA_*_KEY variables set in the environment.
+    """
+    from pathlib import Path
+
+    from kopa.record.scan import scan_paths
+
+    findings = scan_paths(Path(p) for p in paths)
+    for finding in findings:
+        err_console.print(f"[red]leak[/red] {finding}")
+    console.print(f"{len(findings)} finding(s) in {', '.join(paths)}")
+    sys.exit(1 if findings else 0)
+
+
 if __name__ == "__main__":
     main()

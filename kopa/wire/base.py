@@ -68,7 +68,7 @@ def build_request(tool: Tool, args: dict[str, Any], key: str | None, *, extra_he
     spec = tool.spec
     path_values: dict[str, str] = {}
     query: list[tuple[str, str]] = []
-    headers = {"User-Agent": "kopa/0.1 (+https://github.com/kopa)", "Accept": "*/*", **(extra_headers or {})}
+    headers = {"User-Agent": "kopa/0.1", "Accept": "*/*", **(extra_headers or {})}
     for name, value in spec.fixed.items():
         query.append((name, value))
     for param in spec.params:

@@ -1,0 +1,166 @@
+"""Recording: record from the served simulator, replay offline byte for byte, resume after kill -9."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from kopa.backends import open_backend
+from kopa.demo import CHAINS
+from kopa.record.snapshot import Snapshot, call_id
+from kopa.record.transports import ReplayMiss
+from kopa.tools.runtime import ToolRuntime
+from sim.serve import SimServer
+
+KEY_IDS = ("dart", "krx", "data_go_kr", "ex", "seoul", "neis", "schoolinfo", "hrd", "law", "assembly", "gg")
+
+
+def run_chains(backend, chains=CHAINS) -> list[str]:
+    """Every step's full tool result, serialised: what must be byte-identical across backends."""
+    out = []
+    for chain in chains:
+        runtime = ToolRuntime(backend)
+        results = []
+        for step in chain.steps:
+            results.append(runtime.call(step.tool, step.args(results)))
+        out.extend(r.model_dump_json() for r in results)
+    return out
+
+
+@pytest.fixture()
+def fixture_keys(monkeypatch):
+    for key_id in KEY_IDS:
+        monkeypatch.setenv(f"KOPA_{key_id.upper()}_KEY", f"planted-{key_id}-secret-0123456789")
+
+
+@pytest.fixture()
+def blocked_network(monkeypatch):
+    """Any attempt to open a socket fails the test."""
+    def refuse(*args, **kwargs):
+        raise AssertionError("a socket was opened during replay")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+
+
+@pytest.fixture()
+def recorded(tmp_path, simulator, fixture_keys):
+    """The demo chains recorded from `kopa sim serve` on loopback through the live backend; the
+    server is stopped before the test body runs."""
+    directory = tmp_path / "rec"
+    with SimServer(simulator) as server:
+        backend = open_backend(f"record:{directory}@live:{server.url}")
+        results = run_chains(backend)
+        backend.observer.snapshot.close()
+    return directory, results
+
+
+def test_replay_is_byte_identical_with_the_network_blocked(recorded, blocked_network):
+    directory, live_results = recorded
+    assert run_chains(open_backend(f"replay:{directory}")) == live_results
+
+
+def test_snapshot_backend_is_byte_identical(recorded, blocked_network):
+    directory, live_results = recorded
+    assert run_chains(open_backend(f"snapshot:{directory / 'snapshot.duckdb'}")) == live_results
+
+
+def test_unrecorded_request_names_the_nearest_recorded_one(recorded, blocked_network):
+    directory, _ = recorded
+    runtime = ToolRuntime(open_backend(f"replay:{directory}"))
+    runtime.call("issue_api_key", {"platform": "gg"})
+    with pytest.raises(ReplayMiss) as caught:
+        runtime.call("find_gg_sigun_code", {"SIGUN_NM": "성남시"})
+    message = str(caught.value)
+    assert "SigunCdInfo" in message and "nearest recorded:" in message
+    assert "SIGUN_NM=" in message  # the differing parameter is named
+
+
+def test_snapshot_rows_describe_each_call(recorded):
+    directory, _ = recorded
+    with Snapshot(directory / "snapshot.duckdb", read_only=True) as snap:
+        rows = snap.query("SELECT tool, ok, status, record_count, total_count, backend, captured_at FROM calls "
+                          "WHERE tool = 'find_dart_corp_code' ORDER BY seq")
+        assert rows and all(r[1] and r[2] == "ok" and r[3] >= 1 for r in rows)
+        assert all(r[5].startswith("live via http://127.0.0.1:") and r[6] == "2026-01-30" for r in rows)
+        names = snap.query("SELECT record->>'corp_name' FROM records JOIN calls USING (call_id) "
+                           "WHERE tool = 'find_dart_corp_code' ORDER BY seq, idx")
+        assert ("라이트론",) in names
+
+
+def test_recordings_hold_no_key(recorded):
+    from kopa.record.scan import scan_paths
+
+    directory, _ = recorded
+    assert scan_paths([directory]) == []
+    for path in directory.rglob("*"):
+        if path.is_file():
+            assert b"planted-" not in path.read_bytes()
+
+
+def test_recording_from_the_in_process_simulator(tmp_path, backend):
+    rec = open_backend(f"record:{tmp_path / 'r'}@sim")
+    first = run_chains(rec, CHAINS[:2])
+    rec.observer.snapshot.close()
+    assert first == run_chains(backend, CHAINS[:2])  # recording does not change what the run sees
+
+
+def test_recording_into_a_directory_of_another_backend_is_refused(tmp_path, simulator, fixture_keys):
+    open_backend(f"record:{tmp_path / 'r'}@sim").observer.snapshot.close()
+    from kopa.backends import BackendError
+
+    with pytest.raises(BackendError, match="recorded from"):
+        open_backend(f"record:{tmp_path / 'r'}@sim:seed=9")
+
+
+CHILD = textwrap.dedent("""
+    import sys
+    from kopa.backends import open_backend
+    from kopa.tools.runtime import ToolRuntime
+    backend = open_backend(sys.argv[1])
+    runtime = ToolRuntime(backend)
+    runtime.call("issue_api_key", {"platform": "krx"})
+    for day in sys.argv[2:]:
+        result = runtime.call("get_stock_price_trend", {"basDt": day, "numOfRows": 50})
+        print("done", day, result.ok, flush=True)
+    print("recorded", backend.transport.recorded, "reused", backend.transport.reused, flush=True)
+""")
+
+
+def _days(backend) -> list[str]:
+    prices = backend.simulator.world.table("stock_daily_price")
+    return sorted(set(prices.cols["basDt"].vocab.tolist()))[-40:]
+
+
+def test_kill_9_then_rerun_records_only_what_is_missing(tmp_path, backend):
+    days = _days(backend)
+    directory = tmp_path / "rec"
+    spec = f"record:{directory}@sim"
+    env = dict(os.environ)
+    child = subprocess.Popen([sys.executable, "-c", CHILD, spec, *days], stdout=subprocess.PIPE, text=True, env=env)
+    finished = 0
+    for line in child.stdout:
+        if line.startswith("done"):
+            finished += 1
+        if finished == 15:
+            child.send_signal(signal.SIGKILL)
+            break
+    child.wait(timeout=30)
+    assert child.returncode == -signal.SIGKILL
+    rerun = subprocess.run([sys.executable, "-c", CHILD, spec, *days], capture_output=True, text=True, env=env,
+                           check=True).stdout.splitlines()
+    recorded, reused = int(rerun[-1].split()[1]), int(rerun[-1].split()[3])
+    assert reused >= 15 and recorded + reused == len(days)  # the 15 finished before the kill were not re-fetched
+    with Snapshot(directory / "snapshot.duckdb", read_only=True) as snap:
+        ids = [r[0] for r in snap.query("SELECT call_id FROM calls")]
+        stored = snap.query("SELECT count(*) FROM records")[0][0]
+        declared = snap.query("SELECT sum(record_count) FROM calls")[0][0]
+    expected = {call_id("get_stock_price_trend", {"basDt": d, "numOfRows": 50}) for d in days}
+    assert sorted(ids) == sorted(expected)  # every call, exactly once
+    assert stored == declared > 0  # and every call's records exactly once
