@@ -247,7 +247,10 @@ def sim_stats(seed: int, scale: str, today: str | None, verify: bool, as_json: b
 @click.option("--port", type=int, default=8800, show_default=True)
 @click.option("--strict-keys", is_flag=True, help="Accept only keys issued by issue_api_key (or configured).")
 @click.option("--log", is_flag=True, help="Log every request.")
-def sim_serve(seed: int, scale: str, today: str | None, host: str, port: int, strict_keys: bool, log: bool) -> None:
+@click.option("--drift", "drift_name", default=None, help="Drift scenario (name or TOML file), e.g. default.")
+@click.option("--epoch", type=int, default=0, show_default=True, help="Drift epoch to serve (0 = none).")
+def sim_serve(seed: int, scale: str, today: str | None, host: str, port: int, strict_keys: bool, log: bool,
+              drift_name: str | None, epoch: int) -> None:
     """Serve the simulator over HTTP on loopback.
 
     Clients reach a platform by its real Host header, or by a first path segment naming the real host:
@@ -262,7 +265,11 @@ def sim_serve(seed: int, scale: str, today: str | None, host: str, port: int, st
 
     config = _config(seed, scale, today)
     world = load_world(config)
-    server = SimServer(Simulator(world, KeyPolicy(seed=seed, strict=strict_keys)), host, port, quiet=not log)
+    scenario = _drift_scenario(drift_name, epoch)
+    server = SimServer(Simulator(world, KeyPolicy(seed=seed, strict=strict_keys), drift=scenario, epoch=epoch),
+                       host, port, quiet=not log)
+    if scenario is not None:
+        console.print(f"drift scenario {scenario.name!r} at epoch {epoch} of {scenario.max_epoch}")
     console.print(f"kopa sim serving world {config.key()} (hash {world.content_hash[:12]}) on {server.url}")
     console.print(f"use it with: --backend live:{server.url}   (Ctrl-C to stop)")
     try:
@@ -314,6 +321,82 @@ def secrets_scan(paths: tuple[str, ...]) -> None:
         err_console.print(f"[red]leak[/red] {finding}")
     console.print(f"{len(findings)} finding(s) in {', '.join(paths)}")
     sys.exit(1 if findings else 0)
+
+
+# ---------------------------------------------------------------- drift
+
+
+def _drift_scenario(name: str | None, epoch: int):
+    """The scenario `--drift NAME --epoch N` names, checked; None without --drift."""
+    from sim.drift import DriftError, load_scenario
+
+    if name is None:
+        if epoch:
+            raise click.UsageError("--epoch needs --drift SCENARIO")
+        return None
+    try:
+        scenario = load_scenario(name)
+        scenario.changes_until(epoch)
+    except DriftError as exc:
+        raise click.UsageError(str(exc)) from exc
+    return scenario
+
+
+@sim_group.group("drift")
+def sim_drift_group() -> None:
+    """Drift scenarios: numbered epochs of endpoint changes (serve one with --drift NAME --epoch N)."""
+
+
+@sim_drift_group.command("show")
+@click.argument("scenario")
+def sim_drift_show(scenario: str) -> None:
+    """Print the changes of SCENARIO (a shipped name or a TOML file), epoch by epoch."""
+    loaded = _drift_scenario(scenario, 0)
+    console.print(f"[bold]{loaded.name}[/bold] — {loaded.description}")
+    for epoch in loaded.epochs:
+        table = Table(title=f"epoch {epoch.number}: {epoch.description}", title_justify="left")
+        for col in ("host", "endpoint", "change", "note"):
+            table.add_column(col, overflow="fold")
+        for change in epoch.changes:
+            table.add_row(change.host, change.endpoint, change.describe(), change.note)
+        console.print(table)
+    console.print(f"{loaded.max_epoch} epochs, {sum(len(e.changes) for e in loaded.epochs)} changes; "
+                  "epochs are cumulative")
+
+
+@main.command("drift")
+@click.argument("a")
+@click.argument("b")
+@click.option("--json", "json_out", type=click.Path(dir_okay=False), help="Write the report as JSON here.")
+@click.option("--markdown", "markdown_out", type=click.Path(dir_okay=False), help="Write the Markdown here.")
+def drift(a: str, b: str, json_out: str | None, markdown_out: str | None) -> None:
+    """Compare two snapshots per tool: fields, formats, record counts, error rates, retired endpoints.
+
+    \b
+    A and B are snapshot files or recording directories; B may be a backend string instead, whose
+    answers to A's calls are recorded into a temporary snapshot first:
+      kopa drift runs/rec-epoch0 runs/rec-epoch1 --markdown drift.md --json drift.json
+      kopa drift runs/rec-epoch0 sim:drift=default,epoch=1
+    """
+    from pathlib import Path
+
+    from rich.markdown import Markdown
+
+    from kopa.backends import BackendError
+    from kopa.record.drift import drift_report
+
+    if not Path(a).exists():
+        raise click.UsageError(f"no snapshot or recording at {a}")
+    try:
+        report = drift_report(a, b)
+    except (BackendError, FileNotFoundError) as exc:
+        raise click.UsageError(str(exc)) from exc
+    text = report.markdown()
+    if markdown_out:
+        Path(markdown_out).write_text(text, encoding="utf-8")
+    if json_out:
+        Path(json_out).write_bytes(report.to_json())
+    console.print(Markdown(text))
 
 
 if __name__ == "__main__":

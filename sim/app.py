@@ -12,6 +12,7 @@ from dataclasses import replace
 import numpy as np
 import orjson
 
+from sim.drift import DriftView, Scenario
 from sim.endpoints import Endpoint, conditions
 from sim.families import load_family
 from sim.http import SimRequest, SimResponse
@@ -21,7 +22,8 @@ from sim.world.build import World
 
 
 class Simulator:
-    def __init__(self, world: World, keys: KeyPolicy | None = None) -> None:
+    def __init__(self, world: World, keys: KeyPolicy | None = None, *, drift: Scenario | None = None,
+                 epoch: int = 0) -> None:
         self.world = world
         self.keys = keys or KeyPolicy(seed=world.config.seed)
         self.endpoints: dict[tuple[str, str], Endpoint] = {}
@@ -35,6 +37,11 @@ class Simulator:
                 if known != ep.family:
                     raise ValueError(f"host {ep.host} served by two families: {known}, {ep.family}")
         self.families = {name: load_family(name) for name in sorted(set(self.host_family.values()))}
+        # Drift is applied while serving (endpoint definitions, selected rows, rendered records); the world
+        # itself never changes, so epoch 0 and an undrifted simulator answer byte for byte alike.
+        self.drift: DriftView | None = None
+        if drift is not None and epoch > 0:
+            self.drift = DriftView(drift, epoch, self)
 
     @property
     def today(self):
@@ -54,20 +61,30 @@ class Simulator:
         return self.families[family].handle(req, self)
 
     def endpoint(self, host: str, key: str) -> Endpoint | None:
-        return self.endpoints.get((host, key))
+        """The endpoint as served now: None for an unknown (or, under drift, retired) one."""
+        ep = self.endpoints.get((host, key))
+        if ep is None or self.drift is None:
+            return ep
+        return self.drift.endpoint(ep)
 
     def select(self, endpoint: Endpoint, args: dict[str, str]) -> np.ndarray:
         """Row indices answering the request, in the table's (the service's) order."""
-        return self.world.table(endpoint.table).select(conditions(endpoint, args))
+        table = self.world.table(endpoint.table)
+        idx = table.select(conditions(endpoint, args))
+        if self.drift is not None:
+            idx = self.drift.select(endpoint, idx, table.n_rows)
+        return idx
 
     def rows(self, endpoint: Endpoint, idx: np.ndarray, *, text: bool = False) -> list[dict]:
         """Records in wire field names; text=True renders every value as a string (DART, KRX, data.go.kr)."""
         table = self.world.table(endpoint.table)
         if endpoint.columns is None:
-            return table.rows(idx, endpoint.fields, text=text)
-        rows = table.rows(idx, list(endpoint.columns.values()), text=text)
-        wire = list(endpoint.columns)
-        return [dict(zip(wire, r.values(), strict=True)) for r in rows]
+            rows = table.rows(idx, endpoint.fields, text=text)
+        else:
+            wire = list(endpoint.columns)
+            rows = [dict(zip(wire, r.values(), strict=True))
+                    for r in table.rows(idx, list(endpoint.columns.values()), text=text)]
+        return rows if self.drift is None else self.drift.rows(endpoint, rows)
 
 
 def json_body(obj) -> bytes:

@@ -1,4 +1,4 @@
-"""`record:DIR[@INNER]`, `replay:DIR`, `snapshot:FILE`: the recording layer as backends.
+"""`record:DIR[,format=json.gz|json|yaml][@INNER]`, `replay:DIR`, `snapshot:FILE`: the recording layer as backends.
 
 A recording directory holds `interactions/` (one vcrpy cassette per exchange), `snapshot.duckdb`
 (one row per tool call) and `recording.json` (what was recorded from, and the clock it saw).
@@ -12,12 +12,15 @@ from pathlib import Path
 import orjson
 
 from kopa.backends.spec import Backend, BackendError, KeySource, open_backend
-from kopa.record.cassette import CassetteStore
+from kopa.record.cassette import EXTENSIONS, CassetteStore
 from kopa.record.recorder import SnapshotRecorder
 from kopa.record.snapshot import Snapshot
 from kopa.record.transports import RecordingTransport, ReplayTransport, SnapshotTransport
 
 MANIFEST = "recording.json"
+# Chosen by measurement (benchmark/perf/recording.py): compact JSON, gzip level 1 — replays faster than
+# vcrpy's YAML default and stores several times smaller than plain JSON.
+DEFAULT_FORMAT = "json.gz"
 SNAPSHOT = "snapshot.duckdb"
 
 
@@ -48,10 +51,14 @@ def open_recorded(kind: str, rest: str, *, strict_keys: bool = False) -> Backend
         raise BackendError(f"{kind}: needs a path, e.g. {kind}:runs/rec" + ("@sim" if kind == "record" else ""))
     if kind == "record":
         target, _, inner_spec = rest.partition("@")
-        directory = Path(target)
+        location, *options = target.split(",")
+        fmt = dict(o.split("=", 1) for o in options if "=" in o).get("format", DEFAULT_FORMAT)
+        if fmt not in EXTENSIONS:
+            raise BackendError(f"record: unknown cassette format {fmt!r}; one of {sorted(EXTENSIONS)}")
+        directory = Path(location)
         inner = open_backend(inner_spec or "live", strict_keys=strict_keys)
         directory.mkdir(parents=True, exist_ok=True)
-        manifest = {"backend": inner.provenance, "today": inner.today().isoformat(), "format": "json.gz",
+        manifest = {"backend": inner.provenance, "today": inner.today().isoformat(), "format": fmt,
                     "virtual_clock": inner.virtual_today is not None}
         previous = directory / MANIFEST
         if previous.exists() and orjson.loads(previous.read_bytes())["backend"] != inner.provenance:

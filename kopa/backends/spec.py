@@ -72,9 +72,9 @@ def _parse_options(text: str) -> dict[str, str]:
 
 
 def sim_config(options: dict[str, str]) -> WorldConfig:
-    unknown = set(options) - {"seed", "scale", "today"}
+    unknown = set(options) - {"seed", "scale", "today", "drift", "epoch"}
     if unknown:
-        raise BackendError(f"unknown sim option(s) {sorted(unknown)}; use seed=, scale=, today=")
+        raise BackendError(f"unknown sim option(s) {sorted(unknown)}; use seed=, scale=, today=, drift=, epoch=")
     data: dict = {}
     if "seed" in options:
         data["seed"] = int(options["seed"])
@@ -83,6 +83,23 @@ def sim_config(options: dict[str, str]) -> WorldConfig:
     if "today" in options:
         data["today"] = options["today"]
     return WorldConfig.model_validate(data)
+
+
+def sim_drift(options: dict[str, str]):
+    """The drift scenario and epoch a `sim:…,drift=NAME,epoch=N` backend serves (None, 0 without drift)."""
+    from sim.drift import load_scenario
+
+    if "epoch" in options and "drift" not in options:
+        raise BackendError("epoch= needs a drift scenario: add drift=default (or a scenario file)")
+    if "drift" not in options:
+        return None, 0
+    try:
+        epoch = int(options.get("epoch", "0"))
+        scenario = load_scenario(options["drift"])
+        scenario.changes_until(epoch)  # range check
+    except ValueError as exc:  # DriftError is a ValueError, as is a non-integer epoch
+        raise BackendError(f"drift: {exc}") from exc
+    return scenario, epoch
 
 
 def _served_today(base_url: str) -> str | None:
@@ -102,13 +119,16 @@ def open_backend(spec: str = "sim", *, strict_keys: bool = False) -> Backend:
         from sim.keys import KeyPolicy
         from sim.world.build import load_world
 
-        config = sim_config(_parse_options(rest))
+        options = _parse_options(rest)
+        config = sim_config(options)
+        scenario, epoch = sim_drift(options)
         world = load_world(config)
-        simulator = Simulator(world, KeyPolicy(seed=config.seed, strict=strict_keys))
-        return Backend("sim", SimTransport(simulator), f"sim (seed={config.seed}, scale={config.scale})",
+        simulator = Simulator(world, KeyPolicy(seed=config.seed, strict=strict_keys), drift=scenario, epoch=epoch)
+        drift = f" drift={scenario.name} epoch={epoch}" if scenario is not None else ""
+        return Backend("sim", SimTransport(simulator), f"sim (seed={config.seed}, scale={config.scale}{drift})",
                        SimKeys(simulator.keys), simulator=simulator, virtual_today=config.today,
                        provenance=f"sim seed={config.seed} scale={config.scale} today={config.today} "
-                                  f"world={world.content_hash[:16]}")
+                                  f"world={world.content_hash[:16]}{drift}")
     if name == "live":
         from kopa.backends.live import LiveTransport
 
