@@ -164,3 +164,42 @@ def test_kill_9_then_rerun_records_only_what_is_missing(tmp_path, backend):
     expected = {call_id("get_stock_price_trend", {"basDt": d, "numOfRows": 50}) for d in days}
     assert sorted(ids) == sorted(expected)  # every call, exactly once
     assert stored == declared > 0  # and every call's records exactly once
+
+
+def test_committed_fixture_replays_to_its_own_snapshot(blocked_network):
+    """cassettes/demo (recorded from the served simulator) replays offline to exactly the records its
+    snapshot holds for every call."""
+    from pathlib import Path
+
+    fixture = Path(__file__).parents[1] / "cassettes" / "demo"
+    backend = open_backend(f"replay:{fixture}")
+    with Snapshot(fixture / "snapshot.duckdb", read_only=True) as snap:
+        calls = snap.query("SELECT call_id, tool, arguments, record_count FROM calls ORDER BY seq")
+        assert len(calls) >= 20
+        for cid, tool, arguments, record_count in calls:
+            import orjson
+
+            runtime = ToolRuntime(backend)
+            runtime.call("issue_api_key", {"platform": runtime.catalog[tool].platform})
+            result = runtime.call(tool, orjson.loads(arguments))
+            stored = [orjson.loads(r) for (r,) in snap.query(
+                "SELECT record FROM records WHERE call_id = ? ORDER BY idx", [cid])]
+            assert len(result.records) == record_count
+            assert result.records == stored
+
+
+def test_cassettes_are_standard_vcrpy_documents(tmp_path, backend):
+    """A cassette recorded in vcrpy's YAML replays through vcrpy itself, with a plain httpx client."""
+    import httpx
+    import vcr
+
+    rec = open_backend(f"record:{tmp_path / 'y'},format=yaml@sim")
+    runtime = ToolRuntime(rec)
+    runtime.call("issue_api_key", {"platform": "gg"})
+    expected = runtime.call("find_gg_sigun_code", {"SIGUN_NM": "수원시"})
+    rec.observer.snapshot.close()
+    (cassette,) = list((tmp_path / "y" / "interactions").rglob("*.yaml"))
+    uri = vcr.serialize.deserialize(cassette.read_text(), vcr.serializers.yamlserializer)[0][0].uri
+    with vcr.use_cassette(str(cassette), serializer="yaml", record_mode="none"):
+        body = httpx.get(uri).json()
+    assert body["SigunCdInfo"][1]["row"] == expected.records

@@ -9,7 +9,15 @@ import tempfile
 
 
 def peak_rss_mb() -> float:
-    """Peak resident set size of this process so far (Linux reports KiB)."""
+    """Peak resident set size of this process so far. VmHWM, not getrusage's ru_maxrss: Linux carries
+    ru_maxrss across fork+exec, so a child started by a large parent would report the parent's peak."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 

@@ -59,7 +59,8 @@ def run(backend, calls) -> float:
 
 
 REPLAY_CHILD = textwrap.dedent("""
-    import resource, sys, time
+    import sys, time
+    from _common import peak_rss_mb
     from kopa.backends import open_backend
     from kopa.tools.paging import iter_pages
     from kopa.tools.runtime import ToolRuntime
@@ -71,7 +72,7 @@ REPLAY_CHILD = textwrap.dedent("""
         assert page.ok, page.error
         records += len(page.records)
     elapsed = time.perf_counter() - started
-    print(records, f"{elapsed:.2f}", f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f}")
+    print(records, f"{elapsed:.2f}", f"{peak_rss_mb():.0f}")
 """)
 
 
@@ -115,10 +116,11 @@ def main() -> None:
     record_s = time.perf_counter() - started
     del full
     size = sum(p.stat().st_size for p in (target / "interactions").rglob("*") if p.is_file())
+    here = str(Path(__file__).parent)
     out = subprocess.run([sys.executable, "-c", REPLAY_CHILD, f"replay:{target}"], capture_output=True, text=True,
-                         check=True).stdout.split()
+                         check=True, cwd=here).stdout.split()
     snap = subprocess.run([sys.executable, "-c", REPLAY_CHILD, f"snapshot:{target}"], capture_output=True,
-                          text=True, check=True).stdout.split()
+                          text=True, check=True, cwd=here).stdout.split()
     report("a >= 200,000-record paged fetch (get_seoul_rent_contracts, scale=full)", [
         ("records", f"{records:,} in 225 pages of 1,000"),
         ("record (incl. world load)", f"{record_s:.1f} s; cassettes {size / 2**20:.1f} MB, "

@@ -18,8 +18,9 @@ from kopa.record.snapshot import Snapshot
 from kopa.record.transports import RecordingTransport, ReplayTransport, SnapshotTransport
 
 MANIFEST = "recording.json"
-# Chosen by measurement (benchmark/perf/recording.py): compact JSON, gzip level 1 — replays faster than
-# vcrpy's YAML default and stores several times smaller than plain JSON.
+# Chosen by measurement (benchmark/perf/recording.py, 1,500 small calls): compact JSON with gzip level 1
+# replays about as fast as plain JSON (~2,000 calls/s) and faster than vcrpy's YAML default (~900–1,600),
+# at less than half the size of either (0.8 MB against 1.8 and 2.0 MB).
 DEFAULT_FORMAT = "json.gz"
 SNAPSHOT = "snapshot.duckdb"
 

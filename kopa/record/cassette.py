@@ -136,7 +136,9 @@ class CassetteStore:
         return self.find(fingerprint) is not None
 
     def write(self, document: dict[str, Any]) -> Path:
-        """Atomically: a reader (or a rerun after kill -9) sees the whole file or none of it."""
+        """Atomically: a reader (or a rerun after kill -9) sees the whole file or none of it. No fsync:
+        a killed process loses nothing the kernel already holds, and fsync per exchange would make
+        recording disk-bound; only a power cut can lose the last exchanges, and a rerun re-records them."""
         fingerprint = document["metadata"]["kopa"]["fingerprint"]
         path = self._path(fingerprint, self.fmt)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -144,8 +146,6 @@ class CassetteStore:
         try:
             with os.fdopen(fd, "wb") as f:
                 f.write(encode(document, self.fmt))
-                f.flush()
-                os.fsync(f.fileno())
             os.replace(tmp, path)
         except BaseException:
             if os.path.exists(tmp):
