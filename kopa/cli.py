@@ -14,8 +14,9 @@ from rich.table import Table
 console = Console(soft_wrap=True)
 err_console = Console(stderr=True)
 
-BACKEND_HELP = ("Backend: sim[:seed=N,scale=small|full,today=YYYY-MM-DD] | live | live:http://127.0.0.1:8800 | "
-                "record:DIR@INNER | replay:DIR | snapshot:FILE")
+BACKEND_HELP = ("Backend: sim[:seed=N,scale=small|full,today=YYYY-MM-DD,drift=NAME,epoch=N] | live | "
+                "live:http://127.0.0.1:8800 | record:DIR@INNER | replay:DIR | snapshot:FILE | "
+                "faults:PROFILE[,seed=N]@INNER")
 RECORD_HELP = "Record every HTTP exchange (cassettes) and tool call (DuckDB snapshot) into this directory."
 
 
@@ -397,6 +398,61 @@ def drift(a: str, b: str, json_out: str | None, markdown_out: str | None) -> Non
     if json_out:
         Path(json_out).write_bytes(report.to_json())
     console.print(Markdown(text))
+
+
+
+# ---------------------------------------------------------------- sim faults
+
+
+@sim_group.group("faults")
+def sim_faults_group() -> None:
+    """Fault profiles: rates of each service's real fault answers (rate limits, maintenance, 5xx, …)."""
+
+
+@sim_faults_group.command("show")
+@click.argument("profile")
+def sim_faults_show(profile: str) -> None:
+    """Print the expected fault rates of PROFILE (a shipped name or a TOML file) per platform and kind."""
+    from rich import box
+
+    from sim.faults import KINDS, FaultProfileError, expected_rates, load_profile
+
+    try:
+        loaded = load_profile(profile)
+    except FaultProfileError as exc:
+        raise click.UsageError(str(exc)) from exc
+    console.print(f"[bold]{loaded.name}[/bold] — {loaded.description}")
+    short = {"rate_limit": "rate lim", "maintenance": "maint", "server_error": "5xx", "timeout": "timeout",
+             "connection_reset": "reset", "truncated": "trunc", "malformed": "malf"}
+    table = Table(title="% of first attempts per platform and fault kind; latency in s per call",
+                  title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
+                  collapse_padding=True)
+    table.add_column("platform", no_wrap=True)
+    for kind in KINDS:
+        table.add_column(short[kind], justify="right", no_wrap=True)
+    table.add_column("any", justify="right", no_wrap=True)
+    table.add_column("latency", justify="right", no_wrap=True)
+    for platform, rates in expected_rates(loaded).items():
+        latency = loaded.platforms[platform].latency if platform in loaded.platforms else None
+        latency = loaded.default.latency if latency is None else latency
+        table.add_row(platform, *(f"{100 * rates[k]:.2f}" for k in KINDS),
+                      f"{100 * sum(rates.values()):.2f}", f"{latency or 0:.2f}")
+    console.print(table)
+    if loaded.overrides:
+        over = Table(title="endpoint overrides", title_justify="left")
+        for col in ("host", "path prefix", "sets"):
+            over.add_column(col, overflow="fold")
+        for o in loaded.overrides:
+            sets = o.model_dump(exclude={"host", "path_prefix"}, exclude_none=True)
+            over.add_row(o.host, o.path_prefix, ", ".join(f"{k}={v}" for k, v in sets.items()))
+        console.print(over)
+    console.print(f"maintenance window: attempts 0..{loaded.maintenance_attempts - 1} of a maintained request "
+                  f"({loaded.maintenance_attempts} attempt(s)); a timeout costs {loaded.timeout_seconds:g} s")
+    if loaded.quotas:
+        quotas = ", ".join(f"{k} {v:,}" for k, v in sorted(loaded.quotas.items()))
+        console.print(f"quotas per {loaded.quota_window_seconds:,} s: {quotas}")
+    else:
+        console.print("quotas: off (counting is order-dependent; set \\[quotas] in the profile to enable)")
 
 
 if __name__ == "__main__":

@@ -8,8 +8,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Console
+from rich.table import Table
 
 from kopa.backends.spec import Backend
+from kopa.tools.accounting import FaultAccount
 from kopa.tools.results import ToolResult
 from kopa.tools.runtime import ToolRuntime
 
@@ -198,16 +200,17 @@ CHAINS: list[Chain] = [FINANCE, DEPOSIT_INSURANCE, TRAFFIC, HIGHWAY, EDUCATION, 
 
 
 def _summary(result: ToolResult) -> str:
+    retries = f" [yellow](after {len(result.attempts)} attempts)[/yellow]" if len(result.attempts) > 1 else ""
     if not result.ok and result.error is not None:
         e = result.error
-        return f"[red]{e.error_class}/{e.kind} {e.code}[/red] {e.message}"
+        return f"[red]{e.error_class}/{e.kind} {e.code}[/red] {e.message}{retries}"
     shown = result.records[0] if result.records else {}
     preview = ", ".join(f"{k}={v}" for k, v in list(shown.items())[:6])
     total = f"{result.total_count:,}" if result.total_count is not None else "?"
-    return f"[green]{total} record(s)[/green]  {preview}"
+    return f"[green]{total} record(s)[/green]{retries}  {preview}"
 
 
-def run_chain(runtime: ToolRuntime, chain: Chain, console: Console) -> bool:
+def run_chain(runtime: ToolRuntime, chain: Chain, console: Console, account: FaultAccount | None = None) -> bool:
     console.rule(f"[bold]{chain.domain}[/bold] — {chain.question}")
     results: Results = []
     for i, step in enumerate(chain.steps, 1):
@@ -218,6 +221,8 @@ def run_chain(runtime: ToolRuntime, chain: Chain, console: Console) -> bool:
             return False
         result = runtime.call(step.tool, args)
         results.append(result)
+        if account is not None and step.tool in runtime.catalog:
+            account.add(runtime.catalog[step.tool].platform, result)
         console.print(f"  [bold]{i}. {step.tool}[/bold]({', '.join(f'{k}={v}' for k, v in args.items())})"
                       f"  [dim]{step.why}[/dim]")
         console.print(f"     → {_summary(result)}")
@@ -230,9 +235,17 @@ def run_chain(runtime: ToolRuntime, chain: Chain, console: Console) -> bool:
 def run_demo(backend: Backend, console: Console) -> int:
     console.print(f"backend: {backend.description}; today = {backend.today().isoformat()}")
     failures = 0
+    account = FaultAccount()
     for chain in CHAINS:
         runtime = ToolRuntime(backend)  # a fresh episode per chain
-        if not run_chain(runtime, chain, console):
+        if not run_chain(runtime, chain, console, account):
             failures += 1
-    console.print(f"{len(CHAINS) - failures}/{len(CHAINS)} chains completed")
+    console.print(f"{len(CHAINS) - failures}/{len(CHAINS)} chains completed; {account.summary()}")
+    if account.rows():
+        table = Table(title="failed attempts by platform and class")
+        for col in ("platform", "class", "kind", "attempts"):
+            table.add_column(col)
+        for row in account.rows():
+            table.add_row(row.platform, row.outcome, row.kind, str(row.count))
+        console.print(table)
     return failures

@@ -11,6 +11,10 @@ import httpx
 
 from sim.world.context import WorldConfig
 
+# httpx request extension carrying the attempt number (0 = first try) from the runtime's retry loop to
+# transports that care (the fault wrapper); extensions never go on the wire.
+ATTEMPT_EXTENSION = "kopa_attempt"
+
 
 class BackendError(ValueError):
     """A backend string or set-up that cannot work; the message says what to change."""
@@ -18,7 +22,7 @@ class BackendError(ValueError):
 
 @dataclass
 class Backend:
-    kind: Literal["sim", "live", "record", "replay", "snapshot"]
+    kind: Literal["sim", "live", "record", "replay", "snapshot", "faults"]
     transport: httpx.BaseTransport
     description: str
     key_source: KeySource
@@ -26,6 +30,14 @@ class Backend:
     virtual_today: dt.date | None = None  # the simulator's clock; live runs use the real date
     observer: Any = None  # sees every tool call (the recorder); None for plain backends
     provenance: str = ""  # what answers: written beside every recorded call
+    clock: Any = None  # what backoff waits on: virtual for in-process backends, real for live ones
+    fault_log: Any = None  # the injected faults, when the backend is wrapped in faults:
+
+    def __post_init__(self) -> None:
+        if self.clock is None:
+            from kopa.backends.clock import RealClock, VirtualClock
+
+            self.clock = RealClock() if self.kind == "live" else VirtualClock()
 
     def today(self) -> dt.date:
         return self.virtual_today or dt.date.today()
@@ -111,6 +123,32 @@ def _served_today(base_url: str) -> str | None:
         return None
 
 
+def _open_faults(rest: str, *, strict_keys: bool) -> Backend:
+    """`faults:PROFILE[,seed=N]@INNER` (INNER defaults to sim)."""
+    from sim.faults import load_profile
+
+    from kopa.backends.faults import FaultLog, FaultTransport
+
+    head, _, inner_spec = rest.partition("@")
+    profile_name, *options = head.split(",")
+    opts = _parse_options(",".join(options))
+    unknown = set(opts) - {"seed"}
+    if not profile_name or unknown:
+        raise BackendError("faults: use faults:PROFILE[,seed=N]@INNER, e.g. faults:realistic@sim")
+    try:
+        profile = load_profile(profile_name)
+    except (FileNotFoundError, ValueError) as exc:
+        raise BackendError(f"faults: {exc}") from exc
+    inner = open_backend(inner_spec or "sim", strict_keys=strict_keys)
+    seed = int(opts.get("seed", 0))
+    log = FaultLog()
+    return Backend("faults", FaultTransport(inner.transport, profile, seed, inner.clock, log),
+                   f"{inner.description} with faults {profile_name} (seed {seed})", inner.key_source,
+                   simulator=inner.simulator, virtual_today=inner.virtual_today, observer=inner.observer,
+                   provenance=f"{inner.provenance} faults={profile_name} seed={seed}", clock=inner.clock,
+                   fault_log=log)
+
+
 def open_backend(spec: str = "sim", *, strict_keys: bool = False) -> Backend:
     name, _, rest = spec.partition(":")
     if name == "sim":
@@ -138,9 +176,11 @@ def open_backend(spec: str = "sim", *, strict_keys: bool = False) -> Backend:
         return Backend("live", LiveTransport(redirect), where, EnvKeys(),
                        virtual_today=dt.date.fromisoformat(today) if today else None,
                        provenance=f"live via {redirect}" if redirect else "live")
+    if name == "faults":
+        return _open_faults(rest, strict_keys=strict_keys)
     if name in ("record", "replay", "snapshot"):
         from kopa.backends.recorded import open_recorded
 
         return open_recorded(name, rest, strict_keys=strict_keys)
     raise BackendError(f"unknown backend {spec!r}: use sim[:seed=N,scale=small|full], live[:BASE_URL], "
-                       "record:DIR[@INNER], replay:DIR or snapshot:FILE")
+                       "record:DIR[@INNER], replay:DIR, snapshot:FILE or faults:PROFILE@INNER")

@@ -18,6 +18,18 @@ class ToolError(BaseModel):
     message: str
 
 
+class Attempt(BaseModel):
+    """One try of one HTTP exchange: kept for every call, so a run can say what its answers cost."""
+
+    model_config = ConfigDict(frozen=True)
+
+    attempt: int
+    outcome: str  # "ok", or the error class
+    kind: str | None = None
+    code: str | None = None
+    waited: float = 0.0  # seconds of backoff before the next attempt (virtual on in-process backends)
+
+
 class ToolResult(BaseModel):
     tool: str
     arguments: dict[str, Any]
@@ -27,6 +39,7 @@ class ToolResult(BaseModel):
     page: PageInfo | None = None
     error: ToolError | None = None
     request: str | None = None  # method and URL with the key redacted, for transcripts
+    attempts: list[Attempt] = []  # every try of every exchange the call made, retries included
 
     def for_model(self) -> dict[str, Any]:
         """The JSON a model sees: what the real API exposes, nothing more (a model that reads only

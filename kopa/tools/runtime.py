@@ -6,11 +6,12 @@ import time
 from typing import Any
 
 import httpx
+from pydantic import BaseModel, ConfigDict, Field
 
-from kopa.backends.spec import Backend
+from kopa.backends.spec import ATTEMPT_EXTENSION, Backend
 from kopa.catalog.loader import Catalog, load_catalog
 from kopa.catalog.models import Tool
-from kopa.tools.results import ToolError, ToolResult
+from kopa.tools.results import Attempt, ToolError, ToolResult
 from kopa.tools.session import call_session_tool
 from kopa.tools.state import EpisodeState
 from kopa.wire import family_of
@@ -44,6 +45,30 @@ def redacted_url(request: httpx.Request, tool: Tool) -> str:
     return f"{request.method} {url}"
 
 
+class RetryPolicy(BaseModel):
+    """Bounded exponential backoff for environmental failures; a service's Retry-After wins when it
+    asks for longer."""
+
+    model_config = ConfigDict(frozen=True)
+
+    max_attempts: int = Field(5, ge=1)
+    base_delay: float = Field(1.0, ge=0)
+    multiplier: float = Field(2.0, ge=1)
+    max_delay: float = Field(60.0, ge=0)
+
+    def delay(self, attempt: int, retry_after: float | None) -> float:
+        backoff = min(self.max_delay, self.base_delay * self.multiplier**attempt)
+        return min(self.max_delay, max(backoff, retry_after or 0.0))
+
+
+def _retry_after(response: httpx.Response) -> float | None:
+    value = response.headers.get("retry-after")
+    try:
+        return float(value) if value is not None else None
+    except ValueError:
+        return None  # an HTTP-date: unused by these services; fall back to our own backoff
+
+
 # A client-side search reads at most this many pages of its listing.
 MAX_CLIENT_FILTER_PAGES = 50
 
@@ -75,12 +100,14 @@ def apply_client_filters(tool: Tool, args: dict[str, Any], parsed: Parsed) -> Pa
 
 class ToolRuntime:
     def __init__(self, backend: Backend, *, catalog: Catalog | None = None, state: EpisodeState | None = None,
-                 client: httpx.Client | None = None) -> None:
+                 client: httpx.Client | None = None, retry: RetryPolicy | None = None) -> None:
         self.backend = backend
+        self.retry = retry or RetryPolicy()
         self.catalog = catalog or load_catalog()
         self.state = state or EpisodeState(current_date=backend.today().isoformat())
         self.client = client or backend.client()
         self._sent: list[httpx.Request] = []  # the requests of the call in progress, for recording
+        self._attempts: list[Attempt] = []  # the attempts of the call in progress
 
     def call(self, name: str, arguments: dict[str, Any] | None = None) -> ToolResult:
         args = dict(arguments or {})
@@ -98,6 +125,7 @@ class ToolRuntime:
             if param.location == "client" and param.required and args.get(param.name) in (None, ""):
                 return _structural(name, args, "missing_param", f"{param.name} is required")
         self._sent = []
+        self._attempts = []
         started = time.perf_counter()
         result = self._call_service(tool, args)
         observer = self.backend.observer
@@ -111,40 +139,57 @@ class ToolRuntime:
             shown, parsed = self._fetch_all_pages(tool, args)
         else:
             shown, parsed = self._fetch(tool, args)
-        if isinstance(parsed, ToolResult):
-            return parsed
         parsed = apply_client_filters(tool, args, parsed)
+        attempts = list(self._attempts)
         if parsed.error is not None:
             return ToolResult(tool=name, arguments=args, ok=False, request=shown, total_count=parsed.total_count,
-                              page=parsed.page, error=ToolError(**parsed.error.model_dump()))
+                              page=parsed.page, error=ToolError(**parsed.error.model_dump()), attempts=attempts)
         # The parser already produced plain JSON values; re-validating thousands of records per page
         # would dominate paging time, so the result is constructed without a second validation.
         return ToolResult.model_construct(tool=name, arguments=args, ok=True, records=parsed.records,
                                           total_count=parsed.total_count, page=parsed.page, error=None,
-                                          request=shown)
+                                          request=shown, attempts=attempts)
 
-    def _fetch(self, tool: Tool, args: dict[str, Any]) -> tuple[str, Parsed | ToolResult]:
-        """One HTTP exchange: the parsed answer, or a ToolResult for a transport failure."""
+    def _fetch(self, tool: Tool, args: dict[str, Any]) -> tuple[str, Parsed]:
+        """One exchange, retried with backoff while it fails environmentally (never when structural or
+        auth: the same binding would fail the same way). Every attempt is kept."""
         wire = family_of(tool.family)
         key = self.state.key_for(tool.auth.key_id) if tool.auth else None
-        request = wire.build(tool, args, key)
-        self._sent.append(request)
-        shown = redacted_url(request, tool)
+        policy = self.retry
+        shown = ""
+        for attempt in range(policy.max_attempts):
+            request = wire.build(tool, args, key)
+            request.extensions[ATTEMPT_EXTENSION] = attempt
+            self._sent.append(request)
+            shown = redacted_url(request, tool)
+            parsed, retry_after = self._exchange(wire, tool, args, request)
+            error = parsed.error
+            retry = error is not None and error.error_class == "environmental" and attempt + 1 < policy.max_attempts
+            wait = policy.delay(attempt, retry_after) if retry else 0.0
+            self._attempts.append(Attempt(attempt=attempt, outcome="ok" if error is None else error.error_class,
+                                          kind=error.kind if error else None, code=error.code if error else None,
+                                          waited=wait))
+            if not retry:
+                break
+            self.backend.clock.sleep(wait)
+        return shown, parsed
+
+    def _exchange(self, wire, tool: Tool, args: dict[str, Any], request: httpx.Request
+                  ) -> tuple[Parsed, float | None]:
+        """Send once: the parsed answer (transport failures become environmental errors) and any
+        Retry-After the service sent."""
         try:
             response = self.client.send(request)
             response.read()
         except httpx.TimeoutException as exc:
-            return shown, ToolResult(tool=tool.name, arguments=args, ok=False, request=shown,
-                                     error=ToolError(error_class="environmental", kind="timeout", code="timeout",
-                                                     message=type(exc).__name__))
+            return Parsed(error=WireError(error_class="environmental", kind="timeout", code="timeout",
+                                          message=type(exc).__name__)), None
         except httpx.TransportError as exc:
-            return shown, ToolResult(tool=tool.name, arguments=args, ok=False, request=shown,
-                                     error=ToolError(error_class="environmental", kind="connection",
-                                                     code="connection",
-                                                     message=f"{type(exc).__name__}: {exc}"[:200]))
-        return shown, wire.parse(tool, args, response)
+            return Parsed(error=WireError(error_class="environmental", kind="connection", code="connection",
+                                          message=f"{type(exc).__name__}: {exc}"[:200])), None
+        return wire.parse(tool, args, response), _retry_after(response)
 
-    def _fetch_all_pages(self, tool: Tool, args: dict[str, Any]) -> tuple[str, Parsed | ToolResult]:
+    def _fetch_all_pages(self, tool: Tool, args: dict[str, Any]) -> tuple[str, Parsed]:
         """A tool that filters client-side searches the whole listing, as its server-side wrapper
         would: every page at the service's largest page size (bounded), then the filter."""
         size = MAX_PAGE_SIZE.get(tool.family, 100)
@@ -152,7 +197,7 @@ class ToolRuntime:
         shown = ""
         for page in range(1, MAX_CLIENT_FILTER_PAGES + 1):
             shown, parsed = self._fetch(tool, {**args, **page_args(tool.family, page, size)})
-            if isinstance(parsed, ToolResult) or parsed.error is not None:
+            if parsed.error is not None:
                 return shown, parsed
             records.extend(parsed.records)
             if not parsed.records or parsed.total_count is None or len(records) >= parsed.total_count:

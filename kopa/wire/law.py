@@ -57,6 +57,10 @@ def _decode(content: bytes) -> dict[str, Any] | None:
     return body if isinstance(body, dict) and body else None
 
 
+# The simulator's (unconfirmed) daily-limit answer: {"result": "일일 호출 한도를 초과하였습니다.", "msg": …}.
+RATE_LIMIT_MARK = "호출 한도"
+
+
 def _error(body: dict[str, Any]) -> WireError | None:
     flat = body
     if len(body) == 1:
@@ -67,6 +71,8 @@ def _error(body: dict[str, Any]) -> WireError | None:
         result, msg = str(flat["result"]), str(flat["msg"])
         if AUTH_MARK in result:
             return WireError(error_class="auth", kind="invalid_key", code=result, message=msg)
+        if RATE_LIMIT_MARK in result:
+            return WireError(error_class="environmental", kind="rate_limit", code=result, message=msg)
         return WireError(error_class="structural", kind="unknown_service", code=result, message=msg)
     if isinstance(body.get("Law"), str):
         return WireError(error_class="structural", kind="no_data", code="Law", message=body["Law"])

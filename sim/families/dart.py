@@ -59,6 +59,11 @@ class DartFamily:
         except SimError as err:
             return _error(_KIND_TO_STATUS[err.kind], fmt)
 
+    def render_fault(self, kind: str, req: SimRequest, sim) -> SimResponse:
+        """Rate limit 020 / maintenance 800: HTTP 200, JSON or XML per the path's extension."""
+        fmt = "xml" if req.path.endswith(".xml") else "json"
+        return _error(_KIND_TO_STATUS[kind], fmt)
+
     def _answer(self, sim, endpoint, args, fmt) -> SimResponse:
         idx = sim.select(endpoint, args)
         if len(idx) == 0:

@@ -61,9 +61,7 @@ class DataGoKrFamily:
         if sim.keys.check("data_go_kr", key) != "ok":
             return gateway_error("30")
         opts = endpoint.options
-        fmt_param = opts.get("format_param", "resultType")
-        fmt = (req.arg(fmt_param) or opts.get("default_format", "xml")).lower()
-        fmt = "json" if fmt == "json" else "xml"
+        fmt = _format(req, opts)
         args = dict(req.query)
         try:
             return self._answer(sim, endpoint, args, fmt)
@@ -72,6 +70,15 @@ class DataGoKrFamily:
                 return gateway_error("22")
             code = opts.get("page_size_code", "10") if err.kind == "page_size" else _KIND_TO_CODE[err.kind]
             return _envelope(fmt, code, opts, None)
+
+    def render_fault(self, kind: str, req: SimRequest, sim) -> SimResponse:
+        """Rate limit: the gateway's code 22 in its XML envelope whatever format was asked. Maintenance:
+        the provider's 05 SERVICETIME_OUT in the requested format (as `_KIND_TO_CODE` says)."""
+        if kind == "rate_limit":
+            return gateway_error("22")
+        endpoint = sim.endpoint(req.host, req.path.rstrip("/"))
+        opts = endpoint.options if endpoint is not None else {}
+        return _envelope(_format(req, opts), _KIND_TO_CODE[kind], opts, None)
 
     def _answer(self, sim, endpoint, args, fmt) -> SimResponse:
         opts = endpoint.options
@@ -88,6 +95,12 @@ class DataGoKrFamily:
         in_range = page <= total_pages(total, size)
         rows = sim.rows(endpoint, idx[(page - 1) * size : page * size], text=True) if in_range else []
         return _envelope(fmt, "00", opts, {"rows": rows, "pageNo": page, "numOfRows": size, "totalCount": total})
+
+
+def _format(req: SimRequest, opts: dict) -> str:
+    """json or xml, from the provider's format selector (its name and default differ by provider)."""
+    fmt = (req.arg(opts.get("format_param", "resultType")) or opts.get("default_format", "xml")).lower()
+    return "json" if fmt == "json" else "xml"
 
 
 def _envelope(fmt: str, code: str, opts: dict, body: dict | None) -> SimResponse:

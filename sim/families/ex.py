@@ -40,6 +40,11 @@ NOT_FOUND = b"<html><head><title>404 Not Found</title></head><body><h1>Not Found
 
 
 class ExFamily:
+    def render_fault(self, kind: str, req: SimRequest, sim) -> SimResponse:
+        """EXCEEDED_LIMIT / SYSTEM_ERROR (unconfirmed codes, see the module docstring), per `type`."""
+        fmt = "json" if (req.arg("type") or "").lower() == "json" else "xml"
+        return _error(_KIND_TO_CODE[kind], fmt)
+
     def handle(self, req: SimRequest, sim) -> SimResponse:
         prefix = "/openapi/"
         endpoint = sim.endpoint(req.host, req.path[len(prefix):].rstrip("/")) if req.path.startswith(prefix) else None

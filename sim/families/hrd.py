@@ -61,6 +61,12 @@ class HrdFamily:
         except SimError as err:
             return _render(endpoint, fmt, _error(_KIND_TO_CODE.get(err.kind, "E99")))
 
+    def render_fault(self, kind: str, req: SimRequest, sim) -> SimResponse:
+        """E90 daily quota / E98 maintenance (unconfirmed codes), in the endpoint's usual wrapper."""
+        endpoint = sim.endpoint(req.host, req.path) or Endpoint("hrd", req.host, req.path, "")
+        fmt = "json" if (req.arg("returnType") or "XML").upper() == "JSON" else "xml"
+        return _render(endpoint, fmt, _error(_KIND_TO_CODE[kind]))
+
     def _answer(self, sim, endpoint: Endpoint, args: dict[str, str]) -> dict:
         opts = endpoint.options
         for name, everything in opts.get("all_values", {}).items():

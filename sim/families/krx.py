@@ -15,6 +15,16 @@ from sim.http import SimRequest, SimResponse
 
 
 class KrxFamily:
+    # Unconfirmed (platforms.md §12: no quota answer seen): the gateway throttles with a real HTTP 429,
+    # a `Retry-After` header and its usual `{respMsg, respCode}` body; maintenance is HTTP 503.
+    RETRY_AFTER = 1
+
+    def render_fault(self, kind: str, req: SimRequest, sim) -> SimResponse:
+        if kind == "rate_limit":
+            return json_response({"respMsg": "Too Many Requests", "respCode": "429"}, 429,
+                                 {"Retry-After": str(self.RETRY_AFTER)})
+        return json_response({"respMsg": "Service Unavailable", "respCode": "503"}, 503)
+
     def handle(self, req: SimRequest, sim) -> SimResponse:
         path = req.path.removesuffix(".json")
         if not path.startswith("/svc/apis/"):

@@ -33,9 +33,21 @@ AUTH_MSG = "OPEN API 호출 시 사용자 검증을 위하여 정확한 서버�
 UNKNOWN_RESULT = "미신청된 목록/본문에 대한 접근입니다."
 UNKNOWN_MSG = "OPEN API 호출 시 목록/본문 API를 신청해 주세요."
 DEFAULT_DISPLAY = 20
+# Unconfirmed (platforms.md §8: clients self-throttle; no quota answer documented): a quota hit is the
+# service's only error form, `{result, msg}` with HTTP 200; maintenance is the web server's HTML 503.
+RATE_LIMIT_RESULT = "일일 호출 한도를 초과하였습니다."
+RATE_LIMIT_MSG = "OPEN API 호출 한도를 초과하여 요청이 제한되었습니다. 잠시 후 다시 시도해 주세요."
+MAINTENANCE_PAGE = ("<html><head><title>서비스 점검 중</title></head><body><h1>503 Service Unavailable</h1>"
+                    "<p>시스템 점검으로 인하여 서비스가 일시 중지되었습니다.</p></body></html>")
 
 
 class LawFamily:
+    def render_fault(self, kind: str, req: SimRequest, sim) -> SimResponse:
+        if kind == "rate_limit":
+            fmt = "json" if (req.arg("type") or "").upper() == "JSON" else "xml"
+            return _message(fmt, RATE_LIMIT_RESULT, RATE_LIMIT_MSG)
+        return SimResponse(503, MAINTENANCE_PAGE.encode("utf-8"), "text/html;charset=UTF-8")
+
     def handle(self, req: SimRequest, sim) -> SimResponse:
         path = req.path.rstrip("/")
         service = path.rsplit("/", 1)[-1]

@@ -97,6 +97,11 @@ class PortalFamily:
                 code = opts.get("bad_param_code", code)
             return _error(code, fmt)
 
+    def render_fault(self, kind: str, req: SimRequest, sim) -> SimResponse:
+        """Rate limit ERROR-337, maintenance ERROR-500: the top-level RESULT in the requested Type."""
+        fmt = "json" if (req.arg("Type", fold_case=True) or "").lower() == "json" else "xml"
+        return _error(_KIND_TO_CODE[kind], fmt)
+
     def _answer(self, sim, endpoint: Endpoint, args: dict[str, str], fmt: str, *,
                 sample: bool) -> SimResponse:
         opts = endpoint.options

@@ -41,6 +41,10 @@ _KIND_TO_CODE = {
 
 
 class SchoolInfoFamily:
+    def render_fault(self, kind: str, req: SimRequest, sim) -> SimResponse:
+        """E005 daily quota / E999 (unconfirmed codes, see the module docstring); JSON is the only format."""
+        return _result(_KIND_TO_CODE[kind])
+
     def handle(self, req: SimRequest, sim) -> SimResponse:
         if req.path.rstrip("/") != "/openApi.do":
             return SimResponse(404, b"Not Found", "text/html")

@@ -55,6 +55,12 @@ SAMPLE_WINDOW = 5
 
 
 class SeoulFamily:
+    def render_fault(self, kind: str, req: SimRequest, sim) -> SimResponse:
+        """ERROR-337 (unconfirmed for Seoul, see MESSAGES) / ERROR-500, in the TYPE path segment's format."""
+        segments = [unquote(s).strip() for s in req.path.strip("/").split("/")]
+        render = "json" if len(segments) > 1 and segments[1].lower() == "json" else "xml"
+        return _error(_KIND_TO_CODE[kind], render)
+
     def handle(self, req: SimRequest, sim) -> SimResponse:
         segments = [unquote(s).strip() for s in req.path.strip("/").split("/")]
         segments += [""] * max(0, 5 - len(segments))

@@ -1,0 +1,347 @@
+"""Fault injection, simulator side: profiles, the pure fault decision, and each service's fault answers.
+
+A profile (`sim/profiles/<name>.toml`, or any TOML file) gives per-platform probabilities of each fault
+kind, per-endpoint overrides by host + path prefix, the maintenance window length and per-key quotas.
+
+`decide` is a pure function of (profile, seed, request fingerprint, attempt, host, path): every draw is
+a SHA-256 of those values, never a shared random state, so the same faults come back whatever the
+concurrency, the call order or the number of workers.
+
+- Maintenance is drawn once per fingerprint (not per attempt): a maintained request gets the
+  maintenance answer on attempts 0 … k-1 (k = `maintenance_attempts`) and is served normally from
+  attempt k on — a window that backoff can wait out.
+- Every other kind is drawn per attempt from one uniform split into consecutive intervals, so on an
+  attempt outside maintenance each kind occurs with exactly its configured probability.
+
+`render_fault` gives the answer the real service sends for rate_limit, maintenance and server_error
+(the transport wrapper simulates timeout, connection_reset, truncated and malformed itself).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
+
+from sim.endpoints import Endpoint
+from sim.families import load_family
+from sim.http import SimRequest, SimResponse
+
+FaultKind = Literal["rate_limit", "maintenance", "server_error", "timeout", "connection_reset", "truncated",
+                    "malformed"]
+KINDS: tuple[FaultKind, ...] = ("rate_limit", "maintenance", "server_error", "timeout", "connection_reset",
+                                "truncated", "malformed")
+# Drawn per attempt, in this order, from one uniform (maintenance is drawn per fingerprint).
+ATTEMPT_KINDS: tuple[FaultKind, ...] = tuple(k for k in KINDS if k != "maintenance")
+# Kinds whose answer the simulator renders; the others are the transport's to simulate.
+RENDERED_KINDS: tuple[FaultKind, ...] = ("rate_limit", "maintenance", "server_error")
+
+PROFILE_DIR = Path(__file__).parent / "profiles"
+
+# Catalog platform ids, and the simulator platform module each endpoint comes from → its catalog platform.
+PLATFORM_IDS = ("dart", "krx", "kdic", "ex", "seoul", "edu", "hrd", "law", "assembly", "gg")
+_MODULE_PLATFORM = {"dart": "dart", "krx": "krx", "fsc": "krx", "kdic": "kdic", "ex": "ex", "seoul": "seoul",
+                    "neis": "edu", "schoolinfo": "edu", "hrd": "hrd", "qnet": "hrd", "law": "law",
+                    "assembly": "assembly", "gg": "gg"}
+UNKNOWN_PLATFORM = "other"  # a host or gateway path no platform serves; it gets the profile's default rates
+KEY_SYSTEMS = ("dart", "krx", "data_go_kr", "ex", "seoul", "neis", "schoolinfo", "hrd", "law", "assembly", "gg")
+
+
+class FaultProfileError(ValueError):
+    """A profile that cannot be loaded; the message names the file and the field."""
+
+
+# ---------------------------------------------------------------- profile
+
+
+class Rates(BaseModel):
+    """Probabilities per fault kind (None = inherit from the level above) and a per-call latency."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    rate_limit: float | None = Field(None, ge=0, le=1)
+    maintenance: float | None = Field(None, ge=0, le=1)
+    server_error: float | None = Field(None, ge=0, le=1)
+    timeout: float | None = Field(None, ge=0, le=1)
+    connection_reset: float | None = Field(None, ge=0, le=1)
+    truncated: float | None = Field(None, ge=0, le=1)
+    malformed: float | None = Field(None, ge=0, le=1)
+    latency: float | None = Field(None, ge=0, description="seconds charged to the virtual clock per call")
+
+    def over(self, base: dict[str, float]) -> dict[str, float]:
+        """`base` with the values this level sets."""
+        return {**base, **{k: v for k, v in self.model_dump().items() if v is not None}}
+
+
+class EndpointOverride(Rates):
+    """Rates for the requests to `host` whose path starts with `path_prefix` (longest prefix wins)."""
+
+    host: str
+    path_prefix: str = "/"
+
+
+_ZERO = {**dict.fromkeys(KINDS, 0.0), "latency": 0.0}
+
+
+class FaultProfile(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    description: str = ""
+    maintenance_attempts: int = Field(2, ge=1, le=20, description="attempts 0..k-1 of a maintained request")
+    timeout_seconds: float = Field(30.0, gt=0, description="virtual seconds a timed-out attempt costs")
+    default: Rates = Rates()
+    platforms: dict[str, Rates] = Field(default_factory=dict)
+    overrides: list[EndpointOverride] = Field(default_factory=list)
+    quotas: dict[str, int] = Field(default_factory=dict, description="key system → calls per quota window")
+    quota_window_seconds: int = Field(86_400, gt=0)
+
+    _resolved: dict[tuple[str, int], dict[str, float]] = PrivateAttr(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _check(self) -> FaultProfile:
+        unknown = sorted(set(self.platforms) - set(PLATFORM_IDS))
+        if unknown:
+            raise ValueError(f"platforms: unknown platform id(s) {unknown}; known: {list(PLATFORM_IDS)}")
+        bad_keys = sorted(set(self.quotas) - set(KEY_SYSTEMS))
+        if bad_keys:
+            raise ValueError(f"quotas: unknown key system(s) {bad_keys}; known: {list(KEY_SYSTEMS)}")
+        for system, limit in self.quotas.items():
+            if limit < 1:
+                raise ValueError(f"quotas.{system}: must be at least 1, got {limit}")
+        for platform in (UNKNOWN_PLATFORM, *PLATFORM_IDS):
+            _check_sum(self._rates(platform, None), f"platforms.{platform}")
+        for i, over in enumerate(self.overrides):
+            where = f"overrides[{i}] ({over.host}{over.path_prefix})"
+            _check_sum(self._rates(platform_of(over.host, over.path_prefix), i), where)
+        return self
+
+    def _rates(self, platform: str, override: int | None) -> dict[str, float]:
+        rates = self.default.over(_ZERO)
+        if platform in self.platforms:
+            rates = self.platforms[platform].over(rates)
+        if override is not None:
+            rates = self.overrides[override].over(rates)
+        return rates
+
+    def _override_for(self, host: str, path: str) -> int | None:
+        best, best_len = None, -1
+        for i, over in enumerate(self.overrides):
+            if over.host == host and path.startswith(over.path_prefix) and len(over.path_prefix) > best_len:
+                best, best_len = i, len(over.path_prefix)
+        return best
+
+    def rates_for(self, host: str, path: str) -> dict[str, float]:
+        """Resolved probabilities (and `latency`) for one request: default ← platform ← endpoint override."""
+        host, path = route(host, path)
+        key = (platform_of(host, path), -1 if (i := self._override_for(host, path)) is None else i)
+        if key not in self._resolved:
+            self._resolved[key] = self._rates(key[0], None if key[1] < 0 else key[1])
+        return self._resolved[key]
+
+
+def _check_sum(rates: dict[str, float], where: str) -> None:
+    total = sum(rates[k] for k in ATTEMPT_KINDS)
+    if total > 1.0 + 1e-12:
+        raise ValueError(f"{where}: the per-attempt fault probabilities sum to {total:.4f} > 1")
+
+
+def profile_path(name_or_path: str) -> Path:
+    path = Path(name_or_path)
+    if path.suffix == ".toml" or path.exists():
+        return path
+    return PROFILE_DIR / f"{name_or_path}.toml"
+
+
+def shipped_profiles() -> list[str]:
+    return sorted(p.stem for p in PROFILE_DIR.glob("*.toml"))
+
+
+def load_profile(name_or_path: str) -> FaultProfile:
+    """A shipped profile by name (`realistic`) or a TOML file by path, validated."""
+    path = profile_path(name_or_path)
+    if not path.exists():
+        raise FaultProfileError(f"no fault profile {name_or_path!r}; shipped: {', '.join(shipped_profiles())}")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise FaultProfileError(f"{path}: not valid TOML: {exc}") from exc
+    data.setdefault("name", path.stem)
+    try:
+        return FaultProfile.model_validate(data)
+    except ValidationError as exc:
+        lines = [f"{path}: invalid fault profile"]
+        for err in exc.errors():
+            where = ".".join(str(p) for p in err["loc"]) or "(profile)"
+            lines.append(f"  {where}: {err['msg']}")
+        raise FaultProfileError("\n".join(lines)) from exc
+
+
+def expected_rates(profile: FaultProfile) -> dict[str, dict[str, float]]:
+    """platform → kind → probability that attempt 0 of a request (outside any endpoint override) gets
+    that fault. Maintenance is drawn first, so the other kinds are scaled by (1 - maintenance)."""
+    out: dict[str, dict[str, float]] = {}
+    for platform in PLATFORM_IDS:
+        rates = profile._rates(platform, None)
+        out[platform] = _attempt_zero(rates)
+    return out
+
+
+def _attempt_zero(rates: dict[str, float]) -> dict[str, float]:
+    m = rates["maintenance"]
+    return {kind: (m if kind == "maintenance" else rates[kind] * (1.0 - m)) for kind in KINDS}
+
+
+# ---------------------------------------------------------------- routing
+
+
+class EndpointIndex:
+    """The simulator's endpoints without a world: host → family and (host, key) → Endpoint, which is
+    all a family needs to render a fault in the request's format."""
+
+    def __init__(self) -> None:
+        from sim.platforms import PLATFORMS
+
+        self.endpoints: dict[tuple[str, str], Endpoint] = {}
+        self.host_family: dict[str, str] = {}
+        # host → path prefix (whole segments) → the platforms serving endpoints under it
+        self.host_prefixes: dict[str, dict[str, set[str]]] = {}
+        for module in PLATFORMS:
+            platform = _MODULE_PLATFORM[module.__name__.rsplit(".", 1)[-1]]
+            for ep in module.ENDPOINTS:
+                self.endpoints[(ep.host, ep.key)] = ep
+                self.host_family.setdefault(ep.host, ep.family)
+                prefixes = self.host_prefixes.setdefault(ep.host, {})
+                for prefix in _prefixes(ep.key) if ep.key.startswith("/") else [""]:
+                    prefixes.setdefault(prefix, set()).add(platform)
+
+    def endpoint(self, host: str, key: str) -> Endpoint | None:
+        return self.endpoints.get((host, key))
+
+
+def _prefixes(path: str) -> list[str]:
+    """`/a/b/c` → ["", "/a", "/a/b", "/a/b/c"]."""
+    parts = path.strip("/").split("/")
+    return ["", *("/" + "/".join(parts[: i + 1]) for i in range(len(parts)))]
+
+
+@cache
+def endpoint_index() -> EndpointIndex:
+    return EndpointIndex()
+
+
+def route(host: str, path: str) -> tuple[str, str]:
+    """(host, path) as the simulator routes them: `kopa sim serve` clients put the real host first in the
+    path (`/opendart.fss.or.kr/api/list.json`)."""
+    host = host.split(":")[0].lower()
+    first, _, rest = path.lstrip("/").partition("/")
+    if first.lower() in endpoint_index().host_family:
+        return first.lower(), "/" + rest
+    return host, path
+
+
+def platform_of(host: str, path: str) -> str:
+    """The catalog platform a request belongs to. apis.data.go.kr serves several, told apart by the
+    longest path prefix that only one platform's endpoints share (B190017 예보 → kdic, B490007 산업인력공단
+    → hrd; under 1160100 금융위, GetStockSecuritiesInfoService → krx and GetFnCoBinsInfoService → kdic).
+    A host or gateway path that no platform serves is `other`."""
+    host, path = route(host, path)
+    prefixes = endpoint_index().host_prefixes.get(host)
+    if not prefixes:
+        return UNKNOWN_PLATFORM
+    for prefix in reversed(_prefixes(path.rstrip("/") or "/")):
+        owners = prefixes.get(prefix)
+        if owners is not None and len(owners) == 1:
+            return next(iter(owners))
+    return UNKNOWN_PLATFORM
+
+
+# ---------------------------------------------------------------- decision
+
+
+@dataclass(frozen=True)
+class FaultDecision:
+    kind: FaultKind | None  # None = no fault
+    retry_after: float | None  # seconds, when the service sends Retry-After (else None)
+    delay: float  # simulated latency / timeout seconds to charge to the clock (0 if none)
+
+
+def _uniform(*parts: object) -> float:
+    """A uniform in [0, 1) that is a function of `parts` alone."""
+    digest = hashlib.sha256("|".join(str(p) for p in parts).encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big") / 2.0**64
+
+
+def decide(profile: FaultProfile, seed: int, fingerprint: str, attempt: int, host: str, path: str
+           ) -> FaultDecision:
+    """The fault (if any) for attempt `attempt` of the request `fingerprint`. Pure: no state, no clock."""
+    rates = profile.rates_for(host, path)
+    latency = rates["latency"]
+    if (attempt < profile.maintenance_attempts and rates["maintenance"] > 0
+            and _uniform(seed, fingerprint, "maintenance") < rates["maintenance"]):
+        return FaultDecision("maintenance", None, latency)
+    u = _uniform(seed, fingerprint, attempt, "fault")
+    edge = 0.0
+    for kind in ATTEMPT_KINDS:
+        edge += rates[kind]
+        if u < edge:
+            retry_after = retry_after_of(host, path) if kind == "rate_limit" else None
+            return FaultDecision(kind, retry_after, profile.timeout_seconds if kind == "timeout" else latency)
+    return FaultDecision(None, None, latency)
+
+
+def retry_after_of(host: str, path: str) -> float | None:
+    """The Retry-After seconds the host's rate-limit answer carries (only KRX's HTTP 429 sends one)."""
+    host, path = route(host, path)
+    family = endpoint_index().host_family.get(host)
+    if family is None:
+        return None
+    seconds = getattr(_family(family), "RETRY_AFTER", None)
+    return None if seconds is None else float(seconds)
+
+
+# ---------------------------------------------------------------- answers
+
+
+@cache
+def _family(name: str):
+    return load_family(name)
+
+
+# A gateway's error page, whatever the service behind it: the services sit behind nginx/Apache/WebtoB
+# front ends whose 5xx pages are HTML, not the service's envelope.
+_REASONS = {500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Temporarily Unavailable"}
+
+
+def gateway_error_page(status: int) -> SimResponse:
+    reason = _REASONS[status]
+    html = (f"<html>\r\n<head><title>{status} {reason}</title></head>\r\n<body>\r\n"
+            f"<center><h1>{status} {reason}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n")
+    return SimResponse(status, html.encode("ascii"), "text/html")
+
+
+def _server_status(req: SimRequest) -> int:
+    """500, 502 or 503, a function of the request alone (so a replayed fault renders identically)."""
+    query = "&".join(f"{k}={v}" for k, v in req.query)
+    digest = hashlib.sha256(f"{req.host}|{req.path}|{query}".encode()).digest()
+    return (500, 502, 503)[digest[0] % 3]
+
+
+def render_fault(kind: FaultKind, request: SimRequest) -> SimResponse:
+    """The answer the real service gives on `request`'s host for a rendered fault kind."""
+    if kind not in RENDERED_KINDS:
+        raise ValueError(f"the simulator renders {list(RENDERED_KINDS)}; {kind!r} is the transport's to simulate")
+    host, path = route(request.host, request.path)
+    req = SimRequest(request.method, host, path, request.query, request.headers, request.body)
+    if kind == "server_error":
+        return gateway_error_page(_server_status(req))
+    index = endpoint_index()
+    family = index.host_family.get(req.host)
+    if family is None:
+        return gateway_error_page(503)
+    return _family(family).render_fault(kind, req, index)
