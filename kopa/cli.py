@@ -250,8 +250,14 @@ def sim_stats(seed: int, scale: str, today: str | None, verify: bool, as_json: b
 @click.option("--log", is_flag=True, help="Log every request.")
 @click.option("--drift", "drift_name", default=None, help="Drift scenario (name or TOML file), e.g. default.")
 @click.option("--epoch", type=int, default=0, show_default=True, help="Drift epoch to serve (0 = none).")
+@click.option("--faults", "fault_profile", default=None,
+              help="Fault profile (none, realistic, harsh or a TOML file): real delays, resets, cut bodies.")
+@click.option("--fault-seed", type=int, default=0, show_default=True)
+@click.option("--fault-time-scale", type=float, default=1.0, show_default=True,
+              help="Real seconds per simulated second of fault delay (e.g. 0.01 in tests).")
 def sim_serve(seed: int, scale: str, today: str | None, host: str, port: int, strict_keys: bool, log: bool,
-              drift_name: str | None, epoch: int) -> None:
+              drift_name: str | None, epoch: int, fault_profile: str | None, fault_seed: int,
+              fault_time_scale: float) -> None:
     """Serve the simulator over HTTP on loopback.
 
     Clients reach a platform by its real Host header, or by a first path segment naming the real host:
@@ -267,8 +273,18 @@ def sim_serve(seed: int, scale: str, today: str | None, host: str, port: int, st
     config = _config(seed, scale, today)
     world = load_world(config)
     scenario = _drift_scenario(drift_name, epoch)
+    faults = None
+    if fault_profile:
+        from sim.faults import FaultProfileError, load_profile
+        from sim.serve import ServedFaults
+
+        try:
+            faults = ServedFaults(load_profile(fault_profile), fault_seed, fault_time_scale)
+        except (FaultProfileError, FileNotFoundError) as exc:
+            raise click.UsageError(str(exc)) from exc
+        console.print(f"faults: profile {fault_profile!r}, seed {fault_seed}, time scale {fault_time_scale:g}")
     server = SimServer(Simulator(world, KeyPolicy(seed=seed, strict=strict_keys), drift=scenario, epoch=epoch),
-                       host, port, quiet=not log)
+                       host, port, quiet=not log, faults=faults)
     if scenario is not None:
         console.print(f"drift scenario {scenario.name!r} at epoch {epoch} of {scenario.max_epoch}")
     console.print(f"kopa sim serving world {config.key()} (hash {world.content_hash[:12]}) on {server.url}")

@@ -112,3 +112,33 @@ def test_structural_errors_are_not_retried(simulator):
         outcomes = [a.outcome for a in result.attempts]
         # Environmental failures may come first and are retried; the structural answer ends the call.
         assert outcomes[-1] == "structural" and set(outcomes[:-1]) <= {"environmental"}
+
+
+def test_served_faults_are_real_and_retries_recover(simulator, monkeypatch):
+    """Over `kopa sim serve`: real resets and cut bodies on the wire; the live client retries through them."""
+    from sim.faults import load_profile
+    from sim.serve import ServedFaults, SimServer
+
+    for key_id in ("dart", "krx", "data_go_kr"):
+        monkeypatch.setenv(f"KOPA_{key_id.upper()}_KEY", f"test-{key_id}-key-000")
+    clean = open_backend("sim")
+    calls = workload(clean, 120)
+    expected = [r.for_model() for r in run_episodes(clean, calls, 1)]
+    faults = ServedFaults(load_profile("harsh"), seed=4, time_scale=0.001)
+    with SimServer(simulator, faults=faults) as server:
+        live = open_backend(f"live:{server.url}")
+        results = run_episodes(live, calls, 1, retry=RetryPolicy(max_attempts=6, base_delay=0.001, max_delay=0.01))
+    assert [r.for_model() for r in results] == expected
+    kinds = {a.kind for r in results for a in r.attempts if a.outcome == "environmental"}
+    assert "connection" in kinds or "timeout" in kinds  # a real socket-level failure happened and was retried
+
+
+def test_quota_refuses_calls_past_the_limit_in_the_services_form(simulator, tmp_path):
+    profile = tmp_path / "quota.toml"
+    profile.write_text('description = "quota only"\n\n[quotas]\ndart = 5\n', encoding="utf-8")
+    backend = open_backend(f"faults:{profile}@sim")
+    runtime = ToolRuntime(backend, retry=RetryPolicy(max_attempts=1))
+    runtime.call("issue_api_key", {"platform": "dart"})
+    results = [runtime.call("search_dart_disclosures", {"page_count": n}) for n in range(1, 9)]
+    assert [r.error.code if r.error else "ok" for r in results][5:] == ["020", "020", "020"]
+    assert all(r.error.error_class == "environmental" for r in results[5:])

@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from functools import cache
 
 import httpx
 import orjson
-from sim.faults import FaultProfile, decide, platform_of, render_fault
 
 from kopa.backends.sim import to_httpx_response, to_sim_request
 from kopa.backends.spec import ATTEMPT_EXTENSION
 from kopa.record.transports import canonical_of
+from sim.faults import FaultProfile, decide, platform_of, render_fault
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,14 @@ class FaultLog:
         return dict(sorted(out.items()))
 
 
+@cache
+def key_system_of_host() -> dict[str, str]:
+    """host → the key system whose quota its calls count against (from the catalog's auth specs)."""
+    from kopa.catalog import load_catalog
+
+    return {httpx.URL(t.base_url).host: t.auth.key_id for t in load_catalog() if t.auth is not None}
+
+
 class FaultTransport(httpx.BaseTransport):
     def __init__(self, inner: httpx.BaseTransport, profile: FaultProfile, seed: int, clock, log: FaultLog) -> None:
         self.inner = inner
@@ -62,12 +71,28 @@ class FaultTransport(httpx.BaseTransport):
         self.seed = seed
         self.clock = clock
         self.log = log
+        # Per-key quotas count calls, so which call is refused depends on order: profiles leave them off
+        # unless a study wants them (then run with one worker for exact reproducibility).
+        self._used: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def _over_quota(self, host: str) -> bool:
+        system = key_system_of_host().get(host)
+        limit = self.profile.quotas.get(system) if system else None
+        if limit is None:
+            return False
+        with self._lock:
+            self._used[system] = self._used.get(system, 0) + 1
+            return self._used[system] > limit
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         request.read()
         canonical = canonical_of(request)
         attempt = int(request.extensions.get(ATTEMPT_EXTENSION, 0))
         host, path = request.url.host, request.url.path
+        if self._over_quota(host):
+            self.log.add(FaultEvent(canonical.fingerprint, attempt, platform_of(host, path), "quota", canonical.url))
+            return to_httpx_response(render_fault("rate_limit", to_sim_request(request)))
         decision = decide(self.profile, self.seed, canonical.fingerprint, attempt, host, path)
         if decision.kind is None:
             return self.inner.handle_request(request)
