@@ -471,5 +471,14 @@ def sim_faults_show(profile: str) -> None:
         console.print("quotas: off (counting is order-dependent; set \\[quotas] in the profile to enable)")
 
 
+def _register_bench() -> None:
+    from kopa.eval.cli import bench
+
+    main.add_command(bench)
+
+
+_register_bench()
+
+
 if __name__ == "__main__":
     main()

@@ -1,0 +1,1 @@
+"""KOPA-Bench: tasks, golden trajectories, the episode loop, policies, scorers and reports."""

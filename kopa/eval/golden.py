@@ -1,0 +1,116 @@
+"""Execute a golden trajectory: every reference resolved against the results of earlier steps."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from kopa.eval.environment import Environment
+from kopa.eval.task import GoldenStep, Task
+from kopa.eval.template import TemplateError, render
+from kopa.tools.results import ToolResult
+from kopa.wire.paging import MAX_PAGE_SIZE, is_paged, page_args
+
+
+class GoldenError(RuntimeError):
+    """A golden trajectory that does not execute: the message names the task, the step and why."""
+
+
+@dataclass
+class GoldenRun:
+    scope: dict[str, Any]
+    turns: int = 0
+    answer: str | None = None
+    failures: list[str] = field(default_factory=list)
+
+
+def result_view(result: ToolResult) -> dict[str, Any]:
+    """What references see of one call."""
+    return {"ok": result.ok, "records": result.records, "total_count": result.total_count,
+            "error": result.error.model_dump() if result.error else None}
+
+
+def _merge(views: list[dict[str, Any]]) -> dict[str, Any]:
+    records = [r for v in views for r in v["records"]]
+    return {"ok": all(v["ok"] for v in views), "records": records, "total_count": len(records), "items": views}
+
+
+class GoldenExecutor:
+    """Runs steps on an Environment. `first_page_only` and `skip` let failure-mode policies reuse it."""
+
+    def __init__(self, task: Task, env: Environment, *, first_page_only: bool = False) -> None:
+        self.task = task
+        self.env = env
+        self.first_page_only = first_page_only
+        self.run = GoldenRun(scope={"today": env.state.current_date.replace("-", "")})
+
+    def execute(self, steps: list[GoldenStep] | None = None) -> GoldenRun:
+        for step in steps if steps is not None else self.task.golden:
+            self.run.turns += 1
+            self.run.scope[step.id] = self._step(step, self.run.turns)
+        return self.run
+
+    def _step(self, step: GoldenStep, turn: int) -> dict[str, Any]:
+        if step.parallel is not None:
+            views = {sub.id: self._step(sub, turn) for sub in step.parallel}
+            self.run.scope.update(views)
+            return _merge(list(views.values()))
+        if step.for_each is not None:
+            try:
+                items = render("{" + step.for_each.strip("{}") + "}", self.run.scope)
+            except TemplateError as exc:
+                raise GoldenError(f"{self.task.id}: step {step.id}: for_each: {exc}") from exc
+            items = items if isinstance(items, list) else [items]
+            if step.limit is not None:
+                items = items[: step.limit]
+            return _merge([self._call(step, turn, {**self.run.scope, "item": item}) for item in items])
+        return self._call(step, turn, self.run.scope)
+
+    def _call(self, step: GoldenStep, turn: int, scope: dict[str, Any]) -> dict[str, Any]:
+        try:
+            args = render(step.args, scope)
+        except TemplateError as exc:
+            raise GoldenError(f"{self.task.id}: step {step.id}: {exc}") from exc
+        assert step.call is not None
+        if step.pages == "one":
+            return result_view(self.env.call(step.call, args, turn))
+        family = self.env.runtime.catalog[step.call].family
+        if not is_paged(family):
+            raise GoldenError(f"{self.task.id}: step {step.id}: {step.call} is not paged")
+        size = step.page_size or MAX_PAGE_SIZE.get(family, 100)
+        views, fetched, page = [], 0, 1
+        while True:
+            view = result_view(self.env.call(step.call, {**args, **page_args(family, page, size)}, turn))
+            views.append(view)
+            fetched += len(view["records"])
+            if (self.first_page_only or not view["ok"] or not view["records"]
+                    or view["total_count"] is None or fetched >= view["total_count"]):
+                break
+            page += 1
+        merged = _merge(views)
+        merged["total_count"] = views[0]["total_count"]
+        return merged
+
+    def answer(self) -> str | None:
+        if self.task.answer is None:
+            return None
+        try:
+            value = render(self.task.answer.value, self.run.scope)
+        except TemplateError as exc:
+            raise GoldenError(f"{self.task.id}: answer: {exc}") from exc
+        return _text(value)
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.10g}"
+    if isinstance(value, list):
+        return ", ".join(_text(v) for v in value)
+    return str(value)
+
+
+def execute_golden(task: Task, env: Environment) -> GoldenRun:
+    executor = GoldenExecutor(task, env)
+    run = executor.execute()
+    run.answer = executor.answer()
+    return run

@@ -1,0 +1,46 @@
+"""Compute targets by executing golden trajectories on the simulator (never typed by hand)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+
+import orjson
+
+from kopa.backends.spec import Backend, open_backend
+from kopa.eval.environment import Environment
+from kopa.eval.golden import GoldenError, execute_golden
+from kopa.eval.task import TARGET_DIR, GoldenCall, Target, Task, target_path
+
+TARGET_BACKEND = "sim"  # seed 0, scale small: the world every target is computed on
+
+
+def compute_target(task: Task, backend: Backend) -> Target:
+    env = Environment(task, backend)
+    run = execute_golden(task, env)
+    failed = [f"{c.tool}({c.arguments}): {c.result.error.kind if c.result.error else '?'}"
+              for c in env.calls if not c.result.ok]
+    if failed:
+        raise GoldenError(f"{task.id}: golden calls failed: {'; '.join(failed[:3])}")
+    calls = [GoldenCall(step="", tool=c.tool, arguments=c.arguments, turn=c.turn, ok=c.result.ok)
+             for c in env.calls]
+    optimal = len(calls)
+    return Target(task_id=task.id, answer=run.answer, calls=calls, optimal_calls=optimal,
+                  max_allowed_calls=task.budget(optimal), state_hash=env.state.hash(),
+                  state=orjson.loads(env.state.canonical()), world=backend.provenance)
+
+
+def write_targets(tasks: list[Task], directory: Path = TARGET_DIR, backend: Backend | None = None
+                  ) -> dict[str, Target]:
+    backend = backend or open_backend(TARGET_BACKEND)
+    by_domain: dict[str, list[Target]] = defaultdict(list)
+    out = {}
+    for task in tasks:
+        target = compute_target(task, backend)
+        by_domain[task.domain].append(target)
+        out[task.id] = target
+    directory.mkdir(parents=True, exist_ok=True)
+    for domain, targets in sorted(by_domain.items()):
+        data = [t.model_dump(mode="json") for t in targets]
+        target_path(domain, directory).write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n")
+    return out
