@@ -18,7 +18,7 @@ Domain = Literal["traffic", "finance", "education", "law", "politics", "district
 Family = Literal["portal", "seoul", "datagokr", "dart", "krx", "ex", "law", "hrd", "schoolinfo", "session"]
 ParamType = Literal["string", "integer", "number", "boolean"]
 
-TOOL_NAME = re.compile(r"^(find|get|list|search|issue|evaluate)_[a-z0-9_]+$")
+TOOL_NAME = re.compile(r"^(find|get|list|search|issue|evaluate|add|remove)_[a-z0-9_]+$")
 
 
 class _Strict(BaseModel):

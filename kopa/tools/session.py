@@ -53,4 +53,27 @@ def call_session_tool(name: str, args: dict[str, Any], *, catalog: Catalog, back
         except ExpressionError as exc:
             return _error(name, args, "bad_expression", f"{exc.reason}: {exc}")
         return _ok(name, args, result.model_dump())
+    if name in ("add_watchlist_item", "remove_watchlist_item", "list_watchlist_items"):
+        return _watchlist(name, args, state)
     return _error(name, args, "unknown_tool", f"unknown session tool {name!r}")
+
+
+def _watchlist(name: str, args: dict[str, Any], state: EpisodeState) -> ToolResult:
+    """A stateful tool: the list is kept sorted by (category, code), so the end state — and its hash —
+    does not depend on the order items were added in."""
+    items: list[dict[str, str]] = list(state.data.get("watchlist", []))
+    if name == "list_watchlist_items":
+        return ToolResult(tool=name, arguments=args, ok=True, records=items, total_count=len(items))
+    category, code = str(args.get("category", "")), str(args.get("code", "")).strip()
+    if not category or not code:
+        return _error(name, args, "missing_param", "category and code are required")
+    rest = [i for i in items if (i["category"], i["code"]) != (category, code)]
+    if name == "remove_watchlist_item":
+        if len(rest) == len(items):
+            return _error(name, args, "no_data", f"no watchlist item {category}:{code}")
+        state.data = {**state.data, "watchlist": rest}
+        return _ok(name, args, {"removed": code, "size": len(rest)})
+    entry = {"category": category, "code": code, "name": str(args.get("name", "")).strip()}
+    updated = sorted([*rest, entry], key=lambda i: (i["category"], i["code"]))
+    state.data = {**state.data, "watchlist": updated}
+    return _ok(name, args, {**entry, "size": len(updated)})
