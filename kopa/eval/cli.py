@@ -81,3 +81,81 @@ def bench_stats() -> None:
                       f"{100 * sum(r.stats.parallel for _, r in items) / n:.0f}",
                       f"{sum(len(t.available_tools) for t, _ in items) / n:.1f}")
     console.print(table)
+
+
+@bench.command("run")
+@click.option("--policy", default="oracle", show_default=True,
+              help="oracle | first_page_only | skip_key | skip_lookup | openai (a model via --model/--base-url)")
+@click.option("--backend", "backend_spec", default="sim", show_default=True, help="Where tools are answered.")
+@click.option("-n", "--rollouts", type=int, default=4, show_default=True, help="Rollouts per task and seed.")
+@click.option("--seeds", default="0", show_default=True, help="Comma-separated seeds (95% CIs are across seeds).")
+@click.option("--tasks", "task_filter", default="", help="Comma-separated task ids or domains (default: all).")
+@click.option("--workers", type=int, default=4, show_default=True, help="Episodes run in parallel.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), help="Run folder (default runs/<policy>).")
+@click.option("--force", is_flag=True, help="Discard a run folder made with another configuration.")
+@click.option("--model", help="Model name (openai policy).")
+@click.option("--base-url", help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (vLLM).")
+@click.option("--llm-cache", type=click.Path(file_okay=False), help="Cache LLM calls here (record/replay).")
+@click.option("--llm-mode", type=click.Choice(["auto", "record", "replay"]), default="auto", show_default=True)
+@click.option("--temperature", type=float, default=0.0, show_default=True)
+def bench_run(policy: str, backend_spec: str, rollouts: int, seeds: str, task_filter: str, workers: int,
+              out_dir: str | None, force: bool, model: str | None, base_url: str | None, llm_cache: str | None,
+              llm_mode: str, temperature: float) -> None:
+    """Run episodes (resumable: finished episodes are skipped) and write the report.
+
+    \b
+      kopa bench run --policy oracle -n 4
+      kopa bench run --policy skip_key --tasks finance,law --out runs/skip-key
+      kopa bench run --policy openai --model Qwen/Qwen3.5-9B --base-url http://127.0.0.1:8000/v1 \\
+                     --llm-cache runs/llm-cache --seeds 0,1,2,3,4,5,6,7
+    """
+    from pathlib import Path
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from kopa.eval.report import write_report
+    from kopa.eval.runner import ConfigChanged, RunConfig, read_episodes, run_bench, select_tasks
+
+    config = RunConfig(policy=policy, backend=backend_spec, rollouts=rollouts,
+                       seeds=[int(s) for s in seeds.split(",") if s.strip()],
+                       tasks=[t.strip() for t in task_filter.split(",") if t.strip()], model=model,
+                       base_url=base_url, llm_cache=llm_cache, llm_mode=llm_mode, temperature=temperature)
+    target = Path(out_dir or f"runs/{policy}")
+    try:
+        total = len(select_tasks(config)) * len(config.seeds) * config.rollouts
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from exc
+    already = len(read_episodes(target)) if (target / "config.json").exists() else 0
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console, transient=True) as progress:
+        bar = progress.add_task(f"{policy} episodes", total=total, completed=min(already, total))
+        try:
+            episodes = run_bench(config, target, workers=workers, force=force,
+                                 on_episode=lambda e: progress.advance(bar))
+        except ConfigChanged as exc:
+            raise click.UsageError(str(exc)) from exc
+    metrics = write_report(target, episodes)
+    o = metrics.overall
+    console.print(f"{metrics.episodes} episodes · pass@1 {o.pass_at_1:.4f} · pass@{metrics.rollouts} "
+                  f"{o.pass_at_k:.4f} · Action {o.action:.4f}")
+    if metrics.causes:
+        console.print("failures: " + ", ".join(f"{c} {n}" for c, n in metrics.causes.items()))
+    console.print(f"report: {target / 'report.md'}")
+
+
+@bench.command("show")
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
+def bench_show(run_dir: str) -> None:
+    """Re-render a run's report from its episodes (e.g. after a scoring fix, without re-running)."""
+    from pathlib import Path
+
+    from rich.markdown import Markdown
+
+    from kopa.eval.report import write_report
+    from kopa.eval.runner import read_episodes
+
+    episodes = read_episodes(Path(run_dir))
+    if not episodes:
+        raise click.UsageError(f"{run_dir} has no episodes")
+    write_report(Path(run_dir), episodes)
+    console.print(Markdown((Path(run_dir) / "report.md").read_text(encoding="utf-8")))

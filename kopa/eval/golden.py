@@ -9,7 +9,7 @@ from kopa.eval.environment import Environment
 from kopa.eval.task import GoldenStep, Task
 from kopa.eval.template import TemplateError, render
 from kopa.tools.results import ToolResult
-from kopa.wire.paging import MAX_PAGE_SIZE, is_paged, page_args
+from kopa.wire.paging import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, is_paged, page_args
 
 
 class GoldenError(RuntimeError):
@@ -77,7 +77,10 @@ class GoldenExecutor:
         family = self.env.runtime.catalog[step.call].family
         if not is_paged(family):
             raise GoldenError(f"{self.task.id}: step {step.id}: {step.call} is not paged")
-        size = step.page_size or MAX_PAGE_SIZE.get(family, 100)
+        # The oracle reads with the largest page the service allows; a first-page-only reader asks with
+        # the service's default size and stops after one page.
+        sizes = DEFAULT_PAGE_SIZE if self.first_page_only else MAX_PAGE_SIZE
+        size = step.page_size if step.page_size and not self.first_page_only else sizes.get(family, 100)
         views, fetched, page = [], 0, 1
         while True:
             view = result_view(self.env.call(step.call, {**args, **page_args(family, page, size)}, turn))

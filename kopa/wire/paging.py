@@ -20,6 +20,13 @@ MAX_PAGE_SIZE: dict[str, int] = {
 }
 
 
+# What a client that sends no page size gets: the services' documented (or observed) defaults. Seoul has
+# no default (the window is required); 100 rows is the window hurried clients ask for.
+DEFAULT_PAGE_SIZE: dict[str, int] = {
+    "datagokr": 10, "ex": 10, "portal": 100, "seoul": 100, "dart": 10, "law": 20, "hrd": 10,
+}
+
+
 def is_paged(family: str) -> bool:
     return family in PAGE_PARAMS or family == "seoul"
 

@@ -1,0 +1,105 @@
+"""The agent episode loop for any chat model with tool calling (OpenAI-compatible or offline).
+
+Each assistant turn's tool calls are executed with that turn's number — calls issued together are
+parallel calls — through `Environment.call`, which enforces the task's tools and call budget. Results go
+back as tool messages (the JSON a real API would show, `ToolResult.for_model()`). The loop ends when a
+reply asks for no tool (its content is the answer) or after `max_turns` model calls (no answer).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from kopa.catalog.loader import load_catalog
+from kopa.eval.environment import Environment
+from kopa.eval.episode import PolicyOutput
+from kopa.eval.policies.prompt import initial_messages
+from kopa.eval.task import Target, Task
+from kopa.llm.client import ChatModel, ToolCall
+from kopa.tools.results import ToolResult
+
+ROLLOUT_STRIDE = 10_000
+MAX_TOOL_CHARS = 24_000  # about 8k tokens of Korean JSON: keeps a huge page from flooding the context
+
+
+class OpenAIAgentPolicy:
+    name = "openai"
+
+    def __init__(self, model: ChatModel, max_turns: int = 16, *, max_tool_chars: int = MAX_TOOL_CHARS,
+                 seed: int = 0, params: dict[str, Any] | None = None) -> None:
+        self.model = model
+        self.max_turns = max_turns
+        self.max_tool_chars = max_tool_chars
+        self.seed = seed
+        self.params = dict(params or {})
+
+    def rollout_seed(self, rollout: int) -> int:
+        """The sampling seed of one rollout: the run's seed (the model's default, else the policy's) and
+        the rollout index, kept apart so (seed 0, rollout 1) and (seed 1, rollout 0) differ. Rollouts thus
+        are distinct requests (and cache keys) when sampling; at temperature 0 they are the same greedy run."""
+        base = self.model.request_params({}).get("seed")
+        return (self.seed if base is None else int(base)) * ROLLOUT_STRIDE + rollout
+
+    def tools_for(self, task: Task) -> list[dict[str, Any]]:
+        catalog = load_catalog()
+        return [catalog[name].openai_schema() for name in task.available_tools if name in catalog]
+
+    def run(self, task: Task, env: Environment, target: Target | None, rollout: int) -> PolicyOutput:
+        # The target is never shown to the model; it is in the signature every policy shares.
+        messages = initial_messages(task)
+        tools = self.tools_for(task)
+        params = {"seed": self.rollout_seed(rollout), **self.params}
+        usage: dict[str, int] = {}
+        answer: str | None = None
+        for turn in range(1, self.max_turns + 1):
+            reply = self.model.complete(messages, tools=tools, **params)
+            messages.append(reply.assistant_message())
+            usage["llm_calls"] = usage.get("llm_calls", 0) + 1
+            for key, value in reply.usage.items():
+                usage[key] = usage.get(key, 0) + value
+            if not reply.tool_calls:
+                answer = reply.content
+                break
+            for call in reply.tool_calls:
+                messages.append({"role": "tool", "tool_call_id": call.id,
+                                 "content": self._execute(call, env, turn)})
+        return PolicyOutput(answer=answer, transcript=messages, usage=usage)
+
+    def _execute(self, call: ToolCall, env: Environment, turn: int) -> str:
+        if call.parse_error is not None:
+            # Not executed (there are no arguments to send) and not counted against the budget; the
+            # model is told why, as a structural error, and may try again.
+            error = {"error_class": "structural", "kind": "bad_arguments", "code": "bad_arguments",
+                     "message": f"{call.name}: {call.parse_error}"}
+            return _dump({"error": error})
+        return render_result(env.call(call.name, call.arguments, turn), self.max_tool_chars)
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def render_result(result: ToolResult, limit: int = MAX_TOOL_CHARS) -> str:
+    """The tool message content: the result's JSON, cut to `limit` characters by dropping trailing
+    records (so it stays valid JSON) with a note saying how many were shown."""
+    shown = result.for_model()
+    text = _dump(shown)
+    records = shown.get("records")
+    if len(text) <= limit or not isinstance(records, list):
+        return text if len(text) <= limit else text[:limit] + " …(잘림)"
+    lo, hi = 0, len(records)  # the largest prefix that fits, by bisection
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if len(_dump(_cut(shown, records, mid))) <= limit:
+            lo = mid
+        else:
+            hi = mid - 1
+    text = _dump(_cut(shown, records, lo))
+    return text if len(text) <= limit else text[:limit] + " …(잘림)"
+
+
+def _cut(shown: dict[str, Any], records: list[Any], n: int) -> dict[str, Any]:
+    note = (f"응답이 너무 커서 이 페이지의 records {len(records)}건 중 앞의 {n}건만 표시했습니다. "
+            "나머지가 필요하면 페이지 크기를 줄이거나 조건을 좁혀 다시 조회하세요.")
+    return {**shown, "records": records[:n], "truncated": note}

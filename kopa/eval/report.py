@@ -1,0 +1,161 @@
+"""Reports: pass@1 (mean over n rollouts), pass@k (share of tasks with a success), the unbiased pass@k
+estimator, 95% CIs across seeds, per domain and platform, Action, failure causes — Markdown and PNG."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from kopa.eval.causes import CAUSES
+from kopa.eval.episode import EpisodeResult
+
+# Two-sided 95% Student-t critical values by degrees of freedom (1..30); 1.96 beyond.
+_T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
+        2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045,
+        2.042]
+
+
+def unbiased_pass_at_k(n: int, c: int, k: int) -> float:
+    """1 − C(n−c, k) / C(n, k): the chance that at least one of k draws from n rollouts succeeds."""
+    if n - c < k:
+        return 1.0
+    return 1.0 - math.comb(n - c, k) / math.comb(n, k)
+
+
+def ci95(values: list[float]) -> tuple[float, float, float]:
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, mean, mean
+    t = _T95[len(values) - 2] if len(values) - 1 <= len(_T95) else 1.96
+    half = t * statistics.stdev(values) / math.sqrt(len(values))
+    return mean, mean - half, mean + half
+
+
+class GroupMetrics(BaseModel):
+    name: str
+    tasks: int
+    pass_at_1: float
+    pass_at_1_ci: tuple[float, float]
+    pass_at_k: float
+    action: float
+
+
+class Metrics(BaseModel):
+    policy: str
+    episodes: int
+    rollouts: int
+    seeds: list[int]
+    overall: GroupMetrics
+    unbiased_pass_at_k: dict[int, float]
+    domains: list[GroupMetrics]
+    platforms: list[GroupMetrics]
+    causes: dict[str, int]
+    infrastructure_errors: int
+
+
+def _group(name: str, episodes: list[EpisodeResult]) -> GroupMetrics:
+    by_seed: dict[int, dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
+    for e in episodes:
+        by_seed[e.seed][e.task_id].append(e.score.passed)
+    p1 = [statistics.fmean(statistics.fmean(v) for v in tasks.values()) for tasks in by_seed.values()]
+    pk = [statistics.fmean(float(any(v)) for v in tasks.values()) for tasks in by_seed.values()]
+    mean, lo, hi = ci95(p1)
+    return GroupMetrics(name=name, tasks=len({e.task_id for e in episodes}), pass_at_1=mean,
+                        pass_at_1_ci=(lo, hi), pass_at_k=statistics.fmean(pk),
+                        action=statistics.fmean(e.score.action for e in episodes))
+
+
+def compute_metrics(episodes: list[EpisodeResult]) -> Metrics:
+    if not episodes:
+        raise ValueError("no episodes to report on")
+    rollouts = max(e.rollout for e in episodes) + 1
+    per_task: dict[tuple[int, str], list[bool]] = defaultdict(list)
+    for e in episodes:
+        per_task[(e.seed, e.task_id)].append(e.score.passed)
+    unbiased = {k: statistics.fmean(unbiased_pass_at_k(len(v), sum(v), k) for v in per_task.values())
+                for k in range(1, rollouts + 1)}
+    by_domain: dict[str, list[EpisodeResult]] = defaultdict(list)
+    by_platform: dict[str, list[EpisodeResult]] = defaultdict(list)
+    for e in episodes:
+        by_domain[e.domain].append(e)
+        for p in e.platforms:
+            by_platform[p].append(e)
+    causes = Counter(e.failure_cause for e in episodes if e.failure_cause)
+    return Metrics(policy=episodes[0].policy, episodes=len(episodes), rollouts=rollouts,
+                   seeds=sorted({e.seed for e in episodes}), overall=_group("all", episodes),
+                   unbiased_pass_at_k=unbiased,
+                   domains=[_group(d, v) for d, v in sorted(by_domain.items())],
+                   platforms=[_group(p, v) for p, v in sorted(by_platform.items())],
+                   causes={c: causes[c] for c in CAUSES if causes[c]},
+                   infrastructure_errors=sum(1 for e in episodes if e.error))
+
+
+def _table(rows: list[GroupMetrics], k: int) -> list[str]:
+    out = [f"| group | tasks | pass@1 | 95% CI | pass@{k} | Action |", "|---|---:|---:|---|---:|---:|"]
+    for r in rows:
+        out.append(f"| {r.name} | {r.tasks} | {r.pass_at_1:.4f} | [{r.pass_at_1_ci[0]:.4f}, {r.pass_at_1_ci[1]:.4f}] "
+                   f"| {r.pass_at_k:.4f} | {r.action:.4f} |")
+    return out
+
+
+def render_markdown(m: Metrics, title: str) -> str:
+    k = m.rollouts
+    lines = [f"# KOPA-Bench — {title}", "",
+             f"policy `{m.policy}` · {m.episodes} episodes · {m.rollouts} rollouts per task · seeds {m.seeds}", "",
+             "pass@1 is the mean over rollouts (then over tasks); pass@k the share of tasks with at least one "
+             "success among the k rollouts; the 95% CI is across seeds. Action is (Corr + Eff)/2, gated on the "
+             "outcome.", "", "## Overall", "", *_table([m.overall], k), "",
+             "Unbiased pass@k estimator: " + ", ".join(f"k={kk}: {v:.4f}" for kk, v in m.unbiased_pass_at_k.items()),
+             "", "## By domain", "", *_table(m.domains, k), "", "## By platform", "", *_table(m.platforms, k), "",
+             "## Failures by cause", ""]
+    if m.causes:
+        lines += ["| cause | episodes |", "|---|---:|", *[f"| {c} | {n} |" for c, n in m.causes.items()]]
+    else:
+        lines.append("No failed episode.")
+    if m.infrastructure_errors:
+        lines += ["", f"{m.infrastructure_errors} episode(s) failed for infrastructure reasons (not the policy's)."]
+    lines += ["", "![pass@1 by domain](plots/pass_by_domain.png)", "", "![failures](plots/failure_causes.png)", ""]
+    return "\n".join(lines)
+
+
+def write_plots(m: Metrics, directory: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    directory.mkdir(parents=True, exist_ok=True)
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    names = [d.name for d in m.domains]
+    values = [d.pass_at_1 for d in m.domains]
+    errors = [[v - d.pass_at_1_ci[0] for v, d in zip(values, m.domains, strict=True)],
+              [d.pass_at_1_ci[1] - v for v, d in zip(values, m.domains, strict=True)]]
+    ax.bar(names, values, yerr=errors, capsize=4, color="#4C72B0")
+    ax.bar(names, [d.pass_at_k for d in m.domains], color="none", edgecolor="#DD8452", label=f"pass@{m.rollouts}")
+    ax.set_ylim(0, 1.05)
+    ax.set_ylabel("pass@1")
+    ax.set_title(f"{m.policy}: pass@1 by domain (95% CI across seeds)")
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    fig.savefig(directory / "pass_by_domain.png", dpi=110)
+    plt.close(fig)
+    fig, ax = plt.subplots(figsize=(7, 3))
+    causes = m.causes or {"none": 0}
+    ax.barh(list(causes), list(causes.values()), color="#C44E52")
+    ax.set_xlabel("failed episodes")
+    ax.set_title(f"{m.policy}: failures by cause")
+    fig.tight_layout()
+    fig.savefig(directory / "failure_causes.png", dpi=110)
+    plt.close(fig)
+
+
+def write_report(out_dir: Path, episodes: list[EpisodeResult]) -> Metrics:
+    metrics = compute_metrics(episodes)
+    (out_dir / "report.md").write_text(render_markdown(metrics, out_dir.name), encoding="utf-8")
+    (out_dir / "metrics.json").write_text(metrics.model_dump_json(indent=2), encoding="utf-8")
+    write_plots(metrics, out_dir / "plots")
+    return metrics
