@@ -1,0 +1,151 @@
+"""The chat-model protocol every LLM role talks through, and its OpenAI-compatible implementation.
+
+`ChatModel.complete(messages, tools=None, **params) -> ChatReply` is all a role needs. Offline
+deterministic implementations satisfy it without a network; `OpenAIChatModel` speaks the
+chat-completions wire format through the `openai` SDK to any `base_url` (OpenAI, a local vLLM, a fake
+server in tests). `kopa.llm.cache.CachedChatModel` wraps either to record and replay by request hash.
+
+The API key is read from an environment variable at construction and handed straight to the SDK: it is
+never stored on this object, logged, put in a request dict or cached.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Protocol, runtime_checkable
+
+from pydantic import BaseModel, Field
+
+Message = dict[str, Any]
+
+
+class ToolCall(BaseModel):
+    """One tool call of an assistant reply. `arguments` is the parsed JSON object; when the model wrote
+    arguments that are not a JSON object, `arguments` is empty and `parse_error` says why — a model's
+    malformed output is data to score, not an exception."""
+
+    id: str
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    raw_arguments: str = Field("{}", description="the arguments exactly as the model wrote them")
+    parse_error: str | None = None
+
+
+class ChatReply(BaseModel):
+    content: str | None = None
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    finish_reason: str | None = None
+    usage: dict[str, int] = Field(default_factory=dict)
+
+    def assistant_message(self) -> Message:
+        """The reply as an assistant message to send back: tool-call arguments as the model wrote them,
+        so the conversation the model sees next is the one it produced."""
+        message: Message = {"role": "assistant", "content": self.content}
+        if self.tool_calls:
+            message["tool_calls"] = [
+                {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.raw_arguments}}
+                for c in self.tool_calls
+            ]
+        return message
+
+
+@runtime_checkable
+class ChatModel(Protocol):
+    """What every LLM role (agent policy, judge, ...) calls. `model` names the model (part of the
+    cache key); `request_params` gives the sampling parameters a call will actually use (defaults
+    merged with the call's), so a cache keys on them too."""
+
+    model: str
+
+    def request_params(self, params: dict[str, Any]) -> dict[str, Any]: ...
+
+    def complete(self, messages: list[Message], tools: list[dict[str, Any]] | None = None,
+                 **params: Any) -> ChatReply: ...
+
+
+class ChatModelError(RuntimeError):
+    """The model endpoint failed (unreachable, HTTP error, unusable response). Infrastructure, not the
+    model's answer: callers retry or record the episode as errored."""
+
+
+def parse_arguments(raw: str | None) -> tuple[dict[str, Any], str | None]:
+    """JSON-object arguments, or ({}, why) when the model wrote something else."""
+    if raw is None or raw.strip() == "":
+        return {}, None  # vLLM sends "" for a call without arguments; treat as {}
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        return {}, f"arguments are not valid JSON: {exc.msg} at position {exc.pos}"
+    if not isinstance(value, dict):
+        return {}, f"arguments must be a JSON object, got {type(value).__name__}"
+    return value, None
+
+
+def reply_from_completion(completion: Any) -> ChatReply:
+    """A ChatReply from an SDK `ChatCompletion` (first choice)."""
+    if not completion.choices:
+        raise ChatModelError("the model returned no choices")
+    choice = completion.choices[0]
+    message = choice.message
+    calls = []
+    for i, call in enumerate(message.tool_calls or []):
+        function = getattr(call, "function", None)
+        if function is None:  # a non-function (custom) tool call: nothing we can execute
+            calls.append(ToolCall(id=call.id or f"call_{i}", name=getattr(call, "type", "unknown"),
+                                  raw_arguments="", parse_error="not a function tool call"))
+            continue
+        arguments, error = parse_arguments(function.arguments)
+        calls.append(ToolCall(id=call.id or f"call_{i}", name=function.name, arguments=arguments,
+                              raw_arguments=function.arguments or "", parse_error=error))
+    usage: dict[str, int] = {}
+    if completion.usage is not None:
+        for field in ("prompt_tokens", "completion_tokens", "total_tokens"):
+            value = getattr(completion.usage, field, None)
+            if isinstance(value, int):
+                usage[field] = value
+    return ChatReply(content=message.content, tool_calls=calls, finish_reason=choice.finish_reason, usage=usage)
+
+
+class OpenAIChatModel:
+    """Chat completions with tools through the `openai` SDK, against any OpenAI-compatible `base_url`."""
+
+    def __init__(self, model: str, base_url: str | None = None, *, api_key_env: str = "KOPA_LLM_API_KEY",
+                 temperature: float = 0.0, seed: int | None = None, timeout: float = 120.0,
+                 max_retries: int = 2, http_client: Any = None) -> None:
+        import openai  # imported here so offline use of kopa never needs the SDK loaded
+
+        self.model = model
+        self.base_url = base_url
+        self.temperature = temperature
+        self.seed = seed
+        # A local server still needs *some* key: the SDK refuses to construct without one.
+        self._client = openai.OpenAI(base_url=base_url, api_key=os.environ.get(api_key_env) or "EMPTY",
+                                     timeout=timeout, max_retries=max_retries, http_client=http_client)
+
+    def __repr__(self) -> str:  # never the key
+        return f"OpenAIChatModel(model={self.model!r}, base_url={self.base_url!r})"
+
+    def request_params(self, params: dict[str, Any]) -> dict[str, Any]:
+        merged: dict[str, Any] = {"temperature": self.temperature}
+        if self.seed is not None:
+            merged["seed"] = self.seed
+        merged.update(params)
+        return merged
+
+    def complete(self, messages: list[Message], tools: list[dict[str, Any]] | None = None,
+                 **params: Any) -> ChatReply:
+        import openai
+
+        kwargs = self.request_params(params)
+        if tools:
+            kwargs = {"tools": tools, "parallel_tool_calls": True, **kwargs}
+        try:
+            completion = self._client.chat.completions.create(model=self.model, messages=messages, **kwargs)
+        except openai.APIStatusError as exc:
+            raise ChatModelError(f"{self.model} at {self.base_url}: HTTP {exc.status_code}: {exc.message}") from None
+        except openai.APIConnectionError as exc:
+            raise ChatModelError(f"{self.model} at {self.base_url}: {exc.message}") from None
+        except openai.APIError as exc:
+            raise ChatModelError(f"{self.model} at {self.base_url}: {exc.message}") from None
+        return reply_from_completion(completion)

@@ -1,0 +1,167 @@
+"""The agent episode loop end to end: task finance-001 on the simulator, played by a scripted model behind
+a real OpenAI-compatible HTTP server on loopback, through the real `openai` SDK — with a parallel turn,
+tool results read back by the "model", the answer checked against the executed golden target, and the
+whole episode recorded and replayed offline."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from kopa.eval.environment import Environment
+from kopa.eval.policies.openai_agent import OpenAIAgentPolicy, render_result
+from kopa.eval.policies.prompt import system_prompt
+from kopa.eval.task import load_targets, load_tasks
+from kopa.llm import CachedChatModel, OpenAIChatModel
+from kopa.tools.results import ToolResult
+from tests.fakes.chat_server import ChatServer, Reply, calls, last_tool_results, text
+
+SECRET = "sk-agent-SECRET-7b1c"
+
+
+@pytest.fixture(autouse=True)
+def _key(monkeypatch):
+    monkeypatch.setenv("KOPA_LLM_API_KEY", SECRET)
+
+
+@pytest.fixture(scope="module")
+def task():
+    return next(t for t in load_tasks() if t.id == "finance-001")
+
+
+@pytest.fixture(scope="module")
+def target():
+    return load_targets()["finance-001"]
+
+
+def _lookup(request) -> Reply:
+    assert request["messages"][-1] == {"role": "user", "content": request["messages"][1]["content"]}
+    return calls(("find_dart_corp_code", {"corp_name": "라이트론"}))
+
+
+def _bond_and_price(request) -> Reply:
+    (found,) = last_tool_results(request)
+    corp = found["records"][0]
+    # "yesterday's close" is asked up to today: the date comes from the injected state in the system prompt
+    y, m, d = re.search(r"현재 날짜 \(오늘\): (\d{4})-(\d\d)-(\d\d)", request["messages"][0]["content"]).groups()
+    return calls(("get_dart_convertible_bond_issuance_decision",
+                  {"corp_code": corp["corp_code"], "bgn_de": "20260101", "end_de": "20260131"}),
+                 ("get_stock_price_trend", {"likeSrtnCd": corp["stock_code"], "endBasDt": f"{y}{m}{d}",
+                                            "numOfRows": 1}))
+
+
+def _calculate(request) -> Reply:
+    bond, price = last_tool_results(request)
+    low = bond["records"][0]["act_mktprcfl_cvprc_lwtrsprc"].replace(",", "")
+    close = price["records"][0]["clpr"]
+    return calls(("evaluate_expression", {"expression": f"({close} - {low}) / {low} * 100"}))
+
+
+def _answer(request) -> Reply:
+    (result,) = last_tool_results(request)
+    return text(f"어제 종가는 리픽싱 최저가보다 \\boxed{{{result['records'][0]['value']}}}% 높습니다.")
+
+
+SCRIPT = [_lookup, _bond_and_price, _calculate, _answer]
+
+
+def _play(task, target, backend, model):
+    env = Environment(task, backend, budget=target.max_allowed_calls)
+    return env, OpenAIAgentPolicy(model).run(task, env, target, rollout=0)
+
+
+def _boxed(answer: str) -> str:
+    return re.search(r"\\boxed\{([^}]*)\}", answer).group(1)
+
+
+def test_finance_001_end_to_end_with_parallel_tool_calls(task, target, backend):
+    with ChatServer(SCRIPT) as server:
+        env, out = _play(task, target, backend, OpenAIChatModel("fake-model", server.base_url, max_retries=0))
+    assert server.errors == []
+    assert [(c.tool, c.turn, c.result.ok) for c in env.calls] == [
+        ("find_dart_corp_code", 1, True),
+        ("get_dart_convertible_bond_issuance_decision", 2, True),  # two calls in one assistant message
+        ("get_stock_price_trend", 2, True),
+        ("evaluate_expression", 3, True),
+    ]
+    assert [c.arguments for c in env.calls][:3] == [c.arguments for c in target.calls][:3]
+    assert _boxed(out.answer) == target.answer == "43.7966289"
+
+    first, second, third, fourth = server.requests
+    assert [t["function"]["name"] for t in first["tools"]] == task.available_tools
+    assert first["parallel_tool_calls"] is True and first["seed"] == 0
+    assert first["messages"][0] == {"role": "system", "content": system_prompt(task)}
+    assert "2026-01-30" in first["messages"][0]["content"] and "\\boxed{}" in first["messages"][0]["content"]
+    # The server received the tool results: the lookup's corp_code, then both parallel results by call id.
+    assert '"corp_code": "00104083"' in second["messages"][-1]["content"]
+    assert [m["tool_call_id"] for m in third["messages"] if m["role"] == "tool"] == [
+        "call_0_0", "call_1_0", "call_1_1"]
+    assert len(third["messages"][-3]["tool_calls"]) == 2
+    assert json.loads(fourth["messages"][-1]["content"])["records"][0]["exact"] == "158500/3619"
+
+    assert [m["role"] for m in out.transcript] == [
+        "system", "user", "assistant", "tool", "assistant", "tool", "tool", "assistant", "tool", "assistant"]
+    assert out.transcript == [*fourth["messages"], {"role": "assistant", "content": out.answer}]
+    assert out.usage == {"llm_calls": 4, "prompt_tokens": 406, "completion_tokens": 40, "total_tokens": 446}
+    assert server.headers[0]["authorization"] == f"Bearer {SECRET}"
+
+
+def test_recorded_episode_replays_offline(task, target, backend, tmp_path):
+    with ChatServer(SCRIPT) as server:
+        live = OpenAIChatModel("fake-model", server.base_url, max_retries=0)
+        env1, recorded = _play(task, target, backend, CachedChatModel(live, tmp_path, mode="record"))
+    dead = OpenAIChatModel("fake-model", server.base_url, max_retries=0)  # the server is stopped
+    replayer = CachedChatModel(dead, tmp_path, mode="replay")
+    env2, replayed = _play(task, target, backend, replayer)
+    assert replayed == recorded and (replayer.hits, replayer.misses) == (4, 0)
+    assert [(c.tool, c.arguments, c.turn) for c in env2.calls] == [(c.tool, c.arguments, c.turn) for c in env1.calls]
+    assert env2.state.hash() == env1.state.hash()
+    for path in tmp_path.rglob("*.json"):
+        assert SECRET.encode() not in path.read_bytes()
+
+
+def test_malformed_arguments_are_answered_not_executed(task, target, backend):
+    def check(request) -> Reply:
+        (result,) = last_tool_results(request)
+        assert result["error"]["kind"] == "bad_arguments"
+        return text("인자를 만들지 못했습니다.")
+
+    with ChatServer([calls(("find_dart_corp_code", '{"corp_name": 라이트론')), check]) as server:
+        env, out = _play(task, target, backend, OpenAIChatModel("fake-model", server.base_url, max_retries=0))
+    assert server.errors == [] and env.calls == []
+    assert out.answer == "인자를 만들지 못했습니다."
+
+
+def test_unavailable_tool_and_turn_limit(task, target, backend):
+    # A tool outside the task's set is refused by the environment (and counted); the loop stops at max_turns.
+    script = [calls(("get_school_info", {"SCHUL_NM": "x"})), calls(("get_current_date", {}))]
+    with ChatServer(script) as server:
+        env = Environment(task, backend, budget=target.max_allowed_calls)
+        model = OpenAIChatModel("fake-model", server.base_url, max_retries=0)
+        out = OpenAIAgentPolicy(model, max_turns=2).run(task, env, target, rollout=3)
+    assert out.answer is None and out.usage["llm_calls"] == 2
+    assert [(c.tool, c.turn, c.result.ok) for c in env.calls] == [("get_school_info", 1, False),
+                                                                  ("get_current_date", 2, True)]
+    assert env.calls[0].result.error.kind == "unknown_tool"
+    assert server.requests[0]["seed"] == 3  # the rollout picks the seed
+
+
+def test_huge_results_are_cut_to_valid_json_with_a_note():
+    records = [{"n": i, "name": "가나다라마바사" * 5} for i in range(2000)]
+    result = ToolResult(tool="t", arguments={}, ok=True, records=records, total_count=5000)
+    content = render_result(result, limit=4000)
+    shown = json.loads(content)
+    assert len(content) <= 4000 and 0 < len(shown["records"]) < 2000
+    assert shown["total_count"] == 5000 and "2000건 중" in shown["truncated"]
+    small = ToolResult(tool="t", arguments={}, ok=True, records=records[:2], total_count=2)
+    assert "truncated" not in json.loads(render_result(small, limit=4000))
+
+
+def test_rollout_seed_combines_the_run_seed_and_the_rollout():
+    def policy(seed):
+        return OpenAIAgentPolicy(OpenAIChatModel("m", "http://127.0.0.1:9/v1", seed=seed))
+
+    assert policy(None).rollout_seed(3) == 3
+    assert policy(1).rollout_seed(0) == 10_000 != policy(0).rollout_seed(1)
