@@ -472,9 +472,11 @@ def sim_faults_show(profile: str) -> None:
 
 
 def _register_bench() -> None:
+    from kopa.edge.cli import edge
     from kopa.eval.cli import bench
 
     main.add_command(bench)
+    main.add_command(edge)
 
 
 _register_bench()

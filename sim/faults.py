@@ -48,6 +48,19 @@ PLATFORM_IDS = ("dart", "krx", "kdic", "ex", "seoul", "edu", "hrd", "law", "asse
 _MODULE_PLATFORM = {"dart": "dart", "krx": "krx", "fsc": "krx", "kdic": "kdic", "ex": "ex", "seoul": "seoul",
                     "neis": "edu", "schoolinfo": "edu", "hrd": "hrd", "qnet": "hrd", "law": "law",
                     "assembly": "assembly", "gg": "gg"}
+# The generated long tail (sim/platforms/longtail.py) belongs to the platform whose host — or, on the
+# data.go.kr gateway, whose agency — serves it, as its catalog file says.
+_LONGTAIL_HOSTS = {"openapi.gg.go.kr": "gg", "openapi.seoul.go.kr": "seoul", "open.assembly.go.kr": "assembly"}
+_LONGTAIL_AGENCIES = {"1741000": "gg", "9710000": "assembly", "1613000": "ex", "1160100": "kdic", "1342000": "hrd",
+                      "1170000": "law"}
+
+
+def _longtail_platform(ep: Endpoint) -> str:
+    if ep.host in _LONGTAIL_HOSTS:
+        return _LONGTAIL_HOSTS[ep.host]
+    return _LONGTAIL_AGENCIES.get(ep.key.strip("/").split("/")[0], "other")
+
+
 UNKNOWN_PLATFORM = "other"  # a host or gateway path no platform serves; it gets the profile's default rates
 KEY_SYSTEMS = ("dart", "krx", "data_go_kr", "ex", "seoul", "neis", "schoolinfo", "hrd", "law", "assembly", "gg")
 
@@ -212,8 +225,9 @@ class EndpointIndex:
         # host → path prefix (whole segments) → the platforms serving endpoints under it
         self.host_prefixes: dict[str, dict[str, set[str]]] = {}
         for module in PLATFORMS:
-            platform = _MODULE_PLATFORM[module.__name__.rsplit(".", 1)[-1]]
+            name = module.__name__.rsplit(".", 1)[-1]
             for ep in module.ENDPOINTS:
+                platform = _longtail_platform(ep) if name == "longtail" else _MODULE_PLATFORM[name]
                 self.endpoints[(ep.host, ep.key)] = ep
                 self.host_family.setdefault(ep.host, ep.family)
                 prefixes = self.host_prefixes.setdefault(ep.host, {})

@@ -50,7 +50,9 @@ def _rows(world, table: str) -> list[dict]:
 
 @pytest.mark.parametrize("platform,endpoints,count", [("assembly", assembly.ENDPOINTS, 15), ("gg", gg.ENDPOINTS, 12)])
 def test_every_tool_is_answered_by_an_endpoint_with_its_fields(simulator, platform, endpoints, count):
-    tools = load_catalog().by_platform(platform)
+    # The platform's own endpoints; its generated long tail is tested in tests/test_longtail.py.
+    keys = {ep.key for ep in endpoints}
+    tools = [t for t in load_catalog().by_platform(platform) if t.spec.path.rpartition("/")[2] in keys]
     assert len(tools) == count
     for tool in tools:
         host = tool.base_url.removeprefix("https://")

@@ -5,11 +5,12 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import Literal
 
 import yaml
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
-from kopa.catalog.models import PlatformSpec, Tool
+from kopa.catalog.models import PlatformSpec, Tool, ToolSpec
 
 # libyaml's safe loader when the wheel has it (about ten times faster than the pure-Python one).
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -29,6 +30,43 @@ def load_platform_file(path: Path) -> PlatformSpec:
         return PlatformSpec.model_validate(raw)
     except (yaml.YAMLError, ValidationError) as exc:
         raise CatalogError(f"{path.name}: {exc}") from exc
+
+
+class PlatformExtension(BaseModel):
+    """A file `<platform>_<part>.yaml` adding tools to the platform declared in `<platform>.yaml`
+    (e.g. the generated long tail); the platform's defaults apply to its tools as to the base file's."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    extends: Literal[True]
+    tools: list[ToolSpec]
+
+
+def load_extension_file(path: Path) -> PlatformExtension:
+    try:
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_SAFE_LOADER)
+        ext = PlatformExtension.model_validate(raw)
+    except (yaml.YAMLError, ValidationError) as exc:
+        raise CatalogError(f"{path.name}: {exc}") from exc
+    if not path.stem.startswith(f"{ext.id}_"):
+        raise CatalogError(f"{path.name}: extends platform {ext.id!r} but is not named {ext.id}_*.yaml")
+    return ext
+
+
+def merge_files(files: list[Path]) -> list[PlatformSpec]:
+    """Base files (`<platform>.yaml`) first, then each `<platform>_*.yaml` appends its tools, in file order."""
+    bases = {f: load_platform_file(f) for f in files if "_" not in f.stem}
+    platforms = {p.id: p for p in bases.values()}
+    for f in files:
+        if "_" not in f.stem:
+            continue
+        ext = load_extension_file(f)
+        if ext.id not in platforms:
+            raise CatalogError(f"{f.name}: extends unknown platform {ext.id!r}")
+        base = platforms[ext.id]
+        platforms[ext.id] = base.model_copy(update={"tools": [*base.tools, *ext.tools]})
+    return list(platforms.values())
 
 
 class Catalog:
@@ -76,4 +114,4 @@ class Catalog:
 @cache
 def load_catalog() -> Catalog:
     files = sorted(_data_dir().glob("*.yaml"))
-    return Catalog([load_platform_file(f) for f in files])
+    return Catalog(merge_files(files))

@@ -14,6 +14,8 @@ class PredictedCall(BaseModel):
     ok: bool
     error_class: str | None = None
     error_kind: str | None = None
+    records: int = 0  # records the call returned …
+    total_count: int | None = None  # … of how many the service reported
 
 
 class PolicyOutput(BaseModel):

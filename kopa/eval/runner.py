@@ -84,7 +84,8 @@ def run_episode(task: Task, target: Target, policy, backend: Backend, seed: int,
     output = policy.run(task, env, target, rollout)
     predicted = [PredictedCall(tool=c.tool, arguments=c.arguments, turn=c.turn, ok=c.result.ok,
                                error_class=c.result.error.error_class if c.result.error else None,
-                               error_kind=c.result.error.kind if c.result.error else None) for c in env.calls]
+                               error_kind=c.result.error.kind if c.result.error else None,
+                               records=len(c.result.records), total_count=c.result.total_count) for c in env.calls]
     state = orjson.loads(env.state.canonical())
     score = score_episode(task, target, output.answer, predicted, state, env.state.hash())
     lookups = {s.call for s in lookup_steps(task) if s.call}
@@ -120,6 +121,15 @@ def read_episodes(out_dir: Path) -> list[EpisodeResult]:
     return episodes
 
 
+def _drop_partial_line(path: Path) -> None:
+    """An interrupted run may leave its last line cut short; cut it off so appends start on a fresh line."""
+    if not path.exists():
+        return
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        path.write_bytes(data[: data.rfind(b"\n") + 1])
+
+
 def prepare_folder(config: RunConfig, out_dir: Path, force: bool) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / "config.json"
@@ -152,6 +162,7 @@ def run_bench(config: RunConfig, out_dir: Path, *, workers: int = 4, force: bool
     transcripts = out_dir / "transcripts"
     transcripts.mkdir(exist_ok=True)
     lock = threading.Lock()
+    _drop_partial_line(out_dir / "episodes.jsonl")
     sink = (out_dir / "episodes.jsonl").open("ab")
 
     def one(task: Task, seed: int, rollout: int) -> EpisodeResult:

@@ -1,0 +1,262 @@
+"""EDGE Phase A: execution-grounded updates of the skeleton graph (seed §5.2).
+
+Each iteration samples M paths on the backend. A path starts at a tool whose required inputs the argument
+filler can fill, then follows out-edges chosen by Thompson sampling from the Beta posteriors (with an
+ε-uniform fallback), filling each target's parameters from its compiled plan. Outcomes update the edge
+posteriors asymmetrically (semantic success α += 1.0, generic-only success α += 0.3, structural failure
+β += 1.0–1.5, environmental failure β += 0.1–0.8); after each iteration an edge with n_e ≥ n_min and
+P[θ_e > τ] < ε_prune is pruned.
+
+Determinism: a path's randomness is drawn from its own stream (seed, iteration, path); every path of an
+iteration reads the posteriors and the value cache as they stood when the iteration began, and the
+iteration's updates are applied afterwards in a canonical order — so the result is the same whatever the
+number of workers, and a run resumed from any completed iteration ends where an uninterrupted one does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from kopa.backends.spec import Backend
+from kopa.catalog.loader import Catalog
+from kopa.catalog.models import Tool
+from kopa.edge.config import EdgeConfig
+from kopa.edge.graph import Edge, ToolGraph
+from kopa.edge.plan import is_generic
+from kopa.tools.results import ToolResult
+from kopa.tools.runtime import RetryPolicy, ToolRuntime
+
+
+def stream(seed: int, purpose: str, key: str = "") -> np.random.Generator:
+    """A named random stream (the same scheme as the simulator's; kopa never imports sim)."""
+    digest = hashlib.sha256(f"{seed}\x1f{purpose}\x1f{key}".encode()).digest()
+    return np.random.Generator(np.random.PCG64(int.from_bytes(digest[:16], "little")))
+
+
+STRUCTURAL_PENALTY = {"no_data": 1.0, "page_out_of_range": 1.0}  # else 1.5: the binding itself is malformed
+ENVIRONMENTAL_PENALTY = {"rate_limit": 0.1, "maintenance": 0.2, "timeout": 0.3, "connection": 0.3,
+                         "server_error": 0.5, "malformed": 0.8}
+
+
+@dataclass(frozen=True)
+class StepOutcome:
+    edge: tuple[str, str] | None  # None for the path's first call
+    tool: str
+    outcome: str  # semantic | generic | structural | environmental | auth
+    kind: str | None
+    delta_alpha: float
+    delta_beta: float
+    records: int
+
+
+@dataclass
+class PathLog:
+    iteration: int
+    path: int
+    steps: list[StepOutcome] = field(default_factory=list)
+    observed: dict[str, list[str]] = field(default_factory=dict)  # field name → values seen (value cache)
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.steps) and all(s.outcome in ("semantic", "generic") for s in self.steps)
+
+
+class ArgumentFiller:
+    """First-tool arguments without any upstream output: enums, defaults, dates from the virtual 'today',
+    and values already seen in successful answers (the validated cache C). Returns None when a required
+    parameter cannot be filled, so the path starts elsewhere."""
+
+    def __init__(self, today: str) -> None:
+        self.today = today.replace("-", "")
+
+    def fill(self, tool: Tool, cache: dict[str, list[str]], rng: np.random.Generator) -> dict[str, Any] | None:
+        args: dict[str, Any] = {}
+        for p in tool.spec.params:
+            if is_generic(p) or not p.required:
+                continue
+            value = self._value(p, cache, rng)
+            if value is None:
+                return None
+            args[p.name] = value
+        return args
+
+    def _value(self, p, cache: dict[str, list[str]], rng: np.random.Generator) -> Any:
+        if p.enum:
+            return p.enum[int(rng.integers(len(p.enum)))]
+        if p.default is not None:
+            return p.default
+        if p.format == "yyyymmdd":
+            return self.today
+        if p.format == "yyyymm":
+            return self.today[:6]
+        if p.format == "yyyy":
+            return str(int(self.today[:4]) - 1)
+        seen = cache.get(p.name) or []
+        if seen:
+            return seen[int(rng.integers(len(seen)))]
+        if p.type == "integer":
+            return 1
+        return None
+
+
+def classify(result: ToolResult, upstream_bound: bool) -> tuple[str, str | None, float, float]:
+    """(outcome, kind, Δα, Δβ) with the paper's asymmetric magnitudes."""
+    if result.ok and result.records:
+        return ("semantic", None, 1.0, 0.0) if upstream_bound else ("generic", None, 0.3, 0.0)
+    error = result.error
+    kind = error.kind if error else "no_data"
+    if error is not None and error.error_class == "environmental":
+        return "environmental", kind, 0.0, ENVIRONMENTAL_PENALTY.get(kind, 0.5)
+    if error is not None and error.error_class == "auth":
+        return "auth", kind, 0.0, 0.0  # the key, not the binding: no evidence about the edge
+    return "structural", kind, 0.0, STRUCTURAL_PENALTY.get(kind, 1.5)
+
+
+class PhaseA:
+    def __init__(self, graph: ToolGraph, catalog: Catalog, backend: Backend, config: EdgeConfig,
+                 runtime_factory: Callable[[], ToolRuntime] | None = None) -> None:
+        self.graph = graph
+        self.catalog = catalog
+        self.backend = backend
+        self.config = config
+        self.filler = ArgumentFiller(backend.today().isoformat())
+        self.cache: dict[str, list[str]] = {}
+        self.iteration = 0
+        self.history: list[dict[str, float]] = []
+        self._runtime_factory = runtime_factory or self._default_runtime
+        self._starts = sorted({e.source for e in graph.edges.values()})
+
+    def _default_runtime(self) -> ToolRuntime:
+        runtime = ToolRuntime(self.backend, catalog=self.catalog, retry=RetryPolicy(max_attempts=1))
+        for platform in sorted(p for p in self.catalog.platforms if p != "session"):
+            runtime.call("issue_api_key", {"platform": platform})
+        return runtime
+
+    # ------------------------------------------------------------ one path
+
+    def _choose_edge(self, u: str, rng: np.random.Generator) -> Edge | None:
+        out = [e for e in self.graph.out_edges(u) if not e.pruned]
+        if not out:
+            return None
+        if rng.random() < self.config.eps_explore:
+            return out[int(rng.integers(len(out)))]
+        draws = [rng.beta(e.alpha, e.beta) for e in out]
+        return out[int(np.argmax(draws))]
+
+    def _bind(self, edge: Edge, records: list[dict], rng: np.random.Generator) -> tuple[dict[str, Any], bool]:
+        # A high-cardinality handoff: take one of the first φ records (the paper's fan-out budget).
+        record = records[int(rng.integers(min(len(records), self.config.phi)))]
+        args: dict[str, Any] = {}
+        bound = False
+        for param, source in sorted(edge.plan.items()):
+            if source.kind == "UPSTREAM" and source.field and source.field in record:
+                value = record[source.field]
+                if value not in (None, ""):
+                    args[param] = value
+                    bound = True
+            elif source.kind == "CLARIFY" and source.values:
+                args[param] = source.values[int(rng.integers(len(source.values)))]
+        return args, bound
+
+    def run_path(self, iteration: int, index: int, runtime: ToolRuntime) -> PathLog:
+        rng = stream(self.config.seed, "edge-phase-a", f"{iteration}:{index}")
+        log = PathLog(iteration, index)
+        start = None
+        for _ in range(8):  # a start tool whose required inputs can be filled
+            candidate = self._starts[int(rng.integers(len(self._starts)))]
+            args = self.filler.fill(self.catalog[candidate], self.cache, rng)
+            if args is not None:
+                start = candidate
+                break
+        if start is None:
+            return log
+        result = runtime.call(start, args)
+        outcome, kind, da, db = classify(result, upstream_bound=False)
+        log.steps.append(StepOutcome(None, start, outcome, kind, da, db, len(result.records)))
+        self._observe(log, result)
+        current, records = start, result.records
+        for _ in range(self.config.max_path_len - 1):
+            if not records:
+                break
+            edge = self._choose_edge(current, rng)
+            if edge is None:
+                break
+            args, bound = self._bind(edge, records, rng)
+            result = runtime.call(edge.target, args)
+            outcome, kind, da, db = classify(result, upstream_bound=bound)
+            log.steps.append(StepOutcome((edge.source, edge.target), edge.target, outcome, kind, da, db,
+                                         len(result.records)))
+            self._observe(log, result)
+            if outcome not in ("semantic", "generic"):
+                break
+            current, records = edge.target, result.records
+        return log
+
+    def _observe(self, log: PathLog, result: ToolResult) -> None:
+        for record in result.records[: self.config.phi]:
+            for name, value in record.items():
+                if isinstance(value, str) and 0 < len(value) <= 40:
+                    log.observed.setdefault(name, []).append(value)
+
+    # ------------------------------------------------------------ one iteration
+
+    def run_iteration(self, workers: int = 1) -> list[PathLog]:
+        iteration = self.iteration + 1
+        indices = list(range(self.config.M))
+        if workers <= 1:
+            runtime = self._runtime_factory()
+            logs = [self.run_path(iteration, i, runtime) for i in indices]
+        else:
+            chunks = [indices[w::workers] for w in range(workers)]
+
+            def work(chunk: list[int]) -> list[PathLog]:
+                runtime = self._runtime_factory()
+                return [self.run_path(iteration, i, runtime) for i in chunk]
+
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                logs = sorted((log for part in pool.map(work, chunks) for log in part), key=lambda g: g.path)
+        self._apply(logs, iteration)
+        self.iteration = iteration
+        return logs
+
+    def _apply(self, logs: list[PathLog], iteration: int) -> None:
+        deltas: dict[tuple[str, str], list[StepOutcome]] = defaultdict(list)
+        for log in logs:  # logs are in path order: a canonical order whatever the workers did
+            for step in log.steps:
+                if step.edge is not None:
+                    deltas[step.edge].append(step)
+        for key in sorted(deltas):
+            edge = self.graph.edges[key]
+            for step in deltas[key]:
+                edge.alpha += step.delta_alpha
+                edge.beta += step.delta_beta
+                edge.attempts += 1
+                edge.successes += step.outcome in ("semantic", "generic")
+                edge.semantic_successes += step.outcome == "semantic"
+        for key in sorted(self.graph.edges):
+            edge = self.graph.edges[key]
+            if (not edge.pruned and edge.attempts >= self.config.n_min
+                    and edge.prob_above(self.config.tau) < self.config.eps_prune):
+                edge.pruned = True
+                edge.pruned_at = iteration
+        for log in logs:
+            for name, values in log.observed.items():
+                bucket = self.cache.setdefault(name, [])
+                for v in values:
+                    if v not in bucket and len(bucket) < 50:
+                        bucket.append(v)
+        steps = [s for log in logs for s in log.steps]
+        self.history.append({
+            "iteration": iteration,
+            "trajectory_pass_rate": float(np.mean([log.passed for log in logs if log.steps] or [0.0])),
+            "step_success_rate": float(np.mean([s.outcome in ("semantic", "generic") for s in steps] or [0.0])),
+            "edges_retained": float(sum(not e.pruned for e in self.graph.edges.values())),
+            "calls": float(len(steps)),
+        })

@@ -1,0 +1,159 @@
+"""`kopa edge graph build`: the skeleton, then T iterations of Phase A, into a resumable run folder.
+
+runs/<name>/config.json            the resolved EdgeConfig, backend, faults (a changed config is refused)
+runs/<name>/skeleton.json          G_0: every candidate edge with its prior
+runs/<name>/checkpoint.json        the graph, value cache and history after the last completed iteration
+runs/<name>/graph.json, .graphml   G*: the refined graph (networkx), after the last iteration
+runs/<name>/edges.duckdb           edges (prior, posterior, attempts) and the attempt log, for SQL
+runs/<name>/report.md, plots/      the report
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import numpy as np
+import orjson
+
+from kopa.backends.spec import Backend, open_backend
+from kopa.catalog.loader import load_catalog
+from kopa.edge.config import EdgeConfig
+from kopa.edge.graph import ToolGraph
+from kopa.edge.phase_a import PathLog, PhaseA
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def config_digest(config: EdgeConfig, backend_spec: str) -> str:
+    payload = {"config": config.model_dump(mode="json"), "backend": backend_spec}
+    return hashlib.sha256(orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)).hexdigest()
+
+
+class EdgeRun:
+    def __init__(self, out_dir: Path, config: EdgeConfig, backend_spec: str, *, force: bool = False) -> None:
+        self.out = out_dir
+        self.config = config
+        self.backend_spec = backend_spec
+        out_dir.mkdir(parents=True, exist_ok=True)
+        manifest = out_dir / "config.json"
+        digest = config_digest(config, backend_spec)
+        if manifest.exists():
+            old = orjson.loads(manifest.read_bytes())
+            if old["digest"] != digest and not force:
+                raise ValueError(f"{out_dir} holds an EDGE run with another configuration ({old['backend']}, "
+                                 f"{old['config']}); use --force or another --out")
+            if old["digest"] != digest:
+                for name in ("checkpoint.json", "skeleton.json", "edges.duckdb"):
+                    (out_dir / name).unlink(missing_ok=True)
+        _write_atomic(manifest, orjson.dumps({"config": config.model_dump(mode="json"), "backend": backend_spec,
+                                              "digest": digest}, option=orjson.OPT_INDENT_2))
+
+    def skeleton(self, build: Callable[[], ToolGraph]) -> ToolGraph:
+        path = self.out / "skeleton.json"
+        if path.exists():
+            return ToolGraph.load_json(path)
+        graph = build()
+        graph.save_json(path)
+        return graph
+
+    def resume(self, phase: PhaseA) -> None:
+        path = self.out / "checkpoint.json"
+        if not path.exists():
+            return
+        state = orjson.loads(path.read_bytes())
+        phase.graph = ToolGraph.load_json(self.out / "checkpoint-graph.json")
+        phase.cache = state["cache"]
+        phase.iteration = state["iteration"]
+        phase.history = state["history"]
+
+    def checkpoint(self, phase: PhaseA, logs: list[PathLog]) -> None:
+        phase.graph.save_json(self.out / "checkpoint-graph.json")
+        _write_atomic(self.out / "checkpoint.json", orjson.dumps(
+            {"iteration": phase.iteration, "cache": phase.cache, "history": phase.history},
+            option=orjson.OPT_SORT_KEYS))
+        self._log_attempts(phase.iteration, logs)
+
+    def _log_attempts(self, iteration: int, logs: list[PathLog]) -> None:
+        rows = [(iteration, log.path, i, s.edge[0] if s.edge else None, s.edge[1] if s.edge else None, s.tool,
+                 s.outcome, s.kind, s.delta_alpha, s.delta_beta, s.records)
+                for log in logs for i, s in enumerate(log.steps)]
+        con = duckdb.connect(str(self.out / "edges.duckdb"))
+        try:
+            con.execute("CREATE TABLE IF NOT EXISTS attempts (iteration INTEGER, path INTEGER, step INTEGER, "
+                        "source VARCHAR, target VARCHAR, tool VARCHAR, outcome VARCHAR, kind VARCHAR, "
+                        "delta_alpha DOUBLE, delta_beta DOUBLE, records INTEGER)")
+            con.execute("DELETE FROM attempts WHERE iteration = ?", [iteration])  # a resumed iteration
+            if rows:
+                cols = list(zip(*rows, strict=True))
+                names = ["iteration", "path", "step", "source", "target", "tool", "outcome", "kind", "delta_alpha",
+                         "delta_beta", "records"]
+                con.register("_rows", {n: np.array(c, dtype=object) for n, c in zip(names, cols, strict=True)})
+                con.execute("INSERT INTO attempts SELECT iteration::INTEGER, path::INTEGER, step::INTEGER, source, "
+                            "target, tool, outcome, kind, delta_alpha::DOUBLE, delta_beta::DOUBLE, records::INTEGER "
+                            "FROM _rows")
+                con.unregister("_rows")
+        finally:
+            con.close()
+
+    def finish(self, phase: PhaseA, skeleton: ToolGraph) -> None:
+        phase.graph.save_json(self.out / "graph.json")
+        phase.graph.save_graphml(self.out / "graph.graphml")
+        con = duckdb.connect(str(self.out / "edges.duckdb"))
+        try:
+            con.execute("DROP TABLE IF EXISTS edges")
+            con.execute("CREATE TABLE edges (source VARCHAR, target VARCHAR, score DOUBLE, prior_alpha DOUBLE, "
+                        "prior_beta DOUBLE, alpha DOUBLE, beta DOUBLE, attempts INTEGER, successes INTEGER, "
+                        "semantic_successes INTEGER, pruned BOOLEAN, pruned_at INTEGER)")
+            rows = []
+            for key in sorted(phase.graph.edges):
+                e, prior = phase.graph.edges[key], skeleton.edges[key]
+                rows.append((e.source, e.target, e.score, prior.alpha, prior.beta, e.alpha, e.beta, e.attempts,
+                             e.successes, e.semantic_successes, e.pruned, e.pruned_at))
+            if rows:
+                cols = list(zip(*rows, strict=True))
+                names = ["source", "target", "score", "prior_alpha", "prior_beta", "alpha", "beta", "attempts",
+                         "successes", "semantic_successes", "pruned", "pruned_at"]
+                con.register("_e", {n: np.array(c, dtype=object) for n, c in zip(names, cols, strict=True)})
+                con.execute("INSERT INTO edges SELECT source, target, score::DOUBLE, prior_alpha::DOUBLE, "
+                            "prior_beta::DOUBLE, alpha::DOUBLE, beta::DOUBLE, attempts::INTEGER, successes::INTEGER, "
+                            "semantic_successes::INTEGER, pruned::BOOLEAN, pruned_at::INTEGER FROM _e")
+                con.unregister("_e")
+        finally:
+            con.close()
+
+
+def build_graph(out_dir: Path, config: EdgeConfig, backend_spec: str = "sim", *, workers: int = 1,
+                force: bool = False, proposer=None, embedder=None,
+                on_iteration: Callable[[int, dict[str, Any]], None] | None = None,
+                stop_after: int | None = None) -> tuple[PhaseA, ToolGraph]:
+    from kopa.edge.embed import HashingEmbedder
+    from kopa.edge.graph import build_skeleton
+    from kopa.edge.proposer import OfflineProposer
+
+    catalog = load_catalog()
+    run = EdgeRun(out_dir, config, backend_spec, force=force)
+    tools = [t for t in catalog if t.family != "session"]
+    skeleton = run.skeleton(lambda: build_skeleton(tools, embedder or HashingEmbedder(),
+                                                   proposer or OfflineProposer(), config))
+    backend: Backend = open_backend(backend_spec)
+    phase = PhaseA(ToolGraph.load_json(out_dir / "skeleton.json"), catalog, backend, config)
+    run.resume(phase)
+    while phase.iteration < config.T:
+        if stop_after is not None and phase.iteration >= stop_after:
+            break
+        logs = phase.run_iteration(workers=workers)
+        run.checkpoint(phase, logs)
+        if on_iteration is not None:
+            on_iteration(phase.iteration, phase.history[-1])
+    if phase.iteration >= config.T:
+        run.finish(phase, skeleton)
+    return phase, skeleton

@@ -1,0 +1,246 @@
+"""EDGE Phase A skeleton: embedder, retriever, offline/LLM proposer, plans, Beta priors, graph I/O."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import mpmath
+import networkx as nx
+import numpy as np
+import pytest
+
+from kopa.catalog import load_catalog
+from kopa.catalog.models import ParamSpec
+from kopa.edge import (
+    Edge,
+    EdgeConfig,
+    HashingEmbedder,
+    OfflineProposer,
+    OpenAIProposer,
+    ToolGraph,
+    beta_cdf,
+    build_skeleton,
+    compile_plan,
+    is_generic,
+    prior,
+    retrieve,
+)
+from kopa.edge.retriever import graph_tools
+from kopa.edge.signature import input_params, signature_text
+from kopa.llm.client import ChatReply
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return load_catalog()
+
+
+@pytest.fixture(scope="module")
+def tools(catalog):
+    """The documented (real) tools: a fixed subset, so tests stay fast while generated tools grow."""
+    return [t for t in catalog if t.spec.real]
+
+
+@pytest.fixture(scope="module")
+def skeleton(tools):
+    return build_skeleton(tools, HashingEmbedder(), OfflineProposer(), EdgeConfig())
+
+
+# ---------------------------------------------------------------- embedder
+
+def test_embedder_is_deterministic_and_normalised():
+    texts = ["corp_code 고유번호", "학교 급식 식단정보", "지하철 역코드 STATION_CD"]
+    a, b = HashingEmbedder().embed(texts), HashingEmbedder().embed(texts)
+    assert a.shape == (3, 4096)
+    assert np.array_equal(a, b)
+    assert np.allclose(np.linalg.norm(a, axis=1), 1.0)
+
+
+def test_embedder_puts_korean_near_korean():
+    corpus = ["고유번호", "corp_code 고유번호", "학교 급식 식단정보", "지하철 역코드", "법령 조문 내용", "국회의원 이름"]
+    v = HashingEmbedder().embed(corpus)
+    sims = v[1:] @ v[0]
+    assert sims[0] > 0.4
+    assert sims[0] == max(sims)
+    assert all(s < 0.2 for s in sims[1:])
+
+
+# ---------------------------------------------------------------- retriever
+
+def test_retrieval_keeps_K_same_and_Kx_cross_domain_per_source(tools):
+    K, Kx = 5, 3
+    cands = retrieve(tools, HashingEmbedder(), K=K, Kx=Kx)
+    nodes = {t.name: t for t in graph_tools(tools)}
+    targets = [n for n, t in nodes.items() if input_params(t)]
+    same, cross = Counter(), Counter()
+    for c in cands:
+        assert c.source != c.target
+        assert c.target in targets and "issue_api_key" not in (c.source, c.target)
+        assert (nodes[c.source].domain != nodes[c.target].domain) == c.cross_domain
+        (cross if c.cross_domain else same)[c.source] += 1
+    for name, tool in nodes.items():
+        n_same = sum(1 for t in targets if t != name and nodes[t].domain == tool.domain)
+        assert same[name] == min(K, n_same)
+        assert cross[name] == Kx
+    assert len({(c.source, c.target) for c in cands}) == len(cands)
+    assert cands == retrieve(tools, HashingEmbedder(), K=K, Kx=Kx)
+
+
+def test_retrieval_finds_the_corp_code_chain(tools):
+    cands = [c for c in retrieve(tools, HashingEmbedder()) if c.source == "find_dart_corp_code"]
+    assert "get_dart_company_overview" in [c.target for c in cands if not c.cross_domain]
+
+
+def test_signature_text_carries_korean_and_formats(catalog):
+    text = signature_text(catalog["get_dart_company_overview"])
+    assert "get dart company overview" in text and "기업개황" in text
+    assert "corp_code" in text and "고유번호" in text
+
+
+# ---------------------------------------------------------------- proposer and plans
+
+def test_offline_proposer_binds_corp_code_chain(catalog):
+    p = OfflineProposer().propose(catalog["find_dart_corp_code"], catalog["get_dart_company_overview"])
+    assert p.bindings == {"corp_code": "corp_code"}
+    assert p.score >= 0.9
+
+
+def test_offline_proposer_scores_unrelated_pair_low(catalog):
+    p = OfflineProposer().propose(catalog["find_dart_corp_code"], catalog["get_neis_school_meal_menu"])
+    assert p.bindings == {}
+    assert p.score < EdgeConfig().s_min
+
+
+def test_offline_proposer_does_not_bind_unrelated_dates(catalog):
+    # modify_date (최종변경일자) is not a search window: dates stay CLARIFY with format examples.
+    p = OfflineProposer().propose(catalog["find_dart_corp_code"],
+                                  catalog["get_dart_convertible_bond_issuance_decision"])
+    assert p.bindings == {"corp_code": "corp_code"}
+    assert p.defaults["bgn_de"] == ["20260130"]
+    assert 0.3 <= p.score < 0.9
+
+
+def test_plan_upstream_default_clarify_on_real_tools(catalog):
+    target = catalog["get_dart_single_company_key_accounts"]
+    p = OfflineProposer().propose(catalog["find_dart_corp_code"], target)
+    plan = compile_plan(target, p)
+    assert plan["corp_code"].kind == "UPSTREAM" and plan["corp_code"].field == "corp_code"
+    assert plan["reprt_code"].kind == "CLARIFY"
+    assert plan["reprt_code"].values == ["11011", "11012", "11013", "11014"]
+    assert plan["bsns_year"].kind == "CLARIFY"
+
+    search = catalog["search_dart_disclosures"]
+    plan = compile_plan(search, OfflineProposer().propose(catalog["find_dart_corp_code"], search))
+    assert plan["corp_code"].kind == "UPSTREAM"
+    assert (plan["page_no"].kind, plan["page_no"].values) == ("DEFAULT", ["1"])
+    assert (plan["page_count"].kind, plan["page_count"].values) == ("DEFAULT", ["10"])
+    assert plan["pblntf_ty"].kind == "CLARIFY"
+
+
+def test_is_generic():
+    assert is_generic(ParamSpec(name="pIndex", paging=True, description="페이지"))
+    assert is_generic(ParamSpec(name="resultType", description="응답 형식"))
+    assert is_generic(ParamSpec(name="Type", description="json"))
+    assert not is_generic(ParamSpec(name="corp_code", format="corp_code", description="고유번호"))
+
+
+class _FakeChat:
+    model = "fake"
+
+    def __init__(self, content: str) -> None:
+        self.content = content
+        self.calls = 0
+
+    def request_params(self, params):
+        return params
+
+    def complete(self, messages, tools=None, **params):
+        self.calls += 1
+        assert "find_dart_corp_code" in messages[-1]["content"]
+        return ChatReply(content=self.content)
+
+
+def test_openai_proposer_parses_and_validates(catalog):
+    src, dst = catalog["find_dart_corp_code"], catalog["get_dart_company_overview"]
+    chat = _FakeChat('```json\n{"score": 0.9, "bindings": {"corp_code": "corp_code", "x": "nope"},'
+                     ' "defaults": {}, "rationale": "고유번호"}\n```')
+    p = OpenAIProposer(chat).propose(src, dst)
+    assert (p.score, p.bindings, chat.calls) == (0.9, {"corp_code": "corp_code"}, 1)
+    assert "dropped" in p.rationale
+
+    bad = OpenAIProposer(_FakeChat("I think it works")).propose(src, dst)
+    assert bad.score == 0.0 and bad.bindings == {} and "unusable" in bad.rationale
+    clipped = OpenAIProposer(_FakeChat('{"score": 7}')).propose(src, dst)
+    assert clipped.score == 1.0
+
+
+# ---------------------------------------------------------------- Beta prior and posterior
+
+@pytest.mark.parametrize(("x", "a", "b", "expected"), [
+    (0.5, 2, 3, 0.6875),
+    (0.3, 1, 1, 0.3),
+    (0.5, 4, 4, 0.5),
+    (0.7, 3, 1, 0.343),
+])
+def test_beta_cdf_known_values(x, a, b, expected):
+    assert beta_cdf(x, a, b) == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize(("x", "a", "b"), [(0.5, 1.6, 2.4), (0.5, 13.3, 2.1), (0.2, 0.7, 40.5),
+                                           (0.9, 55.0, 3.3), (0.5, 1.0, 101.5)])
+def test_beta_cdf_matches_mpmath(x, a, b):
+    assert beta_cdf(x, a, b) == pytest.approx(float(mpmath.betainc(a, b, 0, x, regularized=True)), abs=1e-10)
+
+
+def test_prior_formula_and_pruning_rule():
+    assert prior(0.7) == pytest.approx((2.4, 1.6))
+    assert prior(0.3, kappa=2.0) == pytest.approx((1.6, 2.4))
+    a, b = prior(0.8)
+    e = Edge(source="a", target="b", score=0.8, alpha=a, beta=b, prior_alpha=a, prior_beta=b)
+    assert e.mean == pytest.approx(2.6 / 4.0)
+    assert e.prob_above(0.5) == pytest.approx(1 - beta_cdf(0.5, 2.6, 1.4))
+    assert not e.should_prune()  # untried
+    e.attempts, e.beta = 2, e.beta + 3.0  # two structural failures
+    assert e.prob_above(0.5) < 0.3 and e.should_prune()
+
+
+# ---------------------------------------------------------------- skeleton
+
+def test_skeleton_edges_carry_priors_and_plans(skeleton):
+    cfg = EdgeConfig()
+    assert len(skeleton) > 100
+    for edge in skeleton.sorted_edges():
+        assert edge.score >= cfg.s_min
+        assert (edge.alpha, edge.beta) == pytest.approx(prior(edge.score, cfg.kappa))
+        assert any(s.kind == "UPSTREAM" for s in edge.plan.values())
+    e = skeleton.edges[("find_dart_corp_code", "get_dart_company_overview")]
+    assert e.plan["corp_code"].field == "corp_code" and e.alpha == pytest.approx(1 + 2 * e.score)
+    outs = skeleton.out_edges("find_dart_corp_code")
+    assert [x.target for x in outs] == sorted(x.target for x in outs)
+
+
+def test_skeleton_json_is_byte_stable_and_round_trips(tools, skeleton, tmp_path):
+    again = build_skeleton(list(reversed(tools)), HashingEmbedder(), OfflineProposer(), EdgeConfig())
+    assert again.to_json_bytes() == skeleton.to_json_bytes()
+    path = skeleton.save_json(tmp_path / "g.json")
+    loaded = ToolGraph.load_json(path)
+    assert loaded.to_json_bytes() == path.read_bytes()
+    g = loaded.to_networkx()
+    assert g.number_of_edges() == len(skeleton)
+    assert g.edges["find_dart_corp_code", "get_dart_company_overview"]["bindings"] == {"corp_code": "corp_code"}
+
+
+def test_graphml_export(skeleton, tmp_path):
+    path = skeleton.save_graphml(tmp_path / "g.graphml")
+    g = nx.read_graphml(path)
+    assert g.number_of_edges() == len(skeleton)
+    attrs = g.edges["find_dart_corp_code", "get_dart_company_overview"]
+    assert math.isclose(attrs["alpha"], skeleton.edges[("find_dart_corp_code", "get_dart_company_overview")].alpha)
+
+
+def test_load_json_rejects_garbage(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    with pytest.raises(ValueError, match="not a kopa tool graph"):
+        ToolGraph.load_json(bad)
