@@ -105,7 +105,11 @@ def graph_export(run_dir: str, fmt: str, include_pruned: bool, output: str) -> N
 
     graph = ToolGraph.load_json(Path(run_dir) / "graph.json")
     if not include_pruned:
-        graph = ToolGraph.from_edges([e for e in graph.edges.values() if not e.pruned])
+        kept = ToolGraph(nodes=graph.nodes, meta=graph.meta)
+        for e in graph.sorted_edges():
+            if not e.pruned:
+                kept.add(e)
+        graph = kept
     if fmt == "json":
         graph.save_json(Path(output))
     elif fmt == "graphml":

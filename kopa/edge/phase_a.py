@@ -153,6 +153,7 @@ class PhaseA:
     def _bind(self, edge: Edge, records: list[dict], rng: np.random.Generator) -> tuple[dict[str, Any], bool]:
         # A high-cardinality handoff: take one of the first φ records (the paper's fan-out budget).
         record = records[int(rng.integers(min(len(records), self.config.phi)))]
+        required = {p.name for p in self.catalog[edge.target].spec.params if p.required}
         args: dict[str, Any] = {}
         bound = False
         for param, source in sorted(edge.plan.items()):
@@ -161,7 +162,9 @@ class PhaseA:
                 if value not in (None, ""):
                     args[param] = value
                     bound = True
-            elif source.kind == "CLARIFY" and source.values:
+            elif source.kind == "CLARIFY" and source.values and param in required:
+                # Only a required input is guessed; an optional filter left unbound is simply not sent,
+                # as a caller would (a guessed optional filter mostly narrows the answer to nothing).
                 args[param] = source.values[int(rng.integers(len(source.values)))]
         return args, bound
 

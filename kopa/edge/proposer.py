@@ -203,7 +203,7 @@ class OfflineProposer:
     (entity-weighted) binding and coverage the geometric mean of how each required parameter gets
     its value. Without any binding an edge makes no claim, so s_e stays below s_min."""
 
-    name = "offline-lexical-v1"
+    name = "offline-lexical-v2"
 
     def __init__(self) -> None:
         # (source tool, parameter signature) → (best match, field). Targets of one source share
@@ -240,7 +240,10 @@ class OfflineProposer:
             best_m, best_f = self._best_field(source, pf)
             best_any = max(best_any, best_m)
             weak = pf.kind == "date"
-            if best_f is not None and best_m >= BIND_THRESHOLD:
+            # An optional filter is bound only when it carries a code: binding every optional name or date
+            # the source also has (시설명 to 시설명 across two datasets) ANDs filters that rarely hold together.
+            bindable = param.required or pf.kind == "code"
+            if best_f is not None and best_m >= BIND_THRESHOLD and bindable:
                 bindings[param.name] = best_f
                 strength = max(strength, best_m * _evidence(param, pf))
                 value = best_m

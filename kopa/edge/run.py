@@ -33,6 +33,21 @@ def _write_atomic(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
+_DYNAMIC = ("alpha", "beta", "attempts", "successes", "semantic_successes", "pruned", "pruned_at")
+
+
+def posterior_state(graph: ToolGraph) -> list[list]:
+    """[source, target, α, β, attempts, successes, semantic, pruned, pruned_at] per edge, sorted."""
+    return [[*key, *(getattr(graph.edges[key], f) for f in _DYNAMIC)] for key in sorted(graph.edges)]
+
+
+def restore_posteriors(graph: ToolGraph, rows: list[list]) -> None:
+    for row in rows:
+        edge = graph.edges[(row[0], row[1])]
+        for name, value in zip(_DYNAMIC, row[2:], strict=True):
+            setattr(edge, name, value)
+
+
 def config_digest(config: EdgeConfig, backend_spec: str) -> str:
     payload = {"config": config.model_dump(mode="json"), "backend": backend_spec}
     return hashlib.sha256(orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)).hexdigest()
@@ -70,16 +85,17 @@ class EdgeRun:
         if not path.exists():
             return
         state = orjson.loads(path.read_bytes())
-        phase.graph = ToolGraph.load_json(self.out / "checkpoint-graph.json")
+        restore_posteriors(phase.graph, state["edges"])
         phase.cache = state["cache"]
         phase.iteration = state["iteration"]
         phase.history = state["history"]
 
     def checkpoint(self, phase: PhaseA, logs: list[PathLog]) -> None:
-        phase.graph.save_json(self.out / "checkpoint-graph.json")
+        """Only what Phase A changes (posteriors, counts, pruning), beside the static skeleton: a few MB
+        written in milliseconds, where the whole graph with its plans would take seconds per iteration."""
         _write_atomic(self.out / "checkpoint.json", orjson.dumps(
-            {"iteration": phase.iteration, "cache": phase.cache, "history": phase.history},
-            option=orjson.OPT_SORT_KEYS))
+            {"iteration": phase.iteration, "cache": phase.cache, "history": phase.history,
+             "edges": posterior_state(phase.graph)}, option=orjson.OPT_SORT_KEYS))
         self._log_attempts(phase.iteration, logs)
 
     def _log_attempts(self, iteration: int, logs: list[PathLog]) -> None:
@@ -132,7 +148,7 @@ class EdgeRun:
 
 
 def build_graph(out_dir: Path, config: EdgeConfig, backend_spec: str = "sim", *, workers: int = 1,
-                force: bool = False, proposer=None, embedder=None,
+                force: bool = False, proposer=None, embedder=None, tools: list | None = None,
                 on_iteration: Callable[[int, dict[str, Any]], None] | None = None,
                 stop_after: int | None = None) -> tuple[PhaseA, ToolGraph]:
     from kopa.edge.embed import HashingEmbedder
@@ -141,7 +157,7 @@ def build_graph(out_dir: Path, config: EdgeConfig, backend_spec: str = "sim", *,
 
     catalog = load_catalog()
     run = EdgeRun(out_dir, config, backend_spec, force=force)
-    tools = [t for t in catalog if t.family != "session"]
+    tools = tools if tools is not None else [t for t in catalog if t.family != "session"]
     skeleton = run.skeleton(lambda: build_skeleton(tools, embedder or HashingEmbedder(),
                                                    proposer or OfflineProposer(), config))
     backend: Backend = open_backend(backend_spec)
