@@ -25,28 +25,64 @@ class TruthReport(BaseModel):
 
 
 @cache
-def _tool_truth(simulator, name: str) -> tuple[dict[str, str], dict[str, str]] | None:
-    from sim.truth import endpoint_for_url, truth_of
+def _endpoint(simulator, name: str):
+    from sim.truth import endpoint_for_url
 
     tool = load_catalog()[name]
     if tool.family == "session":
         return None
     request = family_of(tool.family).build(tool, {}, "truth-study-key")
-    endpoint = endpoint_for_url(simulator, str(request.url))
+    return endpoint_for_url(simulator, str(request.url))
+
+
+@cache
+def _tool_truth(simulator, name: str) -> tuple[dict[str, str], dict[str, str]] | None:
+    from sim.truth import truth_of
+
+    endpoint = _endpoint(simulator, name)
     if endpoint is None:
         return None
     truth = truth_of(simulator, endpoint)
     return truth.param_entities, truth.field_entities
 
 
+@cache
+def _values(simulator, name: str, side: str, wire: str) -> frozenset[str]:
+    """The distinct values an output field carries (side 'out') or an input filters on (side 'in'),
+    over the rows the endpoint serves."""
+    endpoint = _endpoint(simulator, name)
+    table = simulator.world.table(endpoint.table)
+    if side == "in":
+        bind = endpoint.binds.get(wire)
+        column = bind.column if bind is not None else None
+    else:
+        column = endpoint.columns.get(wire) if endpoint.columns else wire
+    if column is None or column not in table.cols:
+        return frozenset()
+    rows = table.select(list(endpoint.fixed))
+    col = table.cols[column]
+    return frozenset(str(v) for v in col.text_vocab()[sorted(set(col.codes[rows].tolist()))])
+
+
+OVERLAP = 0.5  # a binding truly works when most values the source hands on are values the target holds
+
+
 def edge_is_true(simulator, edge: Edge) -> bool:
-    """Every binding maps an output field to an input of the same entity (and there is one)."""
+    """Every binding maps an output field to an input of the same entity (and there is one), and the
+    values the source carries are, for the most part, values the target can answer for."""
     source, target = _tool_truth(simulator, edge.source), _tool_truth(simulator, edge.target)
     if source is None or target is None or not edge.bindings:
         return False
     params, _ = target
     _, fields = source
-    return all(params.get(p) and params.get(p) == fields.get(f) for p, f in edge.bindings.items())
+    for p, f in edge.bindings.items():
+        if not params.get(p) or params.get(p) != fields.get(f):
+            return False
+        handed = _values(simulator, edge.source, "out", f)
+        held = _values(simulator, edge.target, "in", p)
+        if not handed or len(handed & held) < OVERLAP * len(handed):
+            return False
+    return True
 
 
 def _true_pair(simulator, u: str, v: str) -> bool:
