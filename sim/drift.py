@@ -12,15 +12,15 @@ table row by a named random stream, so the same record is missing from every que
 from __future__ import annotations
 
 import datetime as dt
-import tomllib
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from sim.endpoints import Bind, Endpoint
+from sim.tomlspec import load_spec, shipped, spec_path
 from sim.world.rng import stream
 
 if TYPE_CHECKING:
@@ -179,34 +179,16 @@ class Scenario(BaseModel):
 
 
 def scenario_path(name_or_path: str) -> Path:
-    path = Path(name_or_path)
-    if path.suffix == ".toml" or path.exists():
-        return path
-    return SCENARIO_DIR / f"{name_or_path}.toml"
+    return spec_path(name_or_path, SCENARIO_DIR)
 
 
 def shipped_scenarios() -> list[str]:
-    return sorted(p.stem for p in SCENARIO_DIR.glob("*.toml"))
+    return shipped(SCENARIO_DIR)
 
 
 def load_scenario(name_or_path: str) -> Scenario:
     """A shipped scenario by name (`default`) or a TOML file by path, validated."""
-    path = scenario_path(name_or_path)
-    if not path.exists():
-        raise DriftError(f"no drift scenario {name_or_path!r}; shipped: {', '.join(shipped_scenarios())}")
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise DriftError(f"{path}: not valid TOML: {exc}") from exc
-    data.setdefault("name", path.stem)
-    try:
-        return Scenario.model_validate(data)
-    except ValidationError as exc:
-        lines = [f"{path}: invalid drift scenario"]
-        for err in exc.errors():
-            where = ".".join(str(p) for p in err["loc"])
-            lines.append(f"  {where}: {err['msg']}")
-        raise DriftError("\n".join(lines)) from exc
+    return load_spec(name_or_path, SCENARIO_DIR, Scenario, DriftError, "drift scenario")
 
 
 # ---------------------------------------------------------------- serving

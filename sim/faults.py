@@ -20,17 +20,17 @@ concurrency, the call order or the number of workers.
 from __future__ import annotations
 
 import hashlib
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 from sim.endpoints import Endpoint
 from sim.families import load_family
 from sim.http import SimRequest, SimResponse
+from sim.tomlspec import load_spec, shipped, spec_path
 
 FaultKind = Literal["rate_limit", "maintenance", "server_error", "timeout", "connection_reset", "truncated",
                     "malformed"]
@@ -165,34 +165,16 @@ def _check_sum(rates: dict[str, float], where: str) -> None:
 
 
 def profile_path(name_or_path: str) -> Path:
-    path = Path(name_or_path)
-    if path.suffix == ".toml" or path.exists():
-        return path
-    return PROFILE_DIR / f"{name_or_path}.toml"
+    return spec_path(name_or_path, PROFILE_DIR)
 
 
 def shipped_profiles() -> list[str]:
-    return sorted(p.stem for p in PROFILE_DIR.glob("*.toml"))
+    return shipped(PROFILE_DIR)
 
 
 def load_profile(name_or_path: str) -> FaultProfile:
     """A shipped profile by name (`realistic`) or a TOML file by path, validated."""
-    path = profile_path(name_or_path)
-    if not path.exists():
-        raise FaultProfileError(f"no fault profile {name_or_path!r}; shipped: {', '.join(shipped_profiles())}")
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise FaultProfileError(f"{path}: not valid TOML: {exc}") from exc
-    data.setdefault("name", path.stem)
-    try:
-        return FaultProfile.model_validate(data)
-    except ValidationError as exc:
-        lines = [f"{path}: invalid fault profile"]
-        for err in exc.errors():
-            where = ".".join(str(p) for p in err["loc"]) or "(profile)"
-            lines.append(f"  {where}: {err['msg']}")
-        raise FaultProfileError("\n".join(lines)) from exc
+    return load_spec(name_or_path, PROFILE_DIR, FaultProfile, FaultProfileError, "fault profile")
 
 
 def expected_rates(profile: FaultProfile) -> dict[str, dict[str, float]]:
