@@ -125,9 +125,8 @@ def _served_today(base_url: str) -> str | None:
 
 def _open_faults(rest: str, *, strict_keys: bool) -> Backend:
     """`faults:PROFILE[,seed=N]@INNER` (INNER defaults to sim)."""
-    from sim.faults import load_profile
-
     from kopa.backends.faults import FaultLog, FaultTransport
+    from sim.faults import load_profile
 
     head, _, inner_spec = rest.partition("@")
     profile_name, *options = head.split(",")
