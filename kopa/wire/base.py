@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 from urllib.parse import quote
@@ -122,6 +123,23 @@ def http_status_error(response: httpx.Response) -> WireError | None:
         return WireError(error_class="environmental", kind="server_error", code=str(status),
                          message=response.reason_phrase or "server error")
     return None
+
+
+def page_outcome(rows: list[dict[str, Any]], total: int, page: int, size: int, *, code: str,
+                 total_pages: int | None = None, empty: str = "no records") -> Parsed:
+    """A page of a paged answer as the runtime sees it: its records, or — when it holds none — no data
+    (the service has nothing) or a page past the end (it has records, not on this page). Both are
+    structural: the request, not the service, is wrong."""
+    pages = total_pages if total_pages is not None else max(1, math.ceil(total / max(size, 1)))
+    info = PageInfo(page=page, page_size=size, total_pages=pages)
+    if not rows and total > 0:
+        return Parsed(total_count=total, page=info,
+                      error=WireError(error_class="structural", kind="page_out_of_range", code=code,
+                                      message=f"page {page} > {pages} pages"))
+    if not rows:
+        return Parsed(total_count=total, page=info,
+                      error=WireError(error_class="structural", kind="no_data", code=code, message=empty))
+    return Parsed(records=rows, total_count=total, page=info)
 
 
 def malformed(detail: str) -> Parsed:

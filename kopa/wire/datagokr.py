@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 from xml.etree import ElementTree
 
@@ -11,13 +10,13 @@ import orjson
 
 from kopa.catalog.models import Tool
 from kopa.wire.base import (
-    PageInfo,
     Parsed,
     StandardWire,
     WireError,
     coded_error,
     http_status_error,
     malformed,
+    page_outcome,
 )
 from kopa.wire.xmltree import listify, parse_xml
 
@@ -77,14 +76,4 @@ class DataGoKrWire(StandardWire):
         total = int(body.get("totalCount") or 0)
         page = int(body.get("pageNo") or 1)
         size = int(body.get("numOfRows") or max(len(rows), 1))
-        pages = max(1, math.ceil(total / size))
-        info = PageInfo(page=page, page_size=size, total_pages=pages)
-        if not rows and total > 0 and page > pages:
-            return Parsed(total_count=total, page=info,
-                          error=WireError(error_class="structural", kind="page_out_of_range", code="00",
-                                          message=f"pageNo {page} > {pages} pages"))
-        if not rows:
-            return Parsed(total_count=total, page=info,
-                          error=WireError(error_class="structural", kind="no_data", code="00",
-                                          message="items is empty"))
-        return Parsed(records=rows, total_count=total, page=info)
+        return page_outcome(rows, total, page, size, code="00", empty="items is empty")

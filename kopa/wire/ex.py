@@ -15,13 +15,12 @@ import orjson
 
 from kopa.catalog.models import Tool
 from kopa.wire.base import (
-    PageInfo,
     Parsed,
     StandardWire,
-    WireError,
     coded_error,
     http_status_error,
     malformed,
+    page_outcome,
 )
 from kopa.wire.xmltree import listify, parse_xml
 
@@ -54,15 +53,8 @@ class ExWire(StandardWire):
         total = _int(body.get("count"), len(rows))
         page = _int(body.get("pageNo"), 1)
         size = _int(body.get("numOfRows"), max(len(rows), 1))
-        pages = _int(body.get("pageSize"), 0)
-        info = PageInfo(page=page, page_size=size, total_pages=pages)
-        if total == 0:
-            return Parsed(total_count=0, page=info, error=WireError(
-                error_class="structural", kind="no_data", code=code, message="count 0: 조회된 데이터가 없습니다."))
-        if not rows:
-            return Parsed(total_count=total, page=info, error=WireError(
-                error_class="structural", kind="page_out_of_range", code=code, message=f"pageNo {page} > {pages} pages"))
-        return Parsed(records=rows, total_count=total, page=info)
+        return page_outcome(rows, total, page, size, code=code, total_pages=_int(body.get("pageSize"), 0),
+                            empty="count 0: 조회된 데이터가 없습니다.")
 
 
 def _int(value: Any, default: int) -> int:

@@ -8,7 +8,6 @@ simulator was given to answer with (see sim/families/hrd.py), kept apart here on
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Any
 from xml.etree import ElementTree
@@ -18,13 +17,13 @@ import orjson
 
 from kopa.catalog.models import Tool
 from kopa.wire.base import (
-    PageInfo,
     Parsed,
     StandardWire,
     WireError,
     coded_error,
     http_status_error,
     malformed,
+    page_outcome,
 )
 from kopa.wire.xmltree import listify, parse_xml
 
@@ -104,14 +103,5 @@ def _list(payload: dict) -> Parsed:
         return Parsed(records=rows, total_count=total or len(rows))
     page = int(payload.get("pageNum") or 1)
     size = int(payload.get("pageSize") or max(len(rows), 1))
-    pages = max(1, math.ceil(total / size))
-    info = PageInfo(page=page, page_size=size, total_pages=pages)
-    if not rows and total > 0 and page > pages:
-        return Parsed(total_count=total, page=info,
-                      error=WireError(error_class="structural", kind="page_out_of_range", code="scn_cnt",
-                                      message=f"pageNum {page} > {pages} pages"))
-    if not rows:
-        return Parsed(total_count=total, page=info,
-                      error=WireError(error_class="structural", kind="no_data", code="scn_cnt=0",
-                                      message="srchList is empty"))
-    return Parsed(records=rows, total_count=total, page=info)
+    return page_outcome(rows, total, page, size, code="scn_cnt" if total else "scn_cnt=0",
+                        empty="srchList is empty")

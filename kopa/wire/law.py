@@ -8,7 +8,6 @@ an empty list is `totalCnt` 0. The `code` of a WireError carries the service's `
 
 from __future__ import annotations
 
-import math
 from typing import Any
 from xml.etree import ElementTree
 
@@ -17,12 +16,12 @@ import orjson
 
 from kopa.catalog.models import Tool
 from kopa.wire.base import (
-    PageInfo,
     Parsed,
     StandardWire,
     WireError,
     http_status_error,
     malformed,
+    page_outcome,
 )
 from kopa.wire.xmltree import listify, parse_xml
 
@@ -103,14 +102,4 @@ def _listing(tool: Tool, args: dict[str, Any], body: dict[str, Any]) -> Parsed:
     except (TypeError, ValueError):
         size = DEFAULT_DISPLAY
     size = min(max(size, 1), MAX_DISPLAY)
-    pages = max(1, math.ceil(total / size))
-    info = PageInfo(page=page, page_size=size, total_pages=pages)
-    if total == 0:
-        return Parsed(total_count=0, page=info,
-                      error=WireError(error_class="structural", kind="no_data", code="totalCnt",
-                                      message="totalCnt 0"))
-    if not rows:
-        return Parsed(total_count=total, page=info,
-                      error=WireError(error_class="structural", kind="page_out_of_range", code="page",
-                                      message=f"page {page} > {pages} pages"))
-    return Parsed(records=rows, total_count=total, page=info)
+    return page_outcome(rows, total, page, size, code="page" if total else "totalCnt", empty="totalCnt 0")
