@@ -5,13 +5,9 @@ from __future__ import annotations
 import math
 from concurrent.futures import ThreadPoolExecutor
 
-import pytest
-
 from kopa.backends import open_backend
 from kopa.tools.accounting import FaultAccount
 from kopa.tools.runtime import RetryPolicy, ToolRuntime
-
-pytest.importorskip("sim.faults")
 
 
 def workload(backend, n: int) -> list[tuple[str, dict]]:

@@ -13,7 +13,6 @@ import pytest
 
 from kopa.catalog.loader import load_catalog
 from kopa.wire.registry import family_of
-from sim.families import datagokr
 from sim.http import SimRequest
 from sim.platforms import hrd as hrd_platform
 from sim.platforms import qnet as qnet_platform
@@ -222,7 +221,6 @@ def test_qnet_errors(backend, snapshot, case, name, args, key, expected):
     assert response.text == snapshot
 
 
-@pytest.mark.skipif("930" not in datagokr.CODES, reason="sim/families/datagokr.py CODES lacks '930' (asked of lead)")
 def test_qnet_schedule_rejects_more_than_50_rows(backend):
     _, parsed = call(backend, "search_qnet_exam_schedules", {"numOfRows": 51})
     assert (parsed.error.error_class, parsed.error.kind, parsed.error.code) == ("structural", "bad_param", "930")

@@ -12,9 +12,6 @@ import numpy as np
 import orjson
 import pytest
 
-pytest.importorskip("sim.families.portal", reason="portal family (sim/families/portal.py) not written yet")
-pytest.importorskip("kopa.wire.portal", reason="portal wire parser (kopa/wire/portal.py) not written yet")
-
 from kopa.catalog.loader import load_catalog
 from kopa.wire.base import Parsed
 from kopa.wire.registry import family_of
