@@ -98,9 +98,11 @@ def bench_stats() -> None:
 @click.option("--llm-cache", type=click.Path(file_okay=False), help="Cache LLM calls here (record/replay).")
 @click.option("--llm-mode", type=click.Choice(["auto", "record", "replay"]), default="auto", show_default=True)
 @click.option("--temperature", type=float, default=0.0, show_default=True)
+@click.option("--judge-model", help="An LLM judge for open-ended answers (default: the offline judge).")
+@click.option("--judge-base-url", help="OpenAI-compatible endpoint of the judge model.")
 def bench_run(policy: str, backend_spec: str, rollouts: int, seeds: str, task_filter: str, workers: int,
               out_dir: str | None, force: bool, model: str | None, base_url: str | None, llm_cache: str | None,
-              llm_mode: str, temperature: float) -> None:
+              llm_mode: str, temperature: float, judge_model: str | None, judge_base_url: str | None) -> None:
     """Run episodes (resumable: finished episodes are skipped) and write the report.
 
     \b
@@ -119,7 +121,8 @@ def bench_run(policy: str, backend_spec: str, rollouts: int, seeds: str, task_fi
     config = RunConfig(policy=policy, backend=backend_spec, rollouts=rollouts,
                        seeds=[int(s) for s in seeds.split(",") if s.strip()],
                        tasks=[t.strip() for t in task_filter.split(",") if t.strip()], model=model,
-                       base_url=base_url, llm_cache=llm_cache, llm_mode=llm_mode, temperature=temperature)
+                       base_url=base_url, llm_cache=llm_cache, llm_mode=llm_mode, temperature=temperature,
+                       judge_model=judge_model, judge_base_url=judge_base_url)
     target = Path(out_dir or f"runs/{policy}")
     try:
         total = len(select_tasks(config)) * len(config.seeds) * config.rollouts

@@ -41,6 +41,8 @@ class RunConfig(BaseModel):
     llm_mode: str = "auto"
     temperature: float = 0.0
     max_turns: int = 16
+    judge_model: str | None = Field(None, description="an LLM judge for judge/string answers (default: offline)")
+    judge_base_url: str | None = None
 
     def digest(self) -> str:
         return hashlib.sha256(orjson.dumps(self.model_dump(), option=orjson.OPT_SORT_KEYS)).hexdigest()
@@ -79,7 +81,23 @@ def make_policy(config: RunConfig, seed: int):
     raise ValueError(f"unknown policy {config.policy!r}; one of {[*POLICIES, 'openai']}")
 
 
-def run_episode(task: Task, target: Target, policy, backend: Backend, seed: int, rollout: int) -> EpisodeResult:
+def make_judge(config: RunConfig):
+    """The offline deterministic judge unless a model is named; a model judge's calls share the run's
+    LLM cache, so a judged run reproduces offline too."""
+    if not config.judge_model:
+        return None
+    from kopa.eval.judge import LLMJudge
+    from kopa.llm.cache import CachedChatModel
+    from kopa.llm.client import OpenAIChatModel
+
+    model = OpenAIChatModel(config.judge_model, base_url=config.judge_base_url, temperature=0.0)
+    if config.llm_cache:
+        model = CachedChatModel(model, Path(config.llm_cache), mode=config.llm_mode)
+    return LLMJudge(model)
+
+
+def run_episode(task: Task, target: Target, policy, backend: Backend, seed: int, rollout: int,
+                judge=None) -> EpisodeResult:
     env = Environment(task, backend, budget=target.max_allowed_calls)
     output = policy.run(task, env, target, rollout)
     predicted = [PredictedCall(tool=c.tool, arguments=c.arguments, turn=c.turn, ok=c.result.ok,
@@ -87,7 +105,7 @@ def run_episode(task: Task, target: Target, policy, backend: Backend, seed: int,
                                error_kind=c.result.error.kind if c.result.error else None,
                                records=len(c.result.records), total_count=c.result.total_count) for c in env.calls]
     state = orjson.loads(env.state.canonical())
-    score = score_episode(task, target, output.answer, predicted, state, env.state.hash())
+    score = score_episode(task, target, output.answer, predicted, state, env.state.hash(), judge)
     lookups = {s.call for s in lookup_steps(task) if s.call}
     cause = failure_cause(task, target, predicted, output.answer, score, lookups)
     return EpisodeResult(task_id=task.id, domain=task.domain, platforms=task.platforms, policy=policy.name,
@@ -159,6 +177,7 @@ def run_bench(config: RunConfig, out_dir: Path, *, workers: int = 4, force: bool
             if episode_key(task.id, seed, rollout) not in done]
     backend = open_backend(config.backend)
     policies = {seed: make_policy(config, seed) for seed in config.seeds}
+    judge = make_judge(config)
     transcripts = out_dir / "transcripts"
     transcripts.mkdir(exist_ok=True)
     lock = threading.Lock()
@@ -168,7 +187,7 @@ def run_bench(config: RunConfig, out_dir: Path, *, workers: int = 4, force: bool
     def one(task: Task, seed: int, rollout: int) -> EpisodeResult:
         for attempt in range(INFRA_RETRIES + 1):
             try:
-                return run_episode(task, targets[task.id], policies[seed], backend, seed, rollout)
+                return run_episode(task, targets[task.id], policies[seed], backend, seed, rollout, judge)
             except Exception as exc:  # infrastructure, not the model: retried, then reported apart
                 if attempt == INFRA_RETRIES:
                     return _infra_failure(task, targets[task.id], policies[seed].name, seed, rollout, exc)
