@@ -12,6 +12,7 @@ import orjson
 
 from kopa.catalog.models import Tool
 from kopa.wire.base import (
+    ErrorTable,
     PageInfo,
     Parsed,
     StandardWire,
@@ -21,7 +22,7 @@ from kopa.wire.base import (
 )
 
 # status → (class, kind). 013 is the service saying "nothing for that value": a structural outcome.
-STATUS: dict[str, tuple[str, str]] = {
+STATUS: ErrorTable = {
     "010": ("auth", "invalid_key"),
     "011": ("auth", "invalid_key"),
     "012": ("auth", "unregistered_ip"),

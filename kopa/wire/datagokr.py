@@ -10,6 +10,7 @@ import orjson
 
 from kopa.catalog.models import Tool
 from kopa.wire.base import (
+    ErrorTable,
     Parsed,
     StandardWire,
     WireError,
@@ -21,7 +22,7 @@ from kopa.wire.base import (
 from kopa.wire.xmltree import listify, parse_xml
 
 # resultCode / returnReasonCode → (class, kind)
-CODES: dict[str, tuple[str, str]] = {
+CODES: ErrorTable = {
     "01": ("environmental", "server_error"),
     "02": ("environmental", "server_error"),
     "03": ("structural", "no_data"),

@@ -15,6 +15,7 @@ import orjson
 
 from kopa.catalog.models import Tool
 from kopa.wire.base import (
+    ErrorTable,
     Parsed,
     StandardWire,
     coded_error,
@@ -24,7 +25,7 @@ from kopa.wire.base import (
 )
 from kopa.wire.xmltree import listify, parse_xml
 
-CODES: dict[str, tuple[str, str]] = {
+CODES: ErrorTable = {
     "INVALID_KEY": ("auth", "invalid_key"),
     "NO_DATA": ("structural", "no_data"),
     "INVALID_PARAMETER_VALUE": ("structural", "bad_param"),

@@ -17,6 +17,7 @@ import orjson
 
 from kopa.catalog.models import Tool
 from kopa.wire.base import (
+    ErrorTable,
     Parsed,
     StandardWire,
     WireError,
@@ -30,7 +31,7 @@ from kopa.wire.xmltree import listify, parse_xml
 _DECLARED = re.compile(rb'\s*<\?xml[^>]*encoding="([A-Za-z0-9_-]+)"[^>]*\?>')
 
 # errorCode → (class, kind). Unconfirmed codes (no HRD-Net error envelope is documented).
-ERRORS: dict[str, tuple[str, str]] = {
+ERRORS: ErrorTable = {
     "E00": ("auth", "missing_key"),
     "E01": ("auth", "invalid_key"),
     "E10": ("structural", "missing_param"),

@@ -16,6 +16,7 @@ import orjson
 
 from kopa.catalog.models import Tool
 from kopa.wire.base import (
+    ErrorTable,
     PageInfo,
     Parsed,
     WireError,
@@ -27,7 +28,7 @@ from kopa.wire.base import (
 from kopa.wire.xmltree import listify, parse_xml
 
 # RESULT.CODE → (class, kind). INFO-200 is "nothing for these filter values": a structural outcome.
-CODES: dict[str, tuple[str, str]] = {
+CODES: ErrorTable = {
     "INFO-200": ("structural", "no_data"),
     "INFO-300": ("auth", "invalid_key"),
     "ERROR-290": ("auth", "invalid_key"),

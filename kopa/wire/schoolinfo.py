@@ -13,6 +13,7 @@ import orjson
 
 from kopa.catalog.models import Tool
 from kopa.wire.base import (
+    ErrorTable,
     Parsed,
     StandardWire,
     WireError,
@@ -21,7 +22,7 @@ from kopa.wire.base import (
     malformed,
 )
 
-CODES: dict[str, tuple[str, str]] = {
+CODES: ErrorTable = {
     "E001": ("auth", "invalid_key"),
     "E002": ("structural", "missing_param"),
     "E003": ("structural", "bad_param"),

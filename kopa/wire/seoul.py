@@ -16,14 +16,23 @@ import httpx
 import orjson
 
 from kopa.catalog.models import Tool
-from kopa.wire.base import PageInfo, Parsed, WireError, coded_error, http_status_error, malformed, wire_value
+from kopa.wire.base import (
+    ErrorTable,
+    PageInfo,
+    Parsed,
+    WireError,
+    coded_error,
+    http_status_error,
+    malformed,
+    wire_value,
+)
 from kopa.wire.xmltree import listify, parse_xml
 
 _PLACEHOLDER = re.compile(r"^\{(\w+)\}$")
 BLANK = "%20"  # a skipped positional filter: one space, percent-encoded
 
 # RESULT.CODE → (class, kind). INFO-200 covers both "nothing matches" and "window past the end".
-CODES: dict[str, tuple[str, str]] = {
+CODES: ErrorTable = {
     "INFO-100": ("auth", "invalid_key"),
     "INFO-200": ("structural", "no_data"),
     "ERROR-300": ("structural", "missing_param"),
