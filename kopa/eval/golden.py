@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kopa.eval.environment import Environment
-from kopa.eval.task import GoldenStep, Task
+from kopa.eval.task import AnswerKey, GoldenStep, Rubric, RubricFact, Task
 from kopa.eval.template import TemplateError, render
+from kopa.tools.expression import ExpressionError, format_value, parse_expression
 from kopa.tools.results import ToolResult
 from kopa.wire.paging import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, is_paged, page_args
 
@@ -21,6 +22,7 @@ class GoldenRun:
     scope: dict[str, Any]
     turns: int = 0
     answer: str | None = None
+    key: AnswerKey | None = None
     failures: list[str] = field(default_factory=list)
 
 
@@ -95,18 +97,49 @@ class GoldenExecutor:
         return merged
 
     def answer(self) -> str | None:
-        if self.task.answer is None:
+        """The answer as the policy states it: the display form (numbers: the exact value)."""
+        key = self.answer_key()
+        if key is None:
             return None
+        return key.exact if key.exact is not None else key.display
+
+    def answer_key(self) -> AnswerKey | None:
+        """The task's answer key from this run's results: display and exact value, list items, the
+        string aliases and the judge rubric with every template resolved (``{answer}`` names the value)."""
+        spec = self.task.answer
+        if spec is None:
+            return None
+        value = self._render(spec.value, "answer")
+        scope = {**self.run.scope, "answer": _text(value)}
+        exact = None
+        if spec.type == "number":
+            try:
+                number = parse_expression(_text(value))
+            except ExpressionError as exc:
+                raise GoldenError(f"{self.task.id}: answer: {value!r} is not a number: {exc}") from exc
+            exact, display = str(number), format_value(number)
+        else:
+            display = _text(value)
+        items = [_text(v) for v in value] if isinstance(value, list) else None
+        aliases = [_text(self._render(a, "aliases", scope)) for a in spec.aliases]
+        rubric = None
+        if spec.rubric is not None:
+            facts = [RubricFact(fact=f.fact, forms=[_text(self._render(x, "rubric", scope)) for x in f.forms])
+                     for f in spec.rubric.facts]
+            wrong = [_text(self._render(x, "rubric", scope)) for x in spec.rubric.wrong]
+            rubric = Rubric(facts=facts, wrong=wrong)
+        return AnswerKey(display=display, exact=exact, items=items, aliases=aliases, rubric=rubric)
+
+    def _render(self, template: str, where: str, scope: dict[str, Any] | None = None) -> Any:
         try:
-            value = render(self.task.answer.value, self.run.scope)
+            return render(template, scope if scope is not None else self.run.scope)
         except TemplateError as exc:
-            raise GoldenError(f"{self.task.id}: answer: {exc}") from exc
-        return _text(value)
+            raise GoldenError(f"{self.task.id}: {where}: {exc}") from exc
 
 
 def _text(value: Any) -> str:
     if isinstance(value, float):
-        return f"{value:.10g}"
+        return repr(value)  # the shortest text that reads back as the same float: nothing invented
     if isinstance(value, list):
         return ", ".join(_text(v) for v in value)
     return str(value)
@@ -115,5 +148,6 @@ def _text(value: Any) -> str:
 def execute_golden(task: Task, env: Environment) -> GoldenRun:
     executor = GoldenExecutor(task, env)
     run = executor.execute()
-    run.answer = executor.answer()
+    run.key = executor.answer_key()
+    run.answer = None if run.key is None else run.key.display
     return run

@@ -25,7 +25,7 @@ def compute_target(task: Task, backend: Backend) -> Target:
     calls = [GoldenCall(step="", tool=c.tool, arguments=c.arguments, turn=c.turn, ok=c.result.ok)
              for c in env.calls]
     optimal = len(calls)
-    return Target(task_id=task.id, answer=run.answer, calls=calls, optimal_calls=optimal,
+    return Target(task_id=task.id, answer=run.answer, key=run.key, calls=calls, optimal_calls=optimal,
                   max_allowed_calls=task.budget(optimal), state_hash=env.state.hash(),
                   state=orjson.loads(env.state.canonical()), world=backend.provenance)
 

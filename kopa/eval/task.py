@@ -8,6 +8,7 @@ trajectory on the simulator and stores them, and a test re-executes every trajec
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal
@@ -60,12 +61,40 @@ class InjectedState(_Strict):
     setup: list[SetupAction] = Field(default_factory=list, description="ActionSystemState: run at episode start")
 
 
+class RubricFact(_Strict):
+    """One fact a correct answer must state, with the forms in which it is accepted."""
+
+    fact: str = Field(description="what must be stated, in words (for people and the LLM judge)")
+    forms: list[str] = Field(min_length=1, description="accepted forms; templates over the golden results")
+
+
+class Rubric(_Strict):
+    """A judge answer's contract: every fact stated (in one of its forms), and none of the wrong forms."""
+
+    facts: list[RubricFact] = Field(min_length=1)
+    wrong: list[str] = Field(default_factory=list,
+                             description="forms whose presence makes an answer wrong (templates)")
+
+
 class AnswerSpec(_Strict):
     type: Literal["number", "string", "judge"]
-    value: str = Field(description="a template over the golden results; the target is its value")
+    value: str = Field(description="a template over the golden results; the target is its value "
+                                   "(number answers: the exact value, e.g. {calc.records[0].exact})")
+    precision: int | None = Field(
+        None, ge=0, le=10,
+        description="number answers: the decimal places the query asks for (0 = 정수로 반올림); "
+                    "required when the target is not an integer")
+    unit: Literal["percent"] | None = Field(
+        None, description="number answers: the target is in percent (or %p); a bare number or one with "
+                          "% / %p is read in percent. Without it an answer with % does not pass.")
+    aliases: list[str] = Field(default_factory=list,
+                               description="string answers: other accepted whole answers (templates)")
+    item_forms: list[str] = Field(
+        default_factory=list,
+        description="string answers: accepted forms of the value, or of each item of a list target, "
+                    "with {} for it (e.g. '제{}조')")
     pattern: str | None = Field(None, description="string answers: a regex the normalised answer must match")
-    rubric: str | None = Field(None, description="judge answers: what a correct answer must contain")
-    tolerance: float = Field(1e-6, description="number answers: relative tolerance for non-rational values")
+    rubric: Rubric | None = Field(None, description="judge answers: the facts and the wrong forms")
 
 
 class Task(_Strict):
@@ -103,11 +132,23 @@ class GoldenCall(_Strict):
     ok: bool
 
 
+class AnswerKey(_Strict):
+    """A task's answer as executing its golden trajectory produced it, with every template resolved."""
+
+    display: str = Field(description="the answer as a person would read it")
+    exact: str | None = Field(None, description="number answers: the exact value (sympy's printing, "
+                                                "e.g. 25/3), parsed by kopa.tools.expression")
+    items: list[str] | None = Field(None, description="list targets: the items, as a set")
+    aliases: list[str] = Field(default_factory=list, description="string answers: other accepted answers")
+    rubric: Rubric | None = Field(None, description="judge answers: the rubric with forms resolved")
+
+
 class Target(_Strict):
     """What executing a task's golden trajectory on the simulator produced."""
 
     task_id: str
-    answer: str | None
+    answer: str | None  # the display form (key.display), kept for reports
+    key: AnswerKey | None = None
     calls: list[GoldenCall]
     optimal_calls: int
     max_allowed_calls: int
@@ -135,6 +176,42 @@ def load_task_file(path: Path) -> list[Task]:
             name = item.get("id", f"#{i}") if isinstance(item, dict) else f"#{i}"
             raise TaskFileError(f"{path}: task {name}: {exc}") from exc
     return tasks
+
+
+def default_task_root() -> Path:
+    """KOPA-Bench as shipped: the folder holding `tasks/` and `targets/`."""
+    return ROOT
+
+
+@dataclass(frozen=True)
+class TaskSet:
+    """A task set: `ROOT/tasks/*.yaml` and the targets computed from them, `ROOT/targets/*.json`.
+
+    KOPA-Bench is the default; `--tasks DIR` names another (e.g. a synthesized dataset)."""
+
+    root: Path
+
+    @property
+    def tasks_dir(self) -> Path:
+        return self.root / "tasks"
+
+    @property
+    def targets_dir(self) -> Path:
+        return self.root / "targets"
+
+    def tasks(self) -> tuple[Task, ...]:
+        return load_tasks(self.tasks_dir)
+
+    def targets(self) -> dict[str, Target]:
+        return load_targets(self.targets_dir)
+
+
+def task_set(path: str | Path | None = None) -> TaskSet:
+    """The task set at `path` (default: KOPA-Bench); a clear error when it holds no task files."""
+    root = Path(path) if path is not None else default_task_root()
+    if not (root / "tasks").is_dir() or not any((root / "tasks").glob("*.yaml")):
+        raise TaskFileError(f"{root}: not a task set (expected {root / 'tasks'}/*.yaml)")
+    return TaskSet(root)
 
 
 @cache

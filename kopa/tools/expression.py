@@ -629,7 +629,8 @@ def parse_expression(text: str) -> sympy.Expr:
     return _parse_normalised(normalise_expression(text))
 
 
-def _format_value(expr: sympy.Expr) -> str:
+def format_value(expr: sympy.Expr) -> str:
+    """The display form of an exact value: exact integers below 10**15, else 10 significant digits."""
     if expr.is_Integer and abs(expr) < _EXACT_INTEGER_VALUE_LIMIT:
         return str(int(expr))
     with localcontext() as context:
@@ -661,7 +662,7 @@ def evaluate_expression(expression: str) -> EvaluationResult:
     return EvaluationResult(
         expression=normalised,
         exact=str(result),
-        value=_format_value(result),
+        value=format_value(result),
         is_integer=bool(result.is_integer),
     )
 
