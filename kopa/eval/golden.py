@@ -59,7 +59,8 @@ class GoldenExecutor:
             return _merge(list(views.values()))
         if step.for_each is not None:
             try:
-                items = render("{" + step.for_each.strip("{}") + "}", self.run.scope)
+                source = step.for_each if isinstance(step.for_each, list) else "{" + step.for_each.strip("{}") + "}"
+                items = render(source, self.run.scope)
             except TemplateError as exc:
                 raise GoldenError(f"{self.task.id}: step {step.id}: for_each: {exc}") from exc
             items = items if isinstance(items, list) else [items]

@@ -36,7 +36,8 @@ class GoldenStep(_Strict):
     id: str
     call: str | None = None
     args: dict[str, Any] = {}
-    for_each: str | None = Field(None, description="a reference to a list: one call per element (`{item}`)")
+    for_each: str | list[Any] | None = Field(
+        None, description="a reference to a list, or a list of literals: one call per element (`{item}`)")
     limit: int | None = Field(None, description="fan-out cap")
     pages: Literal["one", "all"] = Field("one", description="all: read every page (a reduction input)")
     page_size: int | None = None

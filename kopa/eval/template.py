@@ -1,8 +1,10 @@
 """The golden-trajectory reference language: `{step.records[0].corp_code}`, `{prices.records[*].clpr|num|max}`.
 
 Parsed and walked by hand — never evaluated as code. A reference names an earlier step's result and walks
-it with `.field`, `[i]`, `[*]` (every element), `[?FIELD=VALUE]` / `[?FIELD~VALUE]` (keep records whose
-field equals / contains the value), then pipes the value through named filters.
+it with `.field`, `[i]`, `[*]` (every element) and `[?FIELD OP VALUE]` (keep the records whose field
+satisfies the condition: `=` `!=` equal or not, `~` `!~` contains or not, `>` `>=` `<` `<=` numerically;
+a VALUE written `$step.path` is itself a reference), then pipes the value through named filters
+(`|num|sum`, `|maxby:FIELD` for the record with the largest FIELD, `|number` for a number inside text …).
 """
 
 from __future__ import annotations
@@ -14,7 +16,11 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 REF = re.compile(r"\{([^{}]+)\}")
-_SEGMENT = re.compile(r"\.?([A-Za-z_가-힣][A-Za-z0-9_가-힣]*)|\[(\*|-?\d+|\?[^\]]+)\]")
+_NAME = re.compile(r"\.?([A-Za-z_가-힣][A-Za-z0-9_가-힣]*)")
+# A selector condition: FIELD OP VALUE, the longest operator first so that ">=" is not read as ">".
+_CONDITION = re.compile(r"^\s*([^!=<>~]+?)\s*(!=|>=|<=|!~|=|~|>|<)\s*(.*?)\s*$")
+# A number inside text, as the services write them: "799.8 Kcal", "제15조", "1,522원", "−3.5".
+_NUMBER_IN_TEXT = re.compile(r"[-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?")
 
 
 class TemplateError(ValueError):
@@ -34,6 +40,13 @@ def _num(value: Any) -> int | float:
     return int(d) if d == d.to_integral_value() else float(d)
 
 
+def _maybe_num(value: Any) -> int | float | None:
+    try:
+        return _num(value)
+    except TemplateError:
+        return None
+
+
 def _listify(value: Any) -> list:
     return value if isinstance(value, list) else [value]
 
@@ -41,6 +54,43 @@ def _listify(value: Any) -> list:
 def _date_shift(value: Any, days: str) -> str:
     d = dt.datetime.strptime(str(value).replace("-", ""), "%Y%m%d").date() + dt.timedelta(days=int(days))
     return d.strftime("%Y%m%d")
+
+
+def _numbers_in(value: Any) -> list[int | float]:
+    return [_num(m.replace("−", "-")) for m in _NUMBER_IN_TEXT.findall(str(value))]
+
+
+def _number_in(value: Any, index: str = "0") -> int | float:
+    """The index-th number written in a text ("799.8 Kcal" → 799.8); an error when there is none."""
+    found = _numbers_in(value)
+    try:
+        return found[int(index)]
+    except IndexError:
+        raise TemplateError(f"no number #{index} in {value!r}") from None
+
+
+def _sort_key(field: str) -> Callable[[Any], tuple]:
+    """Records ordered by one field: numerically when every value is a number, else as text."""
+    def key(record: Any) -> tuple:
+        raw = record.get(field) if isinstance(record, dict) else None
+        number = _maybe_num(raw)
+        return (0, number, "") if number is not None else (1, 0, str(raw))
+    return key
+
+
+def _by(v: Any, field: str, pick: Callable[..., Any]) -> Any:
+    items = [r for r in _listify(v) if isinstance(r, dict)]
+    if not items:
+        raise TemplateError(f"no records to order by {field!r}")
+    if any(field not in r for r in items):
+        raise TemplateError(f"a record has no field {field!r}")
+    return pick(items, key=_sort_key(field))
+
+
+def _field(record: Any, name: str) -> Any:
+    if not isinstance(record, dict) or name not in record:
+        raise TemplateError(f"no field {name!r} in {str(record)[:80]}")
+    return record[name]
 
 
 FILTERS: dict[str, Callable[..., Any]] = {
@@ -64,28 +114,75 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "days": _date_shift,  # {today|days:-1} → the previous calendar day, YYYYMMDD
     "year": lambda v: str(v).replace("-", "")[:4],
     "month": lambda v: str(v).replace("-", "")[:6],
+    # arg-max / arg-min / sort by a field of records (numeric where the field is numeric)
+    "maxby": lambda v, f: _by(v, f, max),
+    "minby": lambda v, f: _by(v, f, min),
+    "sortby": lambda v, f: _by(v, f, sorted),
+    "rsortby": lambda v, f: list(reversed(_by(v, f, sorted))),
+    "get": lambda v, f: [_field(x, f) for x in v] if isinstance(v, list) else _field(v, f),  # after maxby
+    # numbers written inside text: {meal.records[0].CAL_INFO|number} → 799.8
+    "number": lambda v, i="0": [_number_in(x, i) for x in v] if isinstance(v, list) else _number_in(v, i),
+    "numbers": lambda v: _numbers_in(v),
 }
 
 
-def _select(items: list, selector: str, ref: str) -> Any:
+def _compare(actual: Any, op: str, want: str) -> bool:
+    if op in ("~", "!~"):
+        return (want in str(actual)) == (op == "~")
+    if op in ("=", "!="):  # as text: "00126380" is a code, not the number 126380
+        return (str(actual) == want) == (op == "=")
+    a, b = _maybe_num(actual), _maybe_num(want)
+    if a is None or b is None:
+        return False  # an ordering asks for numbers: a record whose field is not one does not qualify
+    return {">": a > b, ">=": a >= b, "<": a < b, "<=": a <= b}[op]
+
+
+def _select(items: list, selector: str, ref: str, scope: dict[str, Any]) -> Any:
     if selector == "*":
         return items
     if selector.startswith("?"):
-        cond = selector[1:]
-        op = "~" if "~" in cond else "="
-        field, _, want = cond.partition(op)
-        field, want = field.strip(), want.strip()
-        return [r for r in items if isinstance(r, dict) and
-                (str(r.get(field, "")) == want if op == "=" else want in str(r.get(field, "")))]
+        cond = _CONDITION.match(selector[1:])
+        if not cond:
+            raise TemplateError(f"{{{ref}}}: cannot read the condition {selector[1:]!r}")
+        field, op, want = cond.groups()
+        if want.startswith("$"):  # a reference inside a selector: [?corp_code=$corp.records[0].corp_code]
+            want = _format(resolve(want[1:], scope))
+        return [r for r in items if isinstance(r, dict) and field in r and _compare(r[field], op, want)]
     try:
         return items[int(selector)]
+    except ValueError:
+        raise TemplateError(f"{{{ref}}}: bad index [{selector}]") from None
     except IndexError as exc:
         raise TemplateError(f"{{{ref}}}: index {selector} out of range ({len(items)} items)") from exc
 
 
+def _bracket(rest: str, ref: str) -> tuple[str, str]:
+    """The content of the bracket that opens `rest`, with nested brackets balanced, and what follows."""
+    depth = 0
+    for i, c in enumerate(rest):
+        depth += (c == "[") - (c == "]")
+        if depth == 0:
+            return rest[1:i], rest[i + 1:]
+    raise TemplateError(f"{{{ref}}}: unclosed [ in {rest!r}")
+
+
+def _split_pipes(ref: str) -> list[str]:
+    """Split a reference on the pipes that separate filters (not those inside brackets)."""
+    parts, depth, current = [], 0, ""
+    for c in ref:
+        depth += (c == "[") - (c == "]")
+        if c == "|" and depth == 0:
+            parts.append(current.strip())
+            current = ""
+        else:
+            current += c
+    parts.append(current.strip())
+    return parts
+
+
 def resolve(ref: str, scope: dict[str, Any]) -> Any:
     """The value of one reference (without braces) in `scope` (step id → result dict, plus `item`, `today`)."""
-    path, *filters = [p.strip() for p in ref.split("|")]
+    path, *filters = _split_pipes(ref)
     head = re.match(r"[A-Za-z_][A-Za-z0-9_]*", path)
     if not head or head.group(0) not in scope:
         raise TemplateError(f"{{{ref}}}: unknown name {path.split('.')[0]!r}; known: {sorted(scope)}")
@@ -93,26 +190,26 @@ def resolve(ref: str, scope: dict[str, Any]) -> Any:
     rest = path[head.end():]
     spread = False
     while rest:
-        m = _SEGMENT.match(rest)
+        if rest.startswith("["):
+            selector, rest = _bracket(rest, ref)
+            if not isinstance(value, list):
+                raise TemplateError(f"{{{ref}}}: [{selector}] needs a list, got {type(value).__name__}")
+            value = _select(value, selector.strip(), ref, scope)
+            spread = spread or selector.strip() == "*" or selector.strip().startswith("?")
+            continue
+        m = _NAME.match(rest)
         if not m:
             raise TemplateError(f"{{{ref}}}: cannot parse {rest!r}")
         rest = rest[m.end():]
-        if m.group(1) is not None:
-            key = m.group(1)
-            if spread and isinstance(value, list):
-                value = [v.get(key) if isinstance(v, dict) else None for v in value]
-            elif isinstance(value, dict):
-                if key not in value:
-                    raise TemplateError(f"{{{ref}}}: no field {key!r} (has {sorted(value)[:12]})")
-                value = value[key]
-            else:
-                raise TemplateError(f"{{{ref}}}: cannot take {key!r} of {type(value).__name__}")
+        key = m.group(1)
+        if spread and isinstance(value, list):
+            value = [v.get(key) if isinstance(v, dict) else None for v in value]
+        elif isinstance(value, dict):
+            if key not in value:
+                raise TemplateError(f"{{{ref}}}: no field {key!r} (has {sorted(value)[:12]})")
+            value = value[key]
         else:
-            if not isinstance(value, list):
-                raise TemplateError(f"{{{ref}}}: [{m.group(2)}] needs a list, got {type(value).__name__}")
-            selector = m.group(2)
-            value = _select(value, selector, ref)
-            spread = spread or selector == "*" or selector.startswith("?")
+            raise TemplateError(f"{{{ref}}}: cannot take {key!r} of {type(value).__name__}")
     for spec in filters:
         name, _, arg = spec.partition(":")
         if name not in FILTERS:
@@ -120,6 +217,8 @@ def resolve(ref: str, scope: dict[str, Any]) -> Any:
         try:
             value = FILTERS[name](value, *([arg] if arg else []))
         except (TypeError, ValueError) as exc:
+            if isinstance(exc, TemplateError):
+                raise TemplateError(f"{{{ref}}}: filter {name!r}: {exc}") from exc
             raise TemplateError(f"{{{ref}}}: filter {name!r} failed on {value!r}: {exc}") from exc
     return value
 

@@ -28,7 +28,7 @@ def _final(task: Task, answer: str | None) -> str | None:
 def _referenced(steps: list[GoldenStep]) -> set[str]:
     names: set[str] = set()
     for step in steps:
-        text = str(step.args) + (step.for_each or "")
+        text = str(step.args) + str(step.for_each or "")
         names |= {m.group(1).split(".")[0].split("[")[0].split("|")[0].strip() for m in REF.finditer(text)}
         if step.parallel:
             names |= _referenced(step.parallel)
