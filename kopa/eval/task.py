@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
@@ -21,7 +22,15 @@ Domain = Literal["traffic", "finance", "education", "law", "politics", "district
 RewardBasis = Literal["RESPONSE", "ENVIRONMENT"]
 HEADROOM = 2.45  # the paper's max_allowed_calls / optimal calls
 
-ROOT = Path(__file__).resolve().parents[2] / "benchmark"
+
+def _kopa_bench_root() -> Path:
+    """KOPA-Bench's folder: package data `kopa/_benchmark/` when installed from a wheel (setup.py maps
+    `benchmark/` there); in a source checkout, or an editable install of one, `benchmark/` itself."""
+    shipped = Path(str(resources.files("kopa") / "_benchmark"))
+    return shipped if (shipped / "tasks").is_dir() else Path(__file__).resolve().parents[2] / "benchmark"
+
+
+ROOT = _kopa_bench_root()
 TASK_DIR = ROOT / "tasks"
 TARGET_DIR = ROOT / "targets"
 
