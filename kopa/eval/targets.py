@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict
 from pathlib import Path
 
+import click
 import orjson
 
 from kopa.backends.spec import Backend, open_backend
@@ -13,6 +15,24 @@ from kopa.eval.golden import GoldenError, execute_golden
 from kopa.eval.task import TARGET_DIR, GoldenCall, Target, Task, target_path
 
 TARGET_BACKEND = "sim"  # seed 0, scale small: the world every target is computed on
+PACKAGE = Path(__file__).resolve().parents[1]  # the installed (or checked-out) `kopa` package
+
+
+class TargetsNotWritable(click.ClickException):
+    """Targets belong to a task set a person edits: a source checkout's `benchmark/`, or a folder of one's
+    own. A ClickException so that `kopa bench targets` says so in one line."""
+
+
+def _writable(directory: Path) -> Path:
+    """`directory`, unless it is inside the package (KOPA-Bench installed from a wheel) or not writable."""
+    existing = next(p for p in (directory, *directory.parents) if p.exists())
+    if directory.resolve().is_relative_to(PACKAGE):
+        why = "KOPA-Bench as installed is read-only package data"
+    elif not os.access(existing, os.W_OK):
+        why = "not writable"
+    else:
+        return directory
+    raise TargetsNotWritable(f"cannot write targets into {directory} ({why}): pass a task set folder of your own")
 
 
 def compute_target(task: Task, backend: Backend) -> Target:
@@ -32,6 +52,7 @@ def compute_target(task: Task, backend: Backend) -> Target:
 
 def write_targets(tasks: list[Task], directory: Path = TARGET_DIR, backend: Backend | None = None
                   ) -> dict[str, Target]:
+    directory = _writable(directory)
     backend = backend or open_backend(TARGET_BACKEND)
     by_domain: dict[str, list[Target]] = defaultdict(list)
     out = {}
