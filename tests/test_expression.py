@@ -125,6 +125,32 @@ def test_notation(text, normalised, exact):
         assert evaluate_expression(text).exact == exact
 
 
+@pytest.mark.parametrize(
+    ("text", "normalised", "exact"),
+    [
+        ("8.(3)", "(75/9)", "25/3"),
+        ("8.3\u0305", "(75/9)", "25/3"),  # U+0305 COMBINING OVERLINE over the repeating digit
+        ("8.3\u0304", "(75/9)", "25/3"),  # U+0304 COMBINING MACRON, the same mark as many fonts draw it
+        (r"8.\overline{3}", "(75/9)", "25/3"),
+        ("0.1\u03054\u03052\u03058\u03055\u03057\u0305", "(142857/999999)", "1/7"),
+        ("1.2(34)", "(1222/990)", "611/495"),  # a fixed part before the repetend
+        ("8.16\u0305", "(735/90)", "49/6"),
+        ("0.(9)", "(9/9)", "1"),
+        ("-8.(3) * 3", "-(75/9) * 3", "-25"),
+        ("１.(３)", "(12/9)", "4/3"),  # after NFKC
+    ],
+)
+def test_repeating_decimals_are_exact_rationals(text, normalised, exact):
+    assert normalise_expression(text) == normalised
+    assert evaluate_expression(text).exact == exact
+
+
+@pytest.mark.parametrize("text", ["8.(3+1)", "8(3)", ".(3)", "2.(x)"])
+def test_only_digit_repetends_are_rewritten(text):
+    with pytest.raises(ExpressionError):
+        evaluate_expression(text)
+
+
 def test_commas_inside_calls_separate_arguments():
     # Inside a call a comma is an argument separator, never a thousands separator.
     assert normalise_expression("max(1,234)") == "max(1,234)"

@@ -6,8 +6,9 @@ Text goes through three stages:
 1. :func:`normalise_expression` rewrites common human/model notation on a token stream, without evaluating
    anything: NFKC (full-width digits), ``×``/``·``/``÷``/``−``, ``^`` → ``**``, superscript powers, LaTeX
    (``\\times``, ``\\cdot``, ``\\div``, ``\\frac{a}{b}``, ``\\sqrt{x}``, ``\\left(``/``\\right)``, ``10^{3}``,
-   ``\\pi``) and thousands separators (``1,234,567``: only where commas group digits in threes and are not
-   inside a function call's argument list, where a comma separates arguments).
+   ``\\pi``), repeating decimals (``8.(3)``, ``8.3̅``, ``8.\\overline{3}`` → ``(25/3)``) and thousands
+   separators (``1,234,567``: only where commas group digits in threes and are not inside a function call's
+   argument list, where a comma separates arguments).
 2. ``ast.parse(text, mode="eval")`` parses the result as a Python expression (parsing never runs code).
 3. A whitelist walker builds an exact sympy number from the nodes: numeric literals (floats via their source
    text, so ``0.1 + 0.2 == 0.3`` exactly), unary ``+ -``, binary ``+ - * / // % **``, the constants ``pi``
@@ -295,6 +296,24 @@ def _merge_thousands(tokens: list[_Token]) -> list[_Token]:
     return out
 
 
+_OVERLINES = "\u0304\u0305"  # combining macron and overline, both used to mark a repetend
+_REPEATING = re.compile(
+    r"(?<![\d.])(?P<int>\d+)\.(?P<fixed>\d*)"
+    r"(?:\((?P<paren>\d+)\)|\\overline\s*\{(?P<latex>\d+)\}|(?P<marked>(?:\d[" + _OVERLINES + r"])+))"
+)
+
+
+def _repeating_fraction(match: re.Match[str]) -> str:
+    """``8.(3)``, ``8.3̅`` (an overline on each repeating digit) or ``8.\\overline{3}`` as the exact fraction
+    ``(25/3)``: a repeating decimal names a rational, and writing it out is the only way to read it exactly."""
+    repetend = match["paren"] or match["latex"] or "".join(c for c in match["marked"] if c.isdigit())
+    fixed = match["fixed"]
+    # I.F(R) = (IFR − IF) / (10^|F| · (10^|R| − 1))
+    numerator = int(match["int"] + fixed + repetend) - int(match["int"] + fixed)
+    denominator = 10 ** len(fixed) * (10 ** len(repetend) - 1)
+    return f"({numerator}/{denominator})"
+
+
 def normalise_expression(text: str) -> str:
     """Rewrite human/model notation into Python expression syntax without evaluating anything.
 
@@ -312,6 +331,7 @@ def normalise_expression(text: str) -> str:
         raise ExpressionError("syntax", "vulgar fractions such as '½' are not accepted; write 1/2")
     text = unicodedata.normalize("NFKC", text).translate(_CHAR_MAP)
     text = _strip_math_delimiters(text)
+    text = _REPEATING.sub(_repeating_fraction, text)
     tokens = _tokenise(text)
     depth = max_depth = 0
     for _, t in tokens:
