@@ -13,6 +13,8 @@ import pytest
 from kopa.eval.environment import Environment
 from kopa.eval.policies.openai_agent import OpenAIAgentPolicy, render_result
 from kopa.eval.policies.prompt import system_prompt
+from kopa.eval.runner import run_episode
+from kopa.eval.scoring.action import score_action
 from kopa.eval.task import load_targets, load_tasks
 from kopa.llm import CachedChatModel, OpenAIChatModel
 from kopa.tools.results import ToolResult
@@ -122,16 +124,37 @@ def test_recorded_episode_replays_offline(task, target, backend, tmp_path):
         assert SECRET.encode() not in path.read_bytes()
 
 
-def test_malformed_arguments_are_answered_not_executed(task, target, backend):
+def test_malformed_arguments_are_recorded_refused_and_counted(task, target, backend):
+    # Arguments that are not JSON: not executed, but a call the model made — recorded with its raw text,
+    # refused with a structural error the model reads, counted against the budget and in ACTION's N_total.
     def check(request) -> Reply:
         (result,) = last_tool_results(request)
         assert result["error"]["kind"] == "bad_arguments"
         return text("인자를 만들지 못했습니다.")
 
     with ChatServer([calls(("find_dart_corp_code", '{"corp_name": 라이트론')), check]) as server:
+        model = OpenAIChatModel("fake-model", server.base_url, max_retries=0)
+        episode, transcript = run_episode(task, target, OpenAIAgentPolicy(model), backend, seed=0, rollout=0)
+    assert server.errors == [] and episode.answer == "인자를 만들지 못했습니다."
+    (bad,) = episode.calls
+    assert (bad.tool, bad.ok, bad.raw_arguments, bad.error.kind) == (
+        "find_dart_corp_code", False, '{"corp_name": 라이트론', "bad_arguments")
+    assert bad.malformed.startswith("bad_arguments: ")
+    assert transcript.results[0]["error"]["kind"] == "bad_arguments"
+    assert [m["role"] for m in transcript.messages] == ["system", "user", "assistant", "tool", "assistant"]
+    verdict = score_action(target.calls, episode.calls, value_compare_args=task.value_compare_args,
+                           optimal_calls=target.optimal_calls, max_allowed_calls=target.max_allowed_calls)
+    assert verdict.correctness == 0.0 and "1 malformed call(s) counted in N_total" in verdict.details
+
+
+def test_malformed_calls_use_up_the_budget(task, target, backend):
+    script = [calls(*[("find_dart_corp_code", "{oops")] * target.max_allowed_calls),
+              calls(("find_dart_corp_code", {"corp_name": "라이트론"})), text("끝")]
+    with ChatServer(script) as server:
         env, out = _play(task, target, backend, OpenAIChatModel("fake-model", server.base_url, max_retries=0))
-    assert server.errors == [] and env.calls == []
-    assert out.answer == "인자를 만들지 못했습니다."
+    assert out.answer == "끝" and len(env.calls) == target.max_allowed_calls + 1
+    assert all(c.malformed for c in env.calls[:-1])
+    assert env.calls[-1].malformed is None and env.calls[-1].result.error.kind == "budget_exceeded"
 
 
 def test_unavailable_tool_and_turn_limit(task, target, backend):
@@ -144,7 +167,7 @@ def test_unavailable_tool_and_turn_limit(task, target, backend):
     assert out.answer is None and out.usage["llm_calls"] == 2
     assert [(c.tool, c.turn, c.result.ok) for c in env.calls] == [("get_school_info", 1, False),
                                                                   ("get_current_date", 2, True)]
-    assert env.calls[0].result.error.kind == "unknown_tool"
+    assert env.calls[0].result.error.kind == "unknown_tool" and env.calls[0].malformed == "unknown_tool"
     assert server.requests[0]["seed"] == 3  # the rollout picks the seed
 
 

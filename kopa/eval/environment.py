@@ -1,4 +1,9 @@
-"""A fresh environment per episode: the task's tools only, its injected state, its call budget."""
+"""A fresh environment per episode: the task's tools only, its injected state, its call budget.
+
+Every call the agent makes goes through :meth:`Environment.call` and is recorded — malformed ones too
+(arguments that are not a JSON object, a tool the task does not offer): they are calls the model spent,
+so they count toward the budget and toward ACTION's N_total, and the model is told why they failed.
+"""
 
 from __future__ import annotations
 
@@ -18,6 +23,8 @@ class CallRecord:
     arguments: dict[str, Any]
     result: ToolResult
     turn: int
+    raw_arguments: str | None = None  # as the model wrote them, when they did not parse
+    malformed: str | None = None  # 'bad_arguments: …' or 'unknown_tool'; None when well-formed
 
 
 @dataclass
@@ -40,15 +47,26 @@ class Environment:
     def state(self) -> EpisodeState:
         return self.runtime.state
 
-    def call(self, tool: str, arguments: dict[str, Any], turn: int) -> ToolResult:
+    def call(self, tool: str, arguments: dict[str, Any], turn: int, *, raw_arguments: str | None = None,
+             parse_error: str | None = None) -> ToolResult:
+        """Execute (or refuse) one call and record it. ``parse_error`` says the model's arguments
+        (``raw_arguments``) were not a JSON object: such a call is recorded and refused, never executed."""
+        malformed = None
+        if parse_error is not None:
+            malformed = f"bad_arguments: {parse_error}"
+        elif tool not in self.task.available_tools:
+            malformed = "unknown_tool"
         if self.budget is not None and len(self.calls) >= self.budget:
             result = _refused(tool, arguments, "budget_exceeded",
                               f"call budget of {self.budget} exhausted; answer with what you have")
-        elif tool not in self.task.available_tools:
+        elif parse_error is not None:
+            result = _refused(tool, arguments, "bad_arguments", f"{tool}: {parse_error}")
+        elif malformed is not None:
             result = _refused(tool, arguments, "unknown_tool", f"{tool} is not available in this task")
         else:
             result = self.runtime.call(tool, arguments)
-        self.calls.append(CallRecord(tool, dict(arguments), result, turn))
+        self.calls.append(CallRecord(tool, dict(arguments), result, turn,
+                                     raw_arguments if parse_error is not None else None, malformed))
         return result
 
 

@@ -1,4 +1,10 @@
-"""What one episode produced, and what policies return."""
+"""What one episode produced (generation) and how it scored (scoring) — two records, two files.
+
+Generation and scoring are apart (DESIGN.md decision 8, BFCL's rule): a run stores every episode as an
+:class:`Episode` — the calls with their arguments, results and malformed calls, the final answer and the
+final environment state — and scoring reads only that, producing a :class:`ScoredEpisode`. So a scorer
+fix re-scores a finished run (``kopa bench score``) without calling a tool or a model again.
+"""
 
 from __future__ import annotations
 
@@ -6,16 +12,35 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from kopa.tools.results import ToolError
+
 
 class PredictedCall(BaseModel):
+    """One call as the environment received it, well-formed or not.
+
+    A malformed call (arguments that are not a JSON object, a tool the task does not offer) is a call the
+    model made: it is recorded, counts toward the call budget and toward ACTION's N_total, and never
+    matches a golden call."""
+
     tool: str
     arguments: dict[str, Any]
     turn: int
     ok: bool
-    error_class: str | None = None
-    error_kind: str | None = None
-    records: int = 0  # records the call returned …
+    raw_arguments: str | None = Field(None, description="the arguments as the model wrote them, when they "
+                                                        "did not parse as a JSON object")
+    malformed: str | None = Field(None, description="why the call is malformed: 'bad_arguments: …' or "
+                                                    "'unknown_tool'; None for a well-formed call")
+    error: ToolError | None = None
+    records: int = 0  # records the call returned (the records themselves are in the transcript file) …
     total_count: int | None = None  # … of how many the service reported
+
+    @property
+    def error_class(self) -> str | None:
+        return self.error.error_class if self.error else None
+
+    @property
+    def error_kind(self) -> str | None:
+        return self.error.kind if self.error else None
 
 
 class PolicyOutput(BaseModel):
@@ -24,6 +49,36 @@ class PolicyOutput(BaseModel):
     answer: str | None
     transcript: list[dict[str, Any]] = Field(default_factory=list)
     usage: dict[str, int] = Field(default_factory=dict)
+
+
+class Episode(BaseModel):
+    """What happened in one episode (a line of ``episodes.jsonl``): everything scoring needs, nothing
+    scoring decided. Written once by ``kopa bench run`` and never rewritten by scoring."""
+
+    task_id: str
+    domain: str
+    platforms: list[str]
+    policy: str
+    seed: int
+    rollout: int
+    answer: str | None
+    calls: list[PredictedCall]
+    final_state: dict[str, Any] = Field(default_factory=dict,
+                                        description="the canonical end state (EpisodeState.model_dump())")
+    state_hash: str = ""
+    usage: dict[str, int] = Field(default_factory=dict)
+    error: str | None = None  # an infrastructure failure (retried apart from the model's failures)
+
+
+class Transcript(BaseModel):
+    """The bulky part of an episode (``transcripts/<task>.s<seed>.r<rollout>.json``): the chat messages
+    and every call's full result — records, page, error, redacted request, attempts — in call order."""
+
+    task_id: str
+    seed: int
+    rollout: int
+    messages: list[dict[str, Any]] = Field(default_factory=list)
+    results: list[dict[str, Any]] = Field(default_factory=list)
 
 
 class EpisodeScore(BaseModel):
@@ -39,7 +94,10 @@ class EpisodeScore(BaseModel):
     details: dict[str, Any] = Field(default_factory=dict)
 
 
-class EpisodeResult(BaseModel):
+class ScoredEpisode(BaseModel):
+    """How one stored episode scored (a line of ``scores.jsonl``): all a report reads, so a folder with
+    only scores re-renders (``kopa bench show``)."""
+
     task_id: str
     domain: str
     platforms: list[str]
@@ -48,10 +106,8 @@ class EpisodeResult(BaseModel):
     rollout: int
     answer: str | None
     target_answer: str | None
-    calls: list[PredictedCall]
-    state_hash: str
     score: EpisodeScore
     failure_cause: str | None = None
-    transcript: list[dict[str, Any]] = Field(default_factory=list)
-    usage: dict[str, int] = Field(default_factory=dict)
-    error: str | None = None  # an infrastructure failure (retried apart from the model's failures)
+    calls: int = 0
+    malformed_calls: int = 0
+    error: str | None = None  # the episode's infrastructure failure, if any (then it was not scored)

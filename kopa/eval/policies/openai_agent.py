@@ -1,7 +1,8 @@
 """The agent episode loop for any chat model with tool calling (OpenAI-compatible or offline).
 
 Each assistant turn's tool calls are executed with that turn's number — calls issued together are
-parallel calls — through `Environment.call`, which enforces the task's tools and call budget. Results go
+parallel calls — through `Environment.call`, which enforces the task's tools and call budget and records
+every call, malformed ones included (arguments that are not JSON, a tool not offered). Results go
 back as tool messages (the JSON a real API would show, `ToolResult.for_model()`). The loop ends when a
 reply asks for no tool (its content is the answer) or after `max_turns` model calls (no answer).
 """
@@ -67,13 +68,12 @@ class OpenAIAgentPolicy:
         return PolicyOutput(answer=answer, transcript=messages, usage=usage)
 
     def _execute(self, call: ToolCall, env: Environment, turn: int) -> str:
-        if call.parse_error is not None:
-            # Not executed (there are no arguments to send) and not counted against the budget; the
-            # model is told why, as a structural error, and may try again.
-            error = {"error_class": "structural", "kind": "bad_arguments", "code": "bad_arguments",
-                     "message": f"{call.name}: {call.parse_error}"}
-            return _dump({"error": error})
-        return render_result(env.call(call.name, call.arguments, turn), self.max_tool_chars)
+        # A call whose arguments did not parse is still a call the model made: the environment records it
+        # (raw arguments kept), counts it against the budget and refuses it with a structural error the
+        # model reads, so it may try again.
+        result = env.call(call.name, call.arguments, turn, raw_arguments=call.raw_arguments,
+                          parse_error=call.parse_error)
+        return render_result(result, self.max_tool_chars)
 
 
 def _dump(value: Any) -> str:

@@ -3,12 +3,20 @@
 Corr: share of golden calls matched by some predicted call, order not enforced, each predicted call
 matching at most one golden call (a maximum bipartite matching, so the share never depends on the order
 calls are tried in). A predicted call matches a golden call when, BFCL-style on the AST alone:
-same function name; every required argument present; no argument outside the tool's schema; each value of
-the schema's type (integer/number/string/boolean), in its enum, matching its pattern; and the values of
-``value_compare_args`` equal after normalisation. Execution success is not part of it.
+same function name; a well-formed call (its arguments parsed, the tool offered); every required argument
+present; no argument outside the tool's schema; no unneeded argument — none the golden call does not
+have, even one the schema allows, except paging arguments (``paging: true`` in the catalog: page number,
+page size), which are the agent's choice; each value of the schema's type (integer/number/string/
+boolean), in its enum, matching its pattern; and the values of ``value_compare_args`` (default: every
+non-paging argument of the golden call) equal after normalisation. Execution success is not part of it.
+Optional arguments the golden call itself carries are the golden's: a call without them matches only
+when ``value_compare_args`` leaves them out.
 
 Eff = (CR + MPC)/2 with CR = 1 − N_dup/N_total and MPC = min(1, N_opt/N_total); Eff = 0 past
-``max_allowed_calls``. N_total = 0 gives Corr = Eff = 0.
+``max_allowed_calls``. The paper writes MPC = N_opt/N_total; it is capped at 1 here because a trajectory
+shorter than the golden one (fewer calls than N_opt, e.g. one that skipped a step) would otherwise earn
+an efficiency above 1. N_total counts every call the agent made — malformed calls and calls refused by
+the budget included — and N_total = 0 gives Corr = Eff = 0.
 """
 
 from __future__ import annotations
@@ -111,6 +119,8 @@ def call_mismatch(golden: GoldenCall, predicted: PredictedCall, schema: _Schema 
     """Why ``predicted`` does not match ``golden`` (None when it does)."""
     if predicted.tool != golden.tool:
         return f"name {predicted.tool} ≠ {golden.tool}"
+    if predicted.malformed is not None:
+        return f"malformed call ({predicted.malformed})"
     args = predicted.arguments
     if schema is not None:
         missing = [r for r in schema.required if r not in args]
@@ -124,6 +134,9 @@ def call_mismatch(golden: GoldenCall, predicted: PredictedCall, schema: _Schema 
             if error:
                 return error
     paging = schema.paging if schema is not None else set()
+    unneeded = sorted(a for a in args if a not in golden.arguments and a not in paging)
+    if unneeded:
+        return f"unneeded arguments {unneeded} (not in the golden call)"
     names = compare if compare is not None else [a for a in golden.arguments if a not in paging]
     props = schema.properties if schema is not None else {}
     for name in names:
@@ -137,6 +150,9 @@ def call_mismatch(golden: GoldenCall, predicted: PredictedCall, schema: _Schema 
 
 
 def _signature(call: PredictedCall) -> str:
+    """What makes two calls the same call: name and arguments — as written, for unparsed arguments."""
+    if call.raw_arguments is not None:
+        return f"{call.tool}\x00raw{call.raw_arguments}"
     return call.tool + json.dumps(call.arguments, sort_keys=True, ensure_ascii=False, default=str)
 
 
@@ -176,7 +192,7 @@ def score_action(golden: list[GoldenCall], predicted: list[PredictedCall], *,
     tools outside the catalog and overrides it."""
     n_total = len(predicted)
     cache: dict[str, _Schema | None] = {}
-    for tool in {c.tool for c in golden} | {c.tool for c in predicted}:
+    for tool in {c.tool for c in golden}:  # a predicted call is checked against its golden call's schema
         cache[tool] = _schema_for(tool, schemas)
     reasons: list[list[str | None]] = []
     edges: list[list[int]] = []
@@ -200,6 +216,9 @@ def score_action(golden: list[GoldenCall], predicted: list[PredictedCall], *,
         else:
             why = f"closest call: {same_name[0]}"
         unmatched.append(f"golden[{g}] {_call_text(golden[g].tool, golden[g].arguments)}: {why}")
+    malformed = sum(c.malformed is not None for c in predicted)
+    if malformed:
+        details.append(f"{malformed} malformed call(s) counted in N_total")
     for tool, schema in sorted(cache.items()):
         if schema is None:
             details.append(f"{tool}: no schema (catalog or schemas=); type checks skipped")

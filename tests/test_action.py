@@ -1,0 +1,104 @@
+"""ACTION as the paper (§4.4) and BFCL define it: no unneeded argument (paging is the agent's choice),
+malformed calls recorded and counted (N_total, the budget), MPC = min(1, N_opt/N_total)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from kopa.eval.environment import Environment
+from kopa.eval.episode import PredictedCall
+from kopa.eval.scoring.action import score_action
+from kopa.eval.task import GoldenCall, load_targets, load_tasks
+
+# get_stock_price_trend: every parameter optional; numOfRows and pageNo are paging parameters.
+PRICE = GoldenCall(step="price", tool="get_stock_price_trend", turn=1, ok=True,
+                   arguments={"likeSrtnCd": "253160", "endBasDt": "20260130", "numOfRows": 1})
+
+
+def call(tool: str = "get_stock_price_trend", turn: int = 1, **arguments: Any) -> PredictedCall:
+    return PredictedCall(tool=tool, arguments=arguments, turn=turn, ok=True)
+
+
+def action(predicted: list[PredictedCall], golden: list[GoldenCall] | None = None, optimal: int = 1,
+           budget: int = 5, compare: dict[str, list[str]] | None = None):
+    return score_action(golden or [PRICE], predicted, value_compare_args=compare, optimal_calls=optimal,
+                        max_allowed_calls=budget)
+
+
+def test_an_argument_the_golden_call_does_not_have_does_not_match_even_when_the_schema_allows_it():
+    extra = action([call(likeSrtnCd="253160", endBasDt="20260130", numOfRows=1, beginBasDt="20260101")])
+    assert extra.correctness == 0.0
+    assert "unneeded arguments ['beginBasDt'] (not in the golden call)" in extra.unmatched_golden[0]
+    # … also when value_compare_args would not compare it: unneeded is about presence, not value.
+    loose = action([call(likeSrtnCd="253160", endBasDt="20260130", mrktCls="KOSDAQ")],
+                   compare={"get_stock_price_trend": ["likeSrtnCd"]})
+    assert loose.correctness == 0.0 and "unneeded arguments ['mrktCls']" in loose.unmatched_golden[0]
+
+
+def test_paging_arguments_are_the_agents_choice():
+    for paging in ({}, {"numOfRows": 100}, {"numOfRows": 10, "pageNo": 3}):
+        verdict = action([call(likeSrtnCd="253160", endBasDt="20260130", **paging)])
+        assert verdict.correctness == 1.0, (paging, verdict.unmatched_golden)
+
+
+def test_optional_arguments_of_the_golden_call_are_the_goldens():
+    # The golden carries endBasDt (optional in the schema): the same call matches, one without it does not.
+    assert action([call(likeSrtnCd="253160", endBasDt="20260130")]).correctness == 1.0
+    missing = action([call(likeSrtnCd="253160")])
+    assert missing.correctness == 0.0 and "endBasDt missing" in missing.unmatched_golden[0]
+
+
+def test_malformed_calls_count_in_n_total_and_never_match():
+    bad = PredictedCall(tool="get_stock_price_trend", arguments={}, turn=1, ok=False,
+                        raw_arguments='{"likeSrtnCd": 253160', malformed="bad_arguments: not JSON")
+    unknown = PredictedCall(tool="get_school_info", arguments={"SCHUL_NM": "x"}, turn=1, ok=False,
+                            malformed="unknown_tool")
+    good = call(turn=2, likeSrtnCd="253160", endBasDt="20260130", numOfRows=1)
+    verdict = action([bad, unknown, good])
+    assert verdict.correctness == 1.0 and verdict.matched == [0]
+    assert verdict.mpc == pytest.approx(1 / 3)  # N_opt 1 over N_total 3: the malformed two count
+    assert verdict.efficiency == pytest.approx((1.0 + 1 / 3) / 2)
+    assert "2 malformed call(s) counted in N_total" in verdict.details
+    alone = action([bad])
+    assert alone.correctness == 0.0 and "malformed call (bad_arguments: not JSON)" in alone.unmatched_golden[0]
+    # Two different unparsable texts are two calls; the same text twice is a duplicate.
+    other = bad.model_copy(update={"raw_arguments": '{"likeSrtnCd": "253160"'})
+    assert action([bad, other]).duplicates == 0 and action([bad, bad]).duplicates == 1
+
+
+def test_mpc_is_capped_at_one():
+    # Fewer calls than N_opt (a skipped step): the paper's N_opt/N_total would be 2; it is capped at 1.
+    verdict = action([call(likeSrtnCd="253160", endBasDt="20260130", numOfRows=1)], golden=[PRICE, PRICE],
+                     optimal=2)
+    assert verdict.mpc == 1.0 and verdict.efficiency == 1.0 and verdict.correctness == 0.5
+
+
+def test_the_environment_records_malformed_calls_and_counts_them_against_the_budget(backend):
+    task = next(t for t in load_tasks() if t.id == "finance-001")
+    env = Environment(task, backend, budget=3)
+    bad = env.call("find_dart_corp_code", {}, 1, raw_arguments='{"corp_name": 라이트론', parse_error="not JSON")
+    unknown = env.call("get_school_info", {"SCHUL_NM": "x"}, 1)
+    good = env.call("find_dart_corp_code", {"corp_name": "라이트론"}, 2)
+    over = env.call("find_dart_corp_code", {"corp_name": "라이트론"}, 3)
+    assert (bad.error.kind, unknown.error.kind, good.ok, over.error.kind) == (
+        "bad_arguments", "unknown_tool", True, "budget_exceeded")
+    assert [c.malformed for c in env.calls] == ["bad_arguments: not JSON", "unknown_tool", None, None]
+    assert env.calls[0].raw_arguments == '{"corp_name": 라이트론' and env.calls[1].raw_arguments is None
+    assert len(env.calls) == 4  # the refused call past the budget is recorded too
+
+
+def test_the_oracle_trajectory_scores_full_action_on_every_task():
+    """Every target's golden calls, replayed as predicted calls (what the oracle issues), get Corr = Eff = 1;
+    golden calls carrying optional arguments match because they are the golden's own."""
+    imperfect = {}
+    targets = load_targets()
+    for task in load_tasks():
+        target = targets[task.id]
+        predicted = [PredictedCall(tool=c.tool, arguments=c.arguments, turn=c.turn, ok=c.ok) for c in target.calls]
+        verdict = score_action(target.calls, predicted, value_compare_args=task.value_compare_args,
+                               optimal_calls=target.optimal_calls, max_allowed_calls=target.max_allowed_calls)
+        if verdict.action != 1.0:
+            imperfect[task.id] = (verdict.unmatched_golden, verdict.duplicates)
+    assert not imperfect
