@@ -16,10 +16,26 @@ def bench() -> None:
     """KOPA-Bench: tasks, golden targets, lint, runs and reports."""
 
 
-def _tasks(domain: str | None):
-    from kopa.eval.task import load_tasks
+tasks_option = click.option(
+    "--tasks", "tasks_path", type=click.Path(file_okay=False),
+    help="A task set: a folder with tasks/*.yaml and targets/*.json (default: KOPA-Bench).")
 
-    tasks = [t for t in load_tasks() if domain is None or t.domain == domain]
+
+def _task_set(tasks_path: str | None):
+    """The task set at ``tasks_path`` (default KOPA-Bench); a bad folder or task file is a one-line error."""
+    from kopa.eval.task import TaskFileError, task_set
+
+    try:
+        found = task_set(tasks_path)
+        found.tasks()  # validate the task files now, so a bad one is reported as the option's fault
+    except TaskFileError as exc:
+        raise click.BadParameter(str(exc), param_hint="--tasks") from exc
+    return found
+
+
+def _tasks(domain: str | None, tasks_path: str | None = None):
+    """The tasks of the task set at ``tasks_path`` (default KOPA-Bench), only ``domain``'s if given."""
+    tasks = [t for t in _task_set(tasks_path).tasks() if domain is None or t.domain == domain]
     if not tasks:
         raise click.UsageError(f"no tasks{f' in domain {domain!r}' if domain else ''}")
     return tasks
@@ -27,12 +43,13 @@ def _tasks(domain: str | None):
 
 @bench.command("targets")
 @click.option("--domain", help="Only this domain's tasks (its targets file is rewritten).")
-def bench_targets(domain: str | None) -> None:
-    """Execute every golden trajectory on the simulator and write benchmark/targets/<domain>.json."""
+@tasks_option
+def bench_targets(domain: str | None, tasks_path: str | None) -> None:
+    """Execute every golden trajectory on the simulator and write the task set's targets/<domain>.json."""
     from kopa.eval.targets import write_targets
 
-    tasks = _tasks(domain)
-    targets = write_targets(tasks)
+    tasks = _tasks(domain, tasks_path)
+    targets = write_targets(tasks, _task_set(tasks_path).targets_dir)
     console.print(f"{len(targets)} targets written for {len({t.domain for t in tasks})} domain(s)")
 
 
@@ -87,10 +104,13 @@ def bench_stats() -> None:
 @click.option("--policy", default="oracle", show_default=True,
               help="oracle | first_page_only | skip_key | skip_lookup | openai (a model via --model/--base-url)")
 @click.option("--backend", "backend_spec", default="sim", show_default=True, help="Where tools are answered.")
-@click.option("-n", "--rollouts", type=int, default=4, show_default=True, help="Rollouts per task and seed.")
+@click.option("-n", "--rollouts", type=click.IntRange(min=1), default=4, show_default=True,
+              help="Rollouts per task and seed.")
 @click.option("--seeds", default="0", show_default=True, help="Comma-separated seeds (95% CIs are across seeds).")
-@click.option("--tasks", "task_filter", default="", help="Comma-separated task ids or domains (default: all).")
-@click.option("--workers", type=int, default=4, show_default=True, help="Episodes run in parallel.")
+@tasks_option
+@click.option("--only", "only", default="", help="Comma-separated task ids or domains (default: all).")
+@click.option("--workers", type=click.IntRange(min=1), default=4, show_default=True,
+              help="Episodes run in parallel.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), help="Run folder (default runs/<policy>).")
 @click.option("--force", is_flag=True, help="Discard a run folder made with another configuration.")
 @click.option("--model", help="Model name (openai policy).")
@@ -100,14 +120,17 @@ def bench_stats() -> None:
 @click.option("--temperature", type=float, default=0.0, show_default=True)
 @click.option("--judge-model", help="An LLM judge for open-ended answers (default: the offline judge).")
 @click.option("--judge-base-url", help="OpenAI-compatible endpoint of the judge model.")
-def bench_run(policy: str, backend_spec: str, rollouts: int, seeds: str, task_filter: str, workers: int,
-              out_dir: str | None, force: bool, model: str | None, base_url: str | None, llm_cache: str | None,
-              llm_mode: str, temperature: float, judge_model: str | None, judge_base_url: str | None) -> None:
-    """Run episodes (resumable: finished episodes are skipped) and write the report.
+def bench_run(policy: str, backend_spec: str, rollouts: int, seeds: str, tasks_path: str | None, only: str,
+              workers: int, out_dir: str | None, force: bool, model: str | None, base_url: str | None,
+              llm_cache: str | None, llm_mode: str, temperature: float, judge_model: str | None,
+              judge_base_url: str | None) -> None:
+    """Run episodes (resumable: finished episodes are skipped), score them from the stored files and
+    write the report.
 
     \b
       kopa bench run --policy oracle -n 4
-      kopa bench run --policy skip_key --tasks finance,law --out runs/skip-key
+      kopa bench run --policy skip_key --only finance,law --out runs/skip-key
+      kopa bench run --tasks my-task-set --policy oracle -n 1
       kopa bench run --policy openai --model Qwen/Qwen3.5-9B --base-url http://127.0.0.1:8000/v1 \\
                      --llm-cache runs/llm-cache --seeds 0,1,2,3,4,5,6,7
     """
@@ -115,50 +138,180 @@ def bench_run(policy: str, backend_spec: str, rollouts: int, seeds: str, task_fi
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from kopa.eval.report import write_report
     from kopa.eval.runner import ConfigChanged, RunConfig, read_episodes, run_bench, select_tasks
 
-    config = RunConfig(policy=policy, backend=backend_spec, rollouts=rollouts,
-                       seeds=[int(s) for s in seeds.split(",") if s.strip()],
-                       tasks=[t.strip() for t in task_filter.split(",") if t.strip()], model=model,
+    try:
+        seed_list = [int(s) for s in seeds.split(",") if s.strip()]
+    except ValueError as exc:
+        raise click.BadParameter(f"{seeds!r}: expected comma-separated integers", param_hint="--seeds") from exc
+    if not seed_list:
+        raise click.BadParameter("no seed given", param_hint="--seeds")
+    found = _task_set(tasks_path)
+    config = RunConfig(policy=policy, backend=backend_spec, rollouts=rollouts, seeds=seed_list,
+                       task_set=tasks_path, only=[t.strip() for t in only.split(",") if t.strip()], model=model,
                        base_url=base_url, llm_cache=llm_cache, llm_mode=llm_mode, temperature=temperature,
                        judge_model=judge_model, judge_base_url=judge_base_url)
     target = Path(out_dir or f"runs/{policy}")
     try:
-        total = len(select_tasks(config)) * len(config.seeds) * config.rollouts
+        total = len(select_tasks(config, found.tasks())) * len(config.seeds) * config.rollouts
     except ValueError as exc:
-        raise click.UsageError(str(exc)) from exc
+        raise click.BadParameter(str(exc), param_hint="--only") from exc
     already = len(read_episodes(target)) if (target / "config.json").exists() else 0
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=True) as progress:
         bar = progress.add_task(f"{policy} episodes", total=total, completed=min(already, total))
         try:
-            episodes = run_bench(config, target, workers=workers, force=force,
-                                 on_episode=lambda e: progress.advance(bar))
+            scored = run_bench(config, target, workers=workers, force=force,
+                               on_episode=lambda e: progress.advance(bar))
         except ConfigChanged as exc:
             raise click.UsageError(str(exc)) from exc
-    metrics = write_report(target, episodes)
+        except ValueError as exc:  # an unknown policy, a missing model or target
+            raise click.ClickException(str(exc)) from exc
+    _report(target, scored)
+
+
+def _report(folder, scored) -> None:
+    """Write the folder's report from its scored episodes and print the headline numbers."""
+    from kopa.eval.report import write_report
+
+    metrics = write_report(folder, scored)
     o = metrics.overall
     console.print(f"{metrics.episodes} episodes · pass@1 {o.pass_at_1:.4f} · pass@{metrics.rollouts} "
                   f"{o.pass_at_k:.4f} · Action {o.action:.4f}")
     if metrics.causes:
         console.print("failures: " + ", ".join(f"{c} {n}" for c, n in metrics.causes.items()))
-    console.print(f"report: {target / 'report.md'}")
+    console.print(f"report: {folder / 'report.md'}")
 
 
 @bench.command("show")
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
 def bench_show(run_dir: str) -> None:
-    """Re-render a run's report from its episodes (e.g. after a scoring fix, without re-running)."""
+    """Re-render a folder's report from its scores.jsonl (a run folder, or one `bench score --out` wrote)."""
     from pathlib import Path
 
     from rich.markdown import Markdown
 
     from kopa.eval.report import write_report
-    from kopa.eval.runner import read_episodes
+    from kopa.eval.runner import RunFolderError, read_scores
 
-    episodes = read_episodes(Path(run_dir))
-    if not episodes:
-        raise click.UsageError(f"{run_dir} has no episodes")
-    write_report(Path(run_dir), episodes)
+    try:
+        scored = read_scores(Path(run_dir))
+    except RunFolderError as exc:
+        raise click.ClickException(str(exc)) from exc
+    if not scored:
+        raise click.ClickException(f"{run_dir} has no scored episodes")
+    write_report(Path(run_dir), scored)
     console.print(Markdown((Path(run_dir) / "report.md").read_text(encoding="utf-8")))
+
+
+@bench.command("score")
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
+@click.option("--out", "out_dir", type=click.Path(file_okay=False),
+              help="Write scores.jsonl, scoring.json and the report here (default: the run folder).")
+@click.option("--judge-model", help="An LLM judge for open-ended answers (default: the offline judge).")
+@click.option("--judge-base-url", help="OpenAI-compatible endpoint of the judge model.")
+@click.option("--workers", type=click.IntRange(min=1), default=4, show_default=True)
+def bench_score(run_dir: str, out_dir: str | None, judge_model: str | None, judge_base_url: str | None,
+                workers: int) -> None:
+    """Re-score a finished run from its stored episodes with the current scorers — RESPONSE from the
+    stored answers, ENVIRONMENT from the stored end states, ACTION from the stored calls. No tool is
+    called and no model asked (unless --judge-model); episodes.jsonl and transcripts are left untouched.
+
+    \b
+      kopa bench score runs/oracle
+      kopa bench score runs/qwen --out runs/qwen-rescored --judge-model gpt-4.1 --judge-base-url URL
+    """
+    from pathlib import Path
+
+    from kopa.eval.runner import RunFolderError, score_run
+    from kopa.eval.task import TaskFileError
+
+    folder = Path(out_dir) if out_dir else Path(run_dir)
+    try:
+        scored = score_run(Path(run_dir), folder, judge_model=judge_model, judge_base_url=judge_base_url,
+                           workers=workers)
+    except (RunFolderError, TaskFileError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    _report(folder, scored)
+
+
+@bench.command("score-answer")
+@click.argument("task_id", required=False)
+@click.argument("answer", required=False)
+@click.option("--jsonl", "jsonl", type=click.File("r", encoding="utf-8"),
+              help='Score many: one {"task": ID, "answer": TEXT} per line ("-" reads stdin); prints one '
+                   "JSON verdict per line, in order.")
+@click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
+@tasks_option
+def bench_score_answer(task_id: str | None, answer: str | None, jsonl, as_json: bool, tasks_path: str | None
+                       ) -> None:
+    """Score final answers against a task's target with the RESPONSE scorer (offline judge; no tool call).
+
+    \b
+      kopa bench score-answer finance-001 "\\boxed{43.80}%"
+      kopa bench score-answer --jsonl answers.jsonl > verdicts.jsonl
+    Bad lines of --jsonl get an error verdict naming the line, and the exit status is 1 at the end.
+    """
+    import json
+
+    from kopa.eval.scoring.episode import answer_verdict
+
+    if (jsonl is None) == (task_id is None):
+        raise click.UsageError("give TASK_ID and ANSWER, or --jsonl FILE (not both)")
+    found = _task_set(tasks_path)
+    tasks = {t.id: t for t in found.tasks()}
+    targets = found.targets()
+
+    def verdict(tid: str, text: str | None) -> dict:
+        result = answer_verdict(tasks[tid], targets[tid], text)
+        return {"task": tid, "passed": result.passed, "method": result.method, "details": result.details}
+
+    def unscorable(tid: str) -> str | None:
+        if tid not in tasks:
+            return f"unknown task {tid!r}"
+        if tid not in targets:
+            return f"task {tid!r} has no target; run `kopa bench targets`"
+        return None
+
+    if jsonl is None:
+        if answer is None:
+            raise click.UsageError("give the ANSWER text after TASK_ID")
+        problem = unscorable(task_id)
+        if problem:
+            raise click.BadParameter(problem, param_hint="TASK_ID")
+        out = verdict(task_id, answer)
+        if as_json:
+            click.echo(json.dumps(out, ensure_ascii=False))
+        else:
+            mark = {True: "PASS", False: "FAIL", None: "UNDECIDED"}[out["passed"]]
+            click.echo(f"{mark}  {out['method']}  {out['details']}")
+        return
+    if answer is not None or task_id is not None:
+        raise click.UsageError("give TASK_ID and ANSWER, or --jsonl FILE (not both)")
+    bad = 0
+    for number, line in enumerate(jsonl, 1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as exc:
+            item, problem = None, f"line {number}: not JSON: {exc}"
+        else:
+            problem = None
+        if problem is None:
+            if (not isinstance(item, dict) or not isinstance(item.get("task"), str) or "answer" not in item
+                    or not isinstance(item["answer"], str | None)):
+                problem = f'line {number}: expected {{"task": ID, "answer": TEXT}}'
+            else:
+                problem = unscorable(item["task"])
+                problem = f"line {number}: {problem}" if problem else None
+        if problem is not None:
+            bad += 1
+            tid = item.get("task") if isinstance(item, dict) and isinstance(item.get("task"), str) else None
+            out = {"line": number, "task": tid, "passed": None, "method": "error", "details": problem}
+        else:
+            out = {"line": number, **verdict(item["task"], item["answer"])}
+        click.echo(json.dumps(out, ensure_ascii=False))
+    if bad:
+        click.echo(f"{bad} bad line(s)", err=True)
+        sys.exit(1)

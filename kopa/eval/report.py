@@ -1,8 +1,10 @@
 """Reports: pass@1 (mean over n rollouts), pass@k (share of tasks with a success), the unbiased pass@k
-estimator, 95% CIs across seeds, per domain and platform, Action, failure causes — Markdown and PNG."""
+estimator, 95% CIs across seeds, per domain and platform, Action, call accounting, failure causes —
+Markdown and PNG. A report reads scored episodes only (``scores.jsonl``), so it re-renders anywhere."""
 
 from __future__ import annotations
 
+import json
 import math
 import statistics
 from collections import Counter, defaultdict
@@ -11,7 +13,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from kopa.eval.causes import CAUSES
-from kopa.eval.episode import EpisodeResult
+from kopa.eval.episode import ScoredEpisode
 
 # Two-sided 95% Student-t critical values by degrees of freedom (1..30); 1.96 beyond.
 _T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
@@ -55,9 +57,13 @@ class Metrics(BaseModel):
     platforms: list[GroupMetrics]
     causes: dict[str, int]
     infrastructure_errors: int
+    correctness: float  # mean Corr over scored episodes, ungated
+    efficiency: float  # mean Eff over scored episodes, ungated
+    calls: int  # every call the policies made, malformed and refused ones included
+    malformed_calls: int
 
 
-def _group(name: str, episodes: list[EpisodeResult]) -> GroupMetrics:
+def _group(name: str, episodes: list[ScoredEpisode]) -> GroupMetrics:
     by_seed: dict[int, dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
     for e in episodes:
         by_seed[e.seed][e.task_id].append(e.score.passed)
@@ -69,7 +75,7 @@ def _group(name: str, episodes: list[EpisodeResult]) -> GroupMetrics:
                         action=statistics.fmean(e.score.action for e in episodes))
 
 
-def compute_metrics(episodes: list[EpisodeResult]) -> Metrics:
+def compute_metrics(episodes: list[ScoredEpisode]) -> Metrics:
     if not episodes:
         raise ValueError("no episodes to report on")
     rollouts = max(e.rollout for e in episodes) + 1
@@ -78,20 +84,24 @@ def compute_metrics(episodes: list[EpisodeResult]) -> Metrics:
         per_task[(e.seed, e.task_id)].append(e.score.passed)
     unbiased = {k: statistics.fmean(unbiased_pass_at_k(len(v), sum(v), k) for v in per_task.values())
                 for k in range(1, rollouts + 1)}
-    by_domain: dict[str, list[EpisodeResult]] = defaultdict(list)
-    by_platform: dict[str, list[EpisodeResult]] = defaultdict(list)
+    by_domain: dict[str, list[ScoredEpisode]] = defaultdict(list)
+    by_platform: dict[str, list[ScoredEpisode]] = defaultdict(list)
     for e in episodes:
         by_domain[e.domain].append(e)
         for p in e.platforms:
             by_platform[p].append(e)
     causes = Counter(e.failure_cause for e in episodes if e.failure_cause)
+    played = [e for e in episodes if e.error is None]
     return Metrics(policy=episodes[0].policy, episodes=len(episodes), rollouts=rollouts,
                    seeds=sorted({e.seed for e in episodes}), overall=_group("all", episodes),
                    unbiased_pass_at_k=unbiased,
                    domains=[_group(d, v) for d, v in sorted(by_domain.items())],
                    platforms=[_group(p, v) for p, v in sorted(by_platform.items())],
                    causes={c: causes[c] for c in CAUSES if causes[c]},
-                   infrastructure_errors=sum(1 for e in episodes if e.error))
+                   infrastructure_errors=sum(1 for e in episodes if e.error),
+                   correctness=statistics.fmean(e.score.correctness for e in played) if played else 0.0,
+                   efficiency=statistics.fmean(e.score.efficiency for e in played) if played else 0.0,
+                   calls=sum(e.calls for e in episodes), malformed_calls=sum(e.malformed_calls for e in episodes))
 
 
 def _table(rows: list[GroupMetrics], k: int) -> list[str]:
@@ -102,14 +112,18 @@ def _table(rows: list[GroupMetrics], k: int) -> list[str]:
     return out
 
 
-def render_markdown(m: Metrics, title: str) -> str:
+def render_markdown(m: Metrics, title: str, scored_with: str | None = None) -> str:
     k = m.rollouts
     lines = [f"# KOPA-Bench — {title}", "",
              f"policy `{m.policy}` · {m.episodes} episodes · {m.rollouts} rollouts per task · seeds {m.seeds}", "",
+             *([scored_with, ""] if scored_with else []),
              "pass@1 is the mean over rollouts (then over tasks); pass@k the share of tasks with at least one "
              "success among the k rollouts; the 95% CI is across seeds. Action is (Corr + Eff)/2, gated on the "
              "outcome.", "", "## Overall", "", *_table([m.overall], k), "",
              "Unbiased pass@k estimator: " + ", ".join(f"k={kk}: {v:.4f}" for kk, v in m.unbiased_pass_at_k.items()),
+             "", f"Ungated means: Corr {m.correctness:.4f} · Eff {m.efficiency:.4f}. Calls: {m.calls} "
+             f"({m.calls / m.episodes:.2f} per episode), {m.malformed_calls} malformed "
+             "(unparsable arguments or a tool not offered; counted in N_total and the budget).",
              "", "## By domain", "", *_table(m.domains, k), "", "## By platform", "", *_table(m.platforms, k), "",
              "## Failures by cause", ""]
     if m.causes:
@@ -153,9 +167,20 @@ def write_plots(m: Metrics, directory: Path) -> None:
     plt.close(fig)
 
 
-def write_report(out_dir: Path, episodes: list[EpisodeResult]) -> Metrics:
+def _scored_with(out_dir: Path) -> str | None:
+    """One line saying how the scores were made, from the folder's ``scoring.json``."""
+    path = out_dir / "scoring.json"
+    if not path.exists():
+        return None
+    info = json.loads(path.read_text(encoding="utf-8"))
+    judge = f"judge model `{info['judge_model']}`" if info.get("judge_model") else "the offline judge"
+    return f"Scored from `{info.get('run')}` against task set `{info.get('task_set')}` with {judge}."
+
+
+def write_report(out_dir: Path, episodes: list[ScoredEpisode]) -> Metrics:
     metrics = compute_metrics(episodes)
-    (out_dir / "report.md").write_text(render_markdown(metrics, out_dir.name), encoding="utf-8")
+    (out_dir / "report.md").write_text(render_markdown(metrics, out_dir.name, _scored_with(out_dir)),
+                                       encoding="utf-8")
     (out_dir / "metrics.json").write_text(metrics.model_dump_json(indent=2), encoding="utf-8")
     write_plots(metrics, out_dir / "plots")
     return metrics

@@ -1,9 +1,16 @@
-"""`kopa bench run`: episodes in parallel, resumable, into a run folder.
+"""`kopa bench run` and `kopa bench score`: generate episodes, then score them from the files — apart.
 
 runs/<name>/config.json      the resolved configuration (a changed config is refused unless forced)
-runs/<name>/episodes.jsonl   one EpisodeResult per line, appended as each finishes (resume skips them)
-runs/<name>/transcripts/     one JSON transcript per episode
-runs/<name>/report.md, plots/*.png
+runs/<name>/episodes.jsonl   one Episode per line — the calls, answer and end state — appended as each
+                             finishes (resume skips them); scoring never rewrites it
+runs/<name>/transcripts/     <task>.s<seed>.r<rollout>.json: the chat messages and every call's full result
+runs/<name>/scores.jsonl     one ScoredEpisode per line, in task-set order, rewritten by every scoring
+runs/<name>/scoring.json     how the scores were made: the run scored, the task set, the judge
+runs/<name>/report.md, metrics.json, plots/*.png
+
+Generation (:func:`generate`) executes policies against a backend; scoring (:func:`score_run`) reads only
+``episodes.jsonl``, the task set and its targets — no tool, no backend, no model (unless a judge model is
+named) — so a scorer fix re-scores a finished run, and the run's own scores come from the same code.
 """
 
 from __future__ import annotations
@@ -16,15 +23,14 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
-from kopa.backends.spec import Backend, open_backend
-from kopa.eval.causes import failure_cause
+from kopa.backends.spec import Backend
 from kopa.eval.environment import Environment
-from kopa.eval.episode import EpisodeResult, EpisodeScore, PredictedCall
-from kopa.eval.policies.offline import POLICIES, lookup_steps
-from kopa.eval.scoring.episode import score_episode
-from kopa.eval.task import Target, Task, load_targets, load_tasks
+from kopa.eval.episode import Episode, PredictedCall, ScoredEpisode, Transcript
+from kopa.eval.policies.offline import POLICIES
+from kopa.eval.scoring.episode import score_stored
+from kopa.eval.task import Target, Task, TaskSet, task_set
 
 INFRA_RETRIES = 1  # an infrastructure failure (not the model's) is retried once, then reported apart
 
@@ -33,8 +39,9 @@ class RunConfig(BaseModel):
     policy: str = "oracle"
     backend: str = "sim"
     rollouts: int = Field(4, ge=1, description="n rollouts per task and seed")
-    seeds: list[int] = [0]
-    tasks: list[str] = Field(default_factory=list, description="task ids or domains; empty = all")
+    seeds: list[int] = Field([0], min_length=1)
+    task_set: str | None = Field(None, description="the task set's folder (tasks/, targets/); None = KOPA-Bench")
+    only: list[str] = Field(default_factory=list, description="task ids or domains; empty = all")
     model: str | None = None
     base_url: str | None = None
     llm_cache: str | None = None
@@ -52,12 +59,21 @@ class ConfigChanged(RuntimeError):
     """The run folder holds a run made with another configuration."""
 
 
-def select_tasks(config: RunConfig) -> list[Task]:
-    tasks = list(load_tasks())
-    if not config.tasks:
-        return tasks
-    wanted = set(config.tasks)
-    chosen = [t for t in tasks if t.id in wanted or t.domain in wanted]
+class RunFolderError(ValueError):
+    """A folder that is not a run folder, or holds episodes its task set cannot score."""
+
+
+def load_task_set(config: RunConfig) -> TaskSet:
+    return task_set(config.task_set)
+
+
+def select_tasks(config: RunConfig, tasks: tuple[Task, ...] | None = None) -> list[Task]:
+    """The task set's tasks, filtered by ``config.only``; an unknown id or domain is an error."""
+    chosen_from = list(tasks if tasks is not None else load_task_set(config).tasks())
+    if not config.only:
+        return chosen_from
+    wanted = set(config.only)
+    chosen = [t for t in chosen_from if t.id in wanted or t.domain in wanted]
     unknown = wanted - {t.id for t in chosen} - {t.domain for t in chosen}
     if unknown:
         raise ValueError(f"unknown task ids or domains: {sorted(unknown)}")
@@ -96,47 +112,71 @@ def make_judge(config: RunConfig):
     return LLMJudge(model)
 
 
-def run_episode(task: Task, target: Target, policy, backend: Backend, seed: int, rollout: int,
-                judge=None) -> EpisodeResult:
+def run_episode(task: Task, target: Target, policy, backend: Backend, seed: int, rollout: int
+                ) -> tuple[Episode, Transcript]:
+    """Play one episode and record what happened; nothing here scores."""
     env = Environment(task, backend, budget=target.max_allowed_calls)
     output = policy.run(task, env, target, rollout)
-    predicted = [PredictedCall(tool=c.tool, arguments=c.arguments, turn=c.turn, ok=c.result.ok,
-                               error_class=c.result.error.error_class if c.result.error else None,
-                               error_kind=c.result.error.kind if c.result.error else None,
-                               records=len(c.result.records), total_count=c.result.total_count) for c in env.calls]
-    state = orjson.loads(env.state.canonical())
-    score = score_episode(task, target, output.answer, predicted, state, env.state.hash(), judge)
-    lookups = {s.call for s in lookup_steps(task) if s.call}
-    cause = failure_cause(task, target, predicted, output.answer, score, lookups)
-    return EpisodeResult(task_id=task.id, domain=task.domain, platforms=task.platforms, policy=policy.name,
-                         seed=seed, rollout=rollout, answer=output.answer, target_answer=target.answer,
-                         calls=predicted, state_hash=env.state.hash(), score=score, failure_cause=cause,
-                         transcript=output.transcript, usage=output.usage)
+    calls = [PredictedCall(tool=c.tool, arguments=c.arguments, turn=c.turn, ok=c.result.ok,
+                           raw_arguments=c.raw_arguments, malformed=c.malformed, error=c.result.error,
+                           records=len(c.result.records), total_count=c.result.total_count) for c in env.calls]
+    episode = Episode(task_id=task.id, domain=task.domain, platforms=task.platforms, policy=policy.name,
+                      seed=seed, rollout=rollout, answer=output.answer, calls=calls,
+                      final_state=orjson.loads(env.state.canonical()), state_hash=env.state.hash(),
+                      usage=output.usage)
+    transcript = Transcript(task_id=task.id, seed=seed, rollout=rollout, messages=output.transcript,
+                            results=[c.result.model_dump(mode="json") for c in env.calls])
+    return episode, transcript
 
 
-def _infra_failure(task: Task, target: Target, policy_name: str, seed: int, rollout: int, exc: BaseException
-                   ) -> EpisodeResult:
-    return EpisodeResult(task_id=task.id, domain=task.domain, platforms=task.platforms, policy=policy_name,
-                         seed=seed, rollout=rollout, answer=None, target_answer=target.answer, calls=[],
-                         state_hash="", score=EpisodeScore(), failure_cause="infrastructure",
-                         error=f"{type(exc).__name__}: {exc}"[:500])
+def _infra_failure(task: Task, policy_name: str, seed: int, rollout: int, exc: BaseException) -> Episode:
+    return Episode(task_id=task.id, domain=task.domain, platforms=task.platforms, policy=policy_name,
+                   seed=seed, rollout=rollout, answer=None, calls=[], error=f"{type(exc).__name__}: {exc}"[:500])
 
 
 def episode_key(task_id: str, seed: int, rollout: int) -> str:
     return f"{task_id}|{seed}|{rollout}"
 
 
-def read_episodes(out_dir: Path) -> list[EpisodeResult]:
+def transcript_name(task_id: str, seed: int, rollout: int) -> str:
+    return f"{task_id}.s{seed}.r{rollout}.json"
+
+
+def read_config(run_dir: Path) -> RunConfig:
+    path = run_dir / "config.json"
+    if not path.exists():
+        raise RunFolderError(f"{run_dir} is not a run folder (no config.json)")
+    try:
+        return RunConfig.model_validate(orjson.loads(path.read_bytes())["config"])
+    except (orjson.JSONDecodeError, KeyError, TypeError, ValidationError) as exc:
+        raise RunFolderError(f"{path}: not a run configuration: {exc}") from exc
+
+
+def read_episodes(out_dir: Path) -> list[Episode]:
     path = out_dir / "episodes.jsonl"
     if not path.exists():
         return []
     episodes = []
     for line in path.read_bytes().splitlines():
         try:
-            episodes.append(EpisodeResult.model_validate_json(line))
+            episodes.append(Episode.model_validate_json(line))
         except ValueError:
             continue  # a line cut short by an interrupted run: that episode runs again
     return episodes
+
+
+def read_scores(folder: Path) -> list[ScoredEpisode]:
+    """The scored episodes of a folder that ``score_run`` wrote (written whole, so never cut short)."""
+    path = folder / "scores.jsonl"
+    if not path.exists():
+        raise RunFolderError(f"{folder} has no scores.jsonl; score the run with `kopa bench score {folder}`")
+    out = []
+    for number, line in enumerate(path.read_bytes().splitlines(), 1):
+        try:
+            out.append(ScoredEpisode.model_validate_json(line))
+        except ValueError as exc:
+            raise RunFolderError(f"{path}:{number}: not a scored episode: {exc}") from exc
+    return out
 
 
 def _drop_partial_line(path: Path) -> None:
@@ -159,55 +199,104 @@ def prepare_folder(config: RunConfig, out_dir: Path, force: bool) -> None:
                            if old["config"].get(k) != v}
                 raise ConfigChanged(f"{out_dir} holds a run with another configuration; differences "
                                     f"(old, new): {changed}. Use --force to discard it, or another --out.")
-            (out_dir / "episodes.jsonl").unlink(missing_ok=True)
+            for name in ("episodes.jsonl", "scores.jsonl", "scoring.json"):
+                (out_dir / name).unlink(missing_ok=True)
     path.write_bytes(orjson.dumps({"config": config.model_dump(), "digest": config.digest()},
                                   option=orjson.OPT_INDENT_2))
 
 
-def run_bench(config: RunConfig, out_dir: Path, *, workers: int = 4, force: bool = False,
-              on_episode: Callable[[EpisodeResult], Any] | None = None) -> list[EpisodeResult]:
+def _sorted(items: list, tasks: list[Task] | tuple[Task, ...]) -> list:
+    order = {t.id: i for i, t in enumerate(tasks)}
+    return sorted(items, key=lambda e: (order.get(e.task_id, 1 << 30), e.task_id, e.seed, e.rollout))
+
+
+def generate(config: RunConfig, out_dir: Path, *, workers: int = 4, force: bool = False,
+             on_episode: Callable[[Episode], Any] | None = None) -> list[Episode]:
+    """Play every (task, seed, rollout) not yet in ``episodes.jsonl`` and append it there."""
+    from kopa.backends.spec import open_backend  # looked up at call time: scoring never reaches it
+
     prepare_folder(config, out_dir, force)
     tasks = select_tasks(config)
-    targets = load_targets()
+    targets = load_task_set(config).targets()
     missing = [t.id for t in tasks if t.id not in targets]
     if missing:
         raise ValueError(f"no targets for {missing[:5]}…; run `kopa bench targets`")
     done = {episode_key(e.task_id, e.seed, e.rollout) for e in read_episodes(out_dir)}
     jobs = [(task, seed, rollout) for seed in config.seeds for task in tasks for rollout in range(config.rollouts)
             if episode_key(task.id, seed, rollout) not in done]
-    backend = open_backend(config.backend)
-    policies = {seed: make_policy(config, seed) for seed in config.seeds}
-    judge = make_judge(config)
     transcripts = out_dir / "transcripts"
     transcripts.mkdir(exist_ok=True)
-    lock = threading.Lock()
     _drop_partial_line(out_dir / "episodes.jsonl")
-    sink = (out_dir / "episodes.jsonl").open("ab")
+    if jobs:
+        backend = open_backend(config.backend)
+        policies = {seed: make_policy(config, seed) for seed in config.seeds}
+        _play(jobs, targets, policies, backend, out_dir, workers, on_episode)
+    return _sorted(read_episodes(out_dir), tasks)
 
-    def one(task: Task, seed: int, rollout: int) -> EpisodeResult:
+
+def _play(jobs: list[tuple[Task, int, int]], targets: dict[str, Target], policies: dict[int, Any],
+          backend: Backend, out_dir: Path, workers: int, on_episode: Callable[[Episode], Any] | None) -> None:
+    lock = threading.Lock()
+
+    def one(task: Task, seed: int, rollout: int) -> tuple[Episode, Transcript | None]:
         for attempt in range(INFRA_RETRIES + 1):
             try:
-                return run_episode(task, targets[task.id], policies[seed], backend, seed, rollout, judge)
+                return run_episode(task, targets[task.id], policies[seed], backend, seed, rollout)
             except Exception as exc:  # infrastructure, not the model: retried, then reported apart
                 if attempt == INFRA_RETRIES:
-                    return _infra_failure(task, targets[task.id], policies[seed].name, seed, rollout, exc)
+                    return _infra_failure(task, policies[seed].name, seed, rollout, exc), None
         raise AssertionError("unreachable")
 
-    try:
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(one, *job) for job in jobs]
-            for future in as_completed(futures):
-                episode = future.result()
-                name = f"{episode.task_id}.s{episode.seed}.r{episode.rollout}.json"
-                (transcripts / name).write_bytes(orjson.dumps(episode.model_dump(mode="json"),
-                                                              option=orjson.OPT_INDENT_2))
-                with lock:
-                    sink.write(episode.model_dump_json().encode() + b"\n")
-                    sink.flush()
-                if on_episode is not None:
-                    on_episode(episode)
-    finally:
-        sink.close()
-    episodes = read_episodes(out_dir)
-    order = {t.id: i for i, t in enumerate(tasks)}
-    return sorted(episodes, key=lambda e: (order.get(e.task_id, 1 << 30), e.seed, e.rollout))
+    with (out_dir / "episodes.jsonl").open("ab") as sink, ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(one, *job) for job in jobs]
+        for future in as_completed(futures):
+            episode, transcript = future.result()
+            if transcript is not None:  # written first: an episode line always has its transcript
+                name = transcript_name(episode.task_id, episode.seed, episode.rollout)
+                (out_dir / "transcripts" / name).write_bytes(
+                    orjson.dumps(transcript.model_dump(mode="json"), option=orjson.OPT_INDENT_2))
+            with lock:
+                sink.write(episode.model_dump_json().encode() + b"\n")
+                sink.flush()
+            if on_episode is not None:
+                on_episode(episode)
+
+
+def score_run(run_dir: Path, out_dir: Path | None = None, *, judge_model: str | None = None,
+              judge_base_url: str | None = None, workers: int = 4) -> list[ScoredEpisode]:
+    """Score every stored episode of ``run_dir`` with the current scorers into ``out_dir`` (default: the
+    run folder): ``scores.jsonl`` and ``scoring.json``. Reads ``episodes.jsonl`` and the run's task set
+    only — no tool is called and no backend opened; no model either, unless ``judge_model`` is named
+    (its calls go through the run's LLM cache, so a judged re-score replays offline)."""
+    out_dir = out_dir or run_dir
+    config = read_config(run_dir)
+    episodes = read_episodes(run_dir)
+    if not episodes:
+        raise RunFolderError(f"{run_dir} has no episodes")
+    found = load_task_set(config)
+    tasks, targets = found.tasks(), found.targets()
+    by_id = {t.id: t for t in tasks}
+    unknown = sorted({e.task_id for e in episodes if e.task_id not in by_id or e.task_id not in targets})
+    if unknown:
+        raise RunFolderError(f"{run_dir}: episodes of tasks the task set no longer has (or has no target "
+                             f"for): {unknown[:10]}")
+    judge = make_judge(config.model_copy(update={"judge_model": judge_model, "judge_base_url": judge_base_url}))
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        scored = list(pool.map(lambda e: score_stored(by_id[e.task_id], targets[e.task_id], e, judge), episodes))
+    scored = _sorted(scored, tasks)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    partial = out_dir / "scores.jsonl.partial"  # written whole, then renamed: never a half-written file
+    partial.write_bytes(b"".join(s.model_dump_json().encode() + b"\n" for s in scored))
+    partial.replace(out_dir / "scores.jsonl")
+    provenance = {"run": str(run_dir), "task_set": str(found.root), "judge_model": judge_model,
+                  "judge_base_url": judge_base_url, "episodes": len(scored)}
+    (out_dir / "scoring.json").write_bytes(orjson.dumps(provenance, option=orjson.OPT_INDENT_2))
+    return scored
+
+
+def run_bench(config: RunConfig, out_dir: Path, *, workers: int = 4, force: bool = False,
+              on_episode: Callable[[Episode], Any] | None = None) -> list[ScoredEpisode]:
+    """Generate, then score from the files with the run's judge: the run's scores are a re-score."""
+    generate(config, out_dir, workers=workers, force=force, on_episode=on_episode)
+    return score_run(out_dir, judge_model=config.judge_model, judge_base_url=config.judge_base_url,
+                     workers=workers)

@@ -10,7 +10,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-__all__ = ["EnvironmentVerdict", "score_environment", "state_diff"]
+from kopa.tools.state import EpisodeState
+
+__all__ = ["EnvironmentVerdict", "score_environment", "state_diff", "stored_state_hash"]
 
 _MAX_SHOWN = 120
 
@@ -78,3 +80,10 @@ def score_environment(target_state: dict, target_hash: str, state_canonical: dic
     if not diff:  # same visible content, different hash: canonicalisation differs (e.g. key order, types)
         diff = [f"hash {state_hash[:12]}… ≠ target {target_hash[:12]}… with no visible difference"]
     return EnvironmentVerdict(passed=False, diff=diff)
+
+
+def stored_state_hash(state: dict[str, Any]) -> str:
+    """The SHA-256 of a stored end state, computed the way the environment computes it now — so a fix to
+    canonicalisation re-scores stored runs instead of trusting the hash written at run time."""
+    return EpisodeState.model_validate(state).hash()
+

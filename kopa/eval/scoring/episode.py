@@ -1,25 +1,32 @@
-"""One episode's score: RESPONSE / ENVIRONMENT per the task's reward_basis, and ACTION gated on them."""
+"""One episode's score: RESPONSE / ENVIRONMENT per the task's reward_basis, and ACTION gated on them.
+
+:func:`score_stored` scores an episode from what a run stored (its answer, calls and end state) and is
+the only way episodes are scored — at the end of ``kopa bench run`` and by ``kopa bench score`` alike —
+so a re-score of unchanged scorers gives the run's verdicts, and a changed scorer changes them.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kopa.eval.episode import EpisodeScore, PredictedCall
+from kopa.eval.causes import failure_cause
+from kopa.eval.episode import Episode, EpisodeScore, PredictedCall, ScoredEpisode
+from kopa.eval.policies.offline import lookup_steps
 from kopa.eval.scoring.action import score_action
-from kopa.eval.scoring.environment import score_environment
+from kopa.eval.scoring.environment import score_environment, stored_state_hash
 from kopa.eval.scoring.response import ResponseVerdict, score_response
 from kopa.eval.task import Target, Task
 
 if TYPE_CHECKING:  # judge.py imports scoring.response: keep the cycle type-only
     from kopa.eval.judge import Judge
 
-__all__ = ["score_episode"]
+__all__ = ["answer_verdict", "score_episode", "score_stored"]
 
 
 def _response(task: Task, target: Target, answer: str | None, judge: Judge | None) -> ResponseVerdict:
-    if task.answer is None or target.key is None:
-        return ResponseVerdict(passed=False, method="none:no-target", details="the task has no answer key")
-    return score_response(task.answer, target.key, answer, judge, query=task.query)
+    if task.answer is None or target.answer is None:
+        return ResponseVerdict(passed=False, method="none:no-target", details="the task has no target answer")
+    return score_response(task.answer, target.answer, answer, judge, query=task.query)
 
 
 def score_episode(task: Task, target: Target, answer: str | None, predicted: list[PredictedCall],
@@ -53,3 +60,29 @@ def score_episode(task: Task, target: Target, answer: str | None, predicted: lis
     score.details.update(cr=action.cr, mpc=action.mpc, duplicates=action.duplicates, matched=action.matched,
                          unmatched_golden=action.unmatched_golden, action_notes=action.details)
     return score
+
+
+def answer_verdict(task: Task, target: Target, answer: str | None, judge: Judge | None = None
+                   ) -> ResponseVerdict:
+    """RESPONSE alone for one answer text, exactly as an episode's answer is scored (no tool call)."""
+    return _response(task, target, answer, judge)
+
+
+def score_stored(task: Task, target: Target, episode: Episode, judge: Judge | None = None) -> ScoredEpisode:
+    """Score a stored episode: RESPONSE from its answer, ENVIRONMENT from its stored end state (hash
+    recomputed), ACTION from its stored calls; then the failure cause. An infrastructure failure is not
+    scored: it is reported apart, as the policy never played."""
+    scored = ScoredEpisode(task_id=episode.task_id, domain=episode.domain, platforms=episode.platforms,
+                           policy=episode.policy, seed=episode.seed, rollout=episode.rollout,
+                           answer=episode.answer, target_answer=target.answer, score=EpisodeScore(),
+                           calls=len(episode.calls),
+                           malformed_calls=sum(c.malformed is not None for c in episode.calls),
+                           error=episode.error)
+    if episode.error is not None:
+        scored.failure_cause = "infrastructure"
+        return scored
+    scored.score = score_episode(task, target, episode.answer, episode.calls, episode.final_state,
+                                 stored_state_hash(episode.final_state), judge)
+    lookups = {s.call for s in lookup_steps(task) if s.call}
+    scored.failure_cause = failure_cause(task, target, episode.calls, episode.answer, scored.score, lookups)
+    return scored
