@@ -24,9 +24,9 @@ __all__ = ["answer_verdict", "score_episode", "score_stored"]
 
 
 def _response(task: Task, target: Target, answer: str | None, judge: Judge | None) -> ResponseVerdict:
-    if task.answer is None or target.answer is None:
-        return ResponseVerdict(passed=False, method="none:no-target", details="the task has no target answer")
-    return score_response(task.answer, target.answer, answer, judge, query=task.query)
+    if task.answer is None or target.key is None:
+        return ResponseVerdict(passed=False, method="none:no-target", details="the task has no answer key")
+    return score_response(task.answer, target.key, answer, judge, query=task.query)
 
 
 def score_episode(task: Task, target: Target, answer: str | None, predicted: list[PredictedCall],
