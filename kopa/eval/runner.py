@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from kopa.backends.spec import Backend
 from kopa.eval.environment import Environment
@@ -36,6 +36,8 @@ INFRA_RETRIES = 1  # an infrastructure failure (not the model's) is retried once
 
 
 class RunConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")  # a misspelled or renamed field is an error, not ignored
+
     policy: str = "oracle"
     backend: str = "sim"
     rollouts: int = Field(4, ge=1, description="n rollouts per task and seed")
