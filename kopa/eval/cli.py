@@ -55,49 +55,99 @@ def bench_targets(domain: str | None, tasks_path: str | None) -> None:
 
 @bench.command("lint")
 @click.option("--domain", help="Only this domain.")
-def bench_lint(domain: str | None) -> None:
-    """Check every task: tools, argument schemas, reachable answer, chain, cardinality, headroom, leaks."""
+@tasks_option
+@click.option("--file", "task_file", type=click.Path(exists=True, dir_okay=False),
+              help="Lint the tasks of one YAML task file instead (e.g. tests/data/defective_tasks.yaml).")
+def bench_lint(domain: str | None, tasks_path: str | None, task_file: str | None) -> None:
+    """Check every task against the task contract (issue 9), on its executed golden run.
+
+    Prints each problem as TASK: problem (where it applies first: step S, answer, query, golden) and
+    exits 1 when any task fails.
+
+    \b
+      kopa bench lint --domain law
+      kopa bench lint --file tests/data/defective_tasks.yaml
+    """
+    from collections import Counter
+
+    from rich.markup import escape
     from rich.progress import track
 
     from kopa.backends import open_backend
     from kopa.eval.lint import lint_task
 
+    if task_file is not None:
+        if tasks_path is not None:
+            raise click.UsageError("give --tasks or --file, not both")
+        tasks = _task_file(task_file, domain)
+    else:
+        tasks = _tasks(domain, tasks_path)
     backend = open_backend("sim")
-    tasks = _tasks(domain)
     bad = 0
+    kinds: Counter[str] = Counter()
     for task in track(tasks, description="linting", console=console, transient=True):
         result = lint_task(task, backend)
         for problem in result.problems:
-            console.print(f"[red]{task.id}[/red]: {problem}")
+            console.print(f"[red]{escape(task.id)}[/red]: {escape(problem)}")
         bad += not result.ok
+        kinds.update(result.kinds)
     console.print(f"{len(tasks) - bad}/{len(tasks)} tasks pass lint")
+    if kinds:
+        console.print("failing tasks per check: " + ", ".join(f"{k} {n}" for k, n in kinds.most_common()))
     sys.exit(1 if bad else 0)
 
 
-@bench.command("stats")
-def bench_stats() -> None:
-    """The task set's mix and difficulty, as the paper reports them."""
-    from kopa.backends import open_backend
-    from kopa.eval.lint import lint_task
+def _task_file(path: str, domain: str | None):
+    """The tasks of one YAML file (``--file``), only ``domain``'s if given; a bad file is a one-line error."""
+    from pathlib import Path
 
-    backend = open_backend("sim")
-    tasks = _tasks(None)
-    results = [lint_task(t, backend) for t in tasks]
-    table = Table(title=f"{len(tasks)} tasks")
-    for col in ("domain", "tasks", "platforms", "avg steps", "avg calls", "max calls", "parallel %",
-                "avg tools"):
-        table.add_column(col)
-    rows = {}
-    for task, res in zip(tasks, results, strict=True):
-        rows.setdefault(task.domain, []).append((task, res))
-    for domain, items in [*sorted(rows.items()), ("all", list(zip(tasks, results, strict=True)))]:
-        n = len(items)
-        table.add_row(domain, str(n), ",".join(sorted({p for t, _ in items for p in t.platforms})),
-                      f"{sum(r.stats.steps for _, r in items) / n:.2f}", f"{sum(r.stats.calls for _, r in items) / n:.2f}",
-                      str(max(r.stats.calls for _, r in items)),
-                      f"{100 * sum(r.stats.parallel for _, r in items) / n:.0f}",
-                      f"{sum(len(t.available_tools) for t, _ in items) / n:.1f}")
+    from kopa.eval.task import TaskFileError, load_task_file
+
+    try:
+        tasks = [t for t in load_task_file(Path(path)) if domain is None or t.domain == domain]
+    except TaskFileError as exc:
+        raise click.BadParameter(str(exc), param_hint="--file") from exc
+    if not tasks:
+        raise click.UsageError(f"no tasks in {path}{f' in domain {domain!r}' if domain else ''}")
+    return tasks
+
+
+@bench.command("stats")
+@tasks_option
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def bench_stats(tasks_path: str | None, as_json: bool) -> None:
+    """The task set's mix and difficulty beside the paper's figures, from executed golden runs."""
+    from rich.markup import escape
+
+    from kopa.backends import open_backend
+    from kopa.eval.stats import executed_targets, set_stats
+
+    tasks = _tasks(None, tasks_path)
+    targets, failed = executed_targets(tasks, open_backend("sim"))
+    stats = set_stats(tasks, targets, failed)
+    if as_json:
+        click.echo(stats.model_dump_json(indent=2))
+        return
+    from rich import box
+
+    paper = stats.paper
+    table = Table(title=f"{stats.groups[-1].tasks} tasks beside the paper's figures", box=box.SIMPLE_HEAD)
+    table.add_column("domain", no_wrap=True)
+    for col in ("tasks", "paper", "steps", "calls", "max", "par %", "tools", "headroom"):
+        table.add_column(col, justify="right", no_wrap=True)
+    for g in stats.groups:
+        table.add_row(g.name, str(g.tasks), str(g.paper_tasks), f"{g.mean_steps:.2f}", f"{g.mean_calls:.2f}",
+                      str(g.max_calls), f"{100 * g.parallel_share:.0f}", f"{g.mean_tools:.1f}",
+                      f"{g.mean_headroom:.2f}", end_section=g.name == "all")
+    table.add_row("paper", str(paper.tasks), "", f"{paper.mean_steps:.2f}", f"{paper.mean_calls:.2f}",
+                  str(paper.max_calls), f"{100 * paper.parallel_share:.0f}", f"{paper.mean_tools:.1f}",
+                  f"{paper.mean_headroom:.2f}", style="dim")
+    table.caption = ("means per task. steps: top-level golden steps; calls: executed golden calls (max: the "
+                     "most); par %: tasks with two or more calls in one turn; tools: available tools; "
+                     "headroom: max_allowed_calls / optimal calls")
     console.print(table)
+    for task_id, why in failed.items():
+        console.print(f"[yellow]{task_id}[/yellow]: not counted, its golden run fails: {escape(why)}")
 
 
 @bench.command("run")
