@@ -1,21 +1,27 @@
 """Set-up and checks, each in its own virtual environment created from this repository's files alone.
 
     nox -s demo     install kopa and run the main job (multi-step chains on the embedded simulator)
-    nox             the default sessions: tests and clients (what CI runs)
+    nox             the default sessions: tests, clients and wheel (what CI runs)
     nox -s tests    install kopa with test extras, lint, and run the fast test suite
     nox -s slow     the slow tests (full-scale worlds)
     nox -s perf     the performance harness in benchmark/perf (prints numbers; asserts nothing)
     nox -s clients  unmodified third-party client libraries (OpenDART, KRX, NEIS, Seoul) against the
                     served simulator
+    nox -s wheel    build the wheel, install it (no extras) into a fresh environment outside the source
+                    tree and run every CLI command from there (tests/smoke/installed_cli.sh)
 """
 
 from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
 
 import nox
 
 nox.options.default_venv_backend = "venv"
 nox.options.reuse_existing_virtualenvs = True
-nox.options.sessions = ["tests", "clients"]
+nox.options.sessions = ["tests", "clients", "wheel"]
 
 PYTHON = "3.11"
 
@@ -38,7 +44,7 @@ def demo(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def tests(session: nox.Session) -> None:
     session.install("-e", ".[test]")
-    session.run("ruff", "check", "kopa", "sim", "tests", "benchmark", "noxfile.py")
+    session.run("ruff", "check", "kopa", "sim", "tests", "benchmark", "noxfile.py", "setup.py")
     session.run("pytest", "-n", "2", *session.posargs)
 
 
@@ -59,3 +65,21 @@ def perf(session: nox.Session) -> None:
 def clients(session: nox.Session) -> None:
     session.install("-e", ".[test]", *CLIENT_LIBRARIES)
     session.run("pytest", "-m", "clients", "tests/clients", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def wheel(session: nox.Session) -> None:
+    """What `pip install kopa-*.whl` gives a user: nothing from the source tree, no test extras.
+
+    The wheel is built from the sdist (python -m build), so both carry everything the package needs;
+    the script runs every command from a folder of its own outside the source tree."""
+    session.install("build")
+    smoke = Path("tests/smoke/installed_cli.sh").resolve()
+    with tempfile.TemporaryDirectory(prefix="kopa-wheel-") as tmp:
+        dist, env = Path(tmp, "dist"), Path(tmp, "venv")
+        session.run("python", "-m", "build", "--outdir", str(dist), ".", silent=True)
+        (built,) = dist.glob("kopa-*.whl")
+        session.run("python", "-m", "venv", str(env))
+        session.run(str(env / "bin" / "python"), "-m", "pip", "install", "--quiet", str(built), external=True)
+        path = f"{env / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"
+        session.run("bash", str(smoke), env={"PATH": path, "VIRTUAL_ENV": str(env)}, external=True)
