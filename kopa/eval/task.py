@@ -7,8 +7,8 @@ trajectory on the simulator and stores them, and a test re-executes every trajec
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 Domain = Literal["traffic", "finance", "education", "law", "politics", "district"]
 RewardBasis = Literal["RESPONSE", "ENVIRONMENT"]
-HEADROOM = 2.45  # the paper's max_allowed_calls / optimal calls
+HEADROOM = Decimal("2.45")  # the paper's mean max_allowed_calls / optimal calls
 
 
 def _kopa_bench_root() -> Path:
@@ -131,7 +131,12 @@ class Task(_Strict):
         return self
 
     def budget(self, optimal_calls: int) -> int:
-        return self.max_allowed_calls or max(optimal_calls + 1, math.ceil(HEADROOM * optimal_calls))
+        """The call budget: 2.45 × optimal rounded half up (never under optimal + 1), so that the mean
+        headroom over tasks is the paper's 2.45 — rounding up every task would lift it to about 2.55."""
+        if self.max_allowed_calls:
+            return self.max_allowed_calls
+        rounded = int((HEADROOM * optimal_calls).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+        return max(optimal_calls + 1, rounded)
 
 
 class GoldenCall(_Strict):
