@@ -372,12 +372,39 @@ def _score_string_rules(spec: AnswerSpec, key: AnswerKey, candidate: str) -> Res
         normal = normalise_text(_strip_framing(text))
         return next((item for item, accepted in forms.items() if normal in accepted), None)
 
-    named = split_items(candidate, accepts=lambda head: which(head) is not None)
+    shaped = _item_shape(spec, key.items)
+    named = split_items(candidate, accepts=lambda head: which(head) is not None or shaped(head))
     found = [which(i) for i in named]
     if named and None not in found and set(found) == set(key.items):
         return ResponseVerdict(passed=True, method="string:items",
                                details=f"the {len(set(found))} items {sorted(set(found))}, no others")
+    if named and all(f is not None or shaped(i) for f, i in zip(found, named, strict=True)):
+        # Every item the answer names has the target items' shape (제15조 beside 제5조): the sets decide.
+        stated = sorted({f if f is not None else normalise_text(_strip_framing(i)) for f, i in
+                         zip(found, named, strict=True)})
+        return _fail("string:items", f"the answer names the items {stated}, the target is {sorted(key.items)}")
     return None
+
+
+_PLACEHOLDER = "\ue000"  # a private-use character: survives normalise_text, never in an answer
+
+
+def _item_shape(spec: AnswerSpec, items: list[str]) -> Callable[[str], bool]:
+    """Whether a text names an item of the same kind as the target's: one of the item forms around
+    another value (제15조 for 제{}조), or a bare number where the target items are numbers."""
+    numeric = all(normalise_text(i).isdigit() for i in items)
+    value = r"\d+" if numeric else r"\S+"
+    patterns = []
+    for form in spec.item_forms:
+        marked = normalise_text(form.replace("{}", _PLACEHOLDER))
+        if _PLACEHOLDER in marked and marked != _PLACEHOLDER:
+            patterns.append(re.compile(re.escape(marked).replace(re.escape(_PLACEHOLDER), value)))
+
+    def shaped(text: str) -> bool:
+        normal = normalise_text(_strip_framing(text))
+        return (numeric and normal.isdigit()) or any(p.fullmatch(normal) for p in patterns)
+
+    return shaped
 
 
 def automatic_rubric(spec: AnswerSpec, key: AnswerKey) -> Rubric:
