@@ -226,8 +226,8 @@ def _report(folder, scored) -> None:
 
     metrics = write_report(folder, scored)
     o = metrics.overall
-    console.print(f"{metrics.episodes} episodes · pass@1 {o.pass_at_1:.4f} · pass@{metrics.rollouts} "
-                  f"{o.pass_at_k:.4f} · Action {o.action:.4f}")
+    at_k = f" · pass@{metrics.rollouts} {o.pass_at_k:.4f}" if metrics.rollouts > 1 else ""
+    console.print(f"{metrics.episodes} episodes · pass@1 {o.pass_at_1:.4f}{at_k} · Action {o.action:.4f}")
     if metrics.causes:
         console.print("failures: " + ", ".join(f"{c} {n}" for c, n in metrics.causes.items()))
     console.print(f"report: {folder / 'report.md'}")
