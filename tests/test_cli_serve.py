@@ -27,15 +27,19 @@ def served(world):
     proc = subprocess.Popen([sys.executable, "-m", "kopa.cli", "sim", "serve", "--port", str(port)],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=dict(os.environ))
     url = f"http://127.0.0.1:{port}"
+    # A bounded wait for the server to listen, generous enough for a loaded CI machine (a start is an
+    # import, the catalog and the cached world); a server that exits instead fails at once.
+    deadline = time.monotonic() + 120
     try:
-        for _ in range(200):  # bounded wait for the server to listen
+        while True:
             try:
                 httpx.get(f"{url}/_kopa/world", timeout=0.5)
                 break
             except httpx.TransportError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    proc.kill()
+                    pytest.fail(f"kopa sim serve did not start: {proc.communicate()[0].decode()}")
                 time.sleep(0.05)
-        else:
-            pytest.fail(f"kopa sim serve did not start: {proc.stdout.read1().decode() if proc.stdout else ''}")
         yield url
     finally:
         proc.terminate()

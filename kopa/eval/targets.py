@@ -32,7 +32,8 @@ def _writable(directory: Path) -> Path:
         why = "not writable"
     else:
         return directory
-    raise TargetsNotWritable(f"cannot write targets into {directory} ({why}): pass a task set folder of your own")
+    raise TargetsNotWritable(f"cannot write targets into {directory} ({why}): "
+                             "pass a task set folder of your own (kopa bench targets --tasks DIR)")
 
 
 def compute_target(task: Task, backend: Backend) -> Target:
