@@ -7,6 +7,7 @@ from __future__ import annotations
 import click
 import pytest
 
+from kopa.errors import UserError
 from kopa.eval.targets import PACKAGE, TargetsNotWritable, write_targets
 from kopa.eval.task import ROOT, default_task_root, load_tasks
 
@@ -20,7 +21,7 @@ def test_kopa_bench_is_found_in_the_checkout_or_the_package():
 def test_targets_are_never_written_inside_the_package():
     with pytest.raises(TargetsNotWritable, match="read-only package data") as exc:
         write_targets([], PACKAGE / "_benchmark" / "targets")
-    assert isinstance(exc.value, click.ClickException)  # the CLI prints it in one line
+    assert isinstance(exc.value, UserError) and isinstance(exc.value, click.ClickException)  # one line
     assert "\n" not in exc.value.format_message()
 
 

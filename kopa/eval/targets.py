@@ -10,6 +10,7 @@ import click
 import orjson
 
 from kopa.backends.spec import Backend, open_backend
+from kopa.errors import UserError
 from kopa.eval.environment import Environment
 from kopa.eval.golden import GoldenError, execute_golden
 from kopa.eval.task import TARGET_DIR, GoldenCall, Target, Task, target_path
@@ -18,9 +19,10 @@ TARGET_BACKEND = "sim"  # seed 0, scale small: the world every target is compute
 PACKAGE = Path(__file__).resolve().parents[1]  # the installed (or checked-out) `kopa` package
 
 
-class TargetsNotWritable(click.ClickException):
+class TargetsNotWritable(UserError, click.ClickException):
     """Targets belong to a task set a person edits: a source checkout's `benchmark/`, or a folder of one's
-    own. A ClickException so that `kopa bench targets` says so in one line."""
+    own. Also a ClickException, so that `kopa bench targets` says so in one line before the CLI prints
+    every UserError that way."""
 
 
 def _writable(directory: Path) -> Path:

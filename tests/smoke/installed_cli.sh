@@ -97,7 +97,7 @@ expect '^[0-9]+/[0-9]+ tasks pass lint$'
 run kopa bench stats
 # KOPA-Bench as installed is package data: its targets are not rewritten there, only in a task set
 # folder of one's own (here a copy of it).
-run --exit 1 kopa bench targets
+run --exit 2 kopa bench targets
 expect '^Error: cannot write targets into .*: pass a task set folder'
 cp -r "$("$python" -c 'import kopa.eval.task as t; print(t.ROOT)')" "$work/mybench"
 run kopa bench targets --tasks "$work/mybench" --domain law
