@@ -20,6 +20,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from sim.endpoints import Bind, Endpoint
+from sim.errors import SimInputError
 from sim.tomlspec import load_spec, shipped, spec_path
 from sim.world.rng import stream
 
@@ -33,7 +34,7 @@ _DATE_PATTERNS: dict[str, str] = {"YYYYMMDD": "%Y%m%d", "YYYY-MM-DD": "%Y-%m-%d"
                                   "YYYY/MM/DD": "%Y/%m/%d"}
 
 
-class DriftError(ValueError):
+class DriftError(SimInputError):
     """A scenario that cannot be loaded or applied; the message names the file, epoch and change."""
 
 

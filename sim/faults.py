@@ -28,6 +28,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 from sim.endpoints import Endpoint
+from sim.errors import SimInputError
 from sim.families import load_family
 from sim.http import SimRequest, SimResponse
 from sim.tomlspec import load_spec, shipped, spec_path
@@ -65,7 +66,7 @@ UNKNOWN_PLATFORM = "other"  # a host or gateway path no platform serves; it gets
 KEY_SYSTEMS = ("dart", "krx", "data_go_kr", "ex", "seoul", "neis", "schoolinfo", "hrd", "law", "assembly", "gg")
 
 
-class FaultProfileError(ValueError):
+class FaultProfileError(SimInputError):
     """A profile that cannot be loaded; the message names the file and the field."""
 
 
