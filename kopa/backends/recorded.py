@@ -1,4 +1,4 @@
-"""`record:DIR[,format=json.gz|json|yaml][@INNER]`, `replay:DIR`, `snapshot:FILE`: the recording layer as backends.
+"""`record:DIR[,format=json.gz|json|yaml]@INNER`, `replay:DIR`, `snapshot:FILE`: the recording layer as backends.
 
 A recording directory holds `interactions/` (one vcrpy cassette per exchange), `snapshot.duckdb`
 (one row per tool call) and `recording.json` (what was recorded from, and the clock it saw).
@@ -7,11 +7,13 @@ A recording directory holds `interactions/` (one vcrpy cassette per exchange), `
 from __future__ import annotations
 
 import datetime as dt
+import os
 from pathlib import Path
+from typing import Any
 
 import orjson
 
-from kopa.backends.spec import Backend, BackendError, KeySource, open_backend
+from kopa.backends.spec import Backend, KeySource, fail, one_line, open_backend, parse_options, suggest
 from kopa.record.cassette import EXTENSIONS, CassetteStore
 from kopa.record.recorder import SnapshotRecorder
 from kopa.record.snapshot import Snapshot
@@ -40,56 +42,96 @@ def _clock(backend: Backend):
     return lambda: dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
-def _read_manifest(directory: Path) -> dict:
+def _read_manifest(spec: str, directory: Path) -> dict[str, Any]:
+    """The manifest of a recording; a missing, corrupt or incomplete one names the file."""
     path = directory / MANIFEST
     if not path.exists():
-        raise BackendError(f"{directory} is not a recording (no {MANIFEST}); record one with record:{directory}@…")
-    return orjson.loads(path.read_bytes())
+        hint = f"record one with record:{directory}@sim (or @live)"
+        raise fail(spec, f"{directory} is not a recording (no {MANIFEST}); {hint}")
+    try:
+        manifest = orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError) as exc:
+        raise fail(spec, f"{path}: not a recording manifest ({one_line(exc)})") from exc
+    missing = [k for k in ("backend", "today", "format") if not isinstance(manifest, dict) or k not in manifest]
+    if missing:
+        raise fail(spec, f"{path}: not a recording manifest (missing {', '.join(missing)})")
+    if manifest["format"] not in EXTENSIONS:
+        raise fail(spec, f"{path}: unknown cassette format {manifest['format']!r}; valid: {', '.join(EXTENSIONS)}")
+    try:
+        dt.date.fromisoformat(manifest["today"])
+    except (TypeError, ValueError):
+        raise fail(spec, f"{path}: today={manifest['today']!r} is not a date (YYYY-MM-DD)") from None
+    return manifest
 
 
-def open_recorded(kind: str, rest: str, *, strict_keys: bool = False) -> Backend:
-    if not rest:
-        raise BackendError(f"{kind}: needs a path, e.g. {kind}:runs/rec" + ("@sim" if kind == "record" else ""))
+def _location(spec: str, kind: str, rest: str, valid: tuple[str, ...]) -> tuple[Path, dict[str, str]]:
+    location, _, option_text = rest.partition(",")
+    if not location.strip():
+        example = f"{kind}:runs/rec" + ("@sim" if kind == "record" else "")
+        raise fail(spec, f"{kind} needs a path, e.g. {example}")
+    return Path(location.strip()), parse_options(spec, kind, option_text, valid)
+
+
+def open_recorded(kind: str, rest: str, spec: str | None = None, *, strict_keys: bool = False) -> Backend:
+    spec = spec if spec is not None else f"{kind}:{rest}"
     if kind == "record":
-        target, _, inner_spec = rest.partition("@")
-        location, *options = target.split(",")
-        fmt = dict(o.split("=", 1) for o in options if "=" in o).get("format", DEFAULT_FORMAT)
-        if fmt not in EXTENSIONS:
-            raise BackendError(f"record: unknown cassette format {fmt!r}; one of {sorted(EXTENSIONS)}")
-        directory = Path(location)
-        inner = open_backend(inner_spec or "live", strict_keys=strict_keys)
-        directory.mkdir(parents=True, exist_ok=True)
-        manifest = {"backend": inner.provenance, "today": inner.today().isoformat(), "format": fmt,
-                    "virtual_clock": inner.virtual_today is not None}
-        previous = directory / MANIFEST
-        if previous.exists() and orjson.loads(previous.read_bytes())["backend"] != inner.provenance:
-            raise BackendError(f"{directory} was recorded from {orjson.loads(previous.read_bytes())['backend']!r}, "
-                               f"not {inner.provenance!r}; record into a new directory")
-        previous.write_bytes(orjson.dumps(manifest, option=orjson.OPT_INDENT_2))
-        snapshot = Snapshot(directory / SNAPSHOT)
-        snapshot.set_meta("backend", inner.provenance)
-        snapshot.set_meta("today", manifest["today"])
-        clock = _clock(inner)
-        transport = RecordingTransport(inner.transport, CassetteStore(directory, manifest["format"]), snapshot,
-                                       clock, inner.provenance)
-        return Backend("record", transport, f"record into {directory} from {inner.description}", inner.key_source,
-                       simulator=inner.simulator, virtual_today=inner.virtual_today,
-                       observer=SnapshotRecorder(snapshot, clock, inner.provenance),
-                       provenance=inner.provenance)
+        return _open_record(spec, rest, strict_keys=strict_keys)
     if kind == "replay":
-        directory = Path(rest)
-        manifest = _read_manifest(directory)
-        return Backend("replay", ReplayTransport(CassetteStore(directory, manifest["format"])),
+        directory, _ = _location(spec, kind, rest, ())
+        manifest = _read_manifest(spec, directory)
+        store = CassetteStore(directory, manifest["format"])
+        if not store.dir.is_dir():
+            raise fail(spec, f"{directory} holds no cassettes (no {store.dir}); record with record:{directory}@sim")
+        return Backend("replay", ReplayTransport(store),
                        f"replay of {directory} ({manifest['backend']})", ReplayKeys(),
                        virtual_today=dt.date.fromisoformat(manifest["today"]),
                        provenance=f"replay of {manifest['backend']}")
-    path = Path(rest)
+    path, _ = _location(spec, kind, rest, ())
     if path.is_dir():
         path = path / SNAPSHOT
     if not path.exists():
-        raise BackendError(f"no snapshot at {path}")
+        raise fail(spec, f"no snapshot at {path}")
     transport = SnapshotTransport(path)
-    meta = dict(transport.snapshot.query("SELECT key, value FROM meta"))
+    meta = transport.snapshot.meta()
+    try:
+        today = dt.date.fromisoformat(meta["today"]) if "today" in meta else None
+    except ValueError:
+        raise fail(spec, f"{path}: meta today={meta['today']!r} is not a date (YYYY-MM-DD)") from None
     return Backend("snapshot", transport, f"snapshot {path} ({meta.get('backend', '?')})", ReplayKeys(),
-                   virtual_today=dt.date.fromisoformat(meta["today"]) if "today" in meta else None,
-                   provenance=f"snapshot of {meta.get('backend', '?')}")
+                   virtual_today=today, provenance=f"snapshot of {meta.get('backend', '?')}")
+
+
+def _open_record(spec: str, rest: str, *, strict_keys: bool) -> Backend:
+    """`record:DIR[,format=F]@INNER`. The inner backend must be named: a default of `live` would quietly
+    send every request to the real hosts when the user meant to record the simulator."""
+    target, at, inner_spec = rest.partition("@")
+    directory, options = _location(spec, "record", target, ("format",))
+    if not at or not inner_spec.strip():
+        raise fail(spec, f"record needs the backend to record from after @, e.g. record:{directory}@live "
+                         f"(the real hosts) or record:{directory}@sim (the simulator)")
+    fmt = options.get("format", DEFAULT_FORMAT)
+    if fmt not in EXTENSIONS:
+        raise fail(spec, f"format={fmt!r} is not a cassette format{suggest(fmt, tuple(EXTENSIONS))}; "
+                         f"valid: {', '.join(EXTENSIONS)}")
+    inner = open_backend(inner_spec, strict_keys=strict_keys)
+    previous = directory / MANIFEST
+    if previous.exists():
+        recorded_from = _read_manifest(spec, directory)["backend"]
+        if recorded_from != inner.provenance:
+            raise fail(spec, f"{directory} was recorded from {recorded_from!r}, not {inner.provenance!r}; "
+                             "record into a new directory")
+    directory.mkdir(parents=True, exist_ok=True)
+    manifest = {"backend": inner.provenance, "today": inner.today().isoformat(), "format": fmt,
+                "virtual_clock": inner.virtual_today is not None}
+    tmp = previous.with_name(f".{MANIFEST}.tmp")
+    tmp.write_bytes(orjson.dumps(manifest, option=orjson.OPT_INDENT_2))
+    os.replace(tmp, previous)  # whole or absent: a kill -9 here must not leave a manifest a rerun rejects
+    snapshot = Snapshot(directory / SNAPSHOT)
+    snapshot.set_meta("backend", inner.provenance)
+    snapshot.set_meta("today", manifest["today"])
+    clock = _clock(inner)
+    transport = RecordingTransport(inner.transport, CassetteStore(directory, fmt), snapshot, clock,
+                                   inner.provenance)
+    return Backend("record", transport, f"record into {directory} from {inner.description}", inner.key_source,
+                   simulator=inner.simulator, virtual_today=inner.virtual_today,
+                   observer=SnapshotRecorder(snapshot, clock, inner.provenance), provenance=inner.provenance)

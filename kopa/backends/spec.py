@@ -3,21 +3,81 @@
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import os
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import httpx
 
-from sim.world.context import WorldConfig
+from kopa.errors import UserError
+from sim.errors import SimInputError
+from sim.world.context import Scale, WorldConfig
 
 # httpx request extension carrying the attempt number (0 = first try) from the runtime's retry loop to
 # transports that care (the fault wrapper); extensions never go on the wire.
 ATTEMPT_EXTENSION = "kopa_attempt"
 
 
-class BackendError(ValueError):
-    """A backend string or set-up that cannot work; the message says what to change."""
+class BackendError(UserError, ValueError):
+    """A backend string or set-up that cannot work; one line naming the backend string, the option and
+    value at fault and the valid choices, so the CLI can print it as it is."""
+
+
+KINDS = ("sim", "live", "record", "replay", "snapshot", "faults")
+SIM_OPTIONS = ("seed", "scale", "today", "drift", "epoch")
+SCALES: tuple[str, ...] = get_args(Scale)
+USAGE = ("sim[:seed=N,scale=small|full,today=YYYY-MM-DD,drift=NAME,epoch=N], live[:BASE_URL], "
+         "record:DIR[,format=FORMAT]@INNER, replay:DIR, snapshot:FILE or faults:PROFILE[,seed=N][@INNER]")
+
+
+def fail(spec: str, problem: str) -> BackendError:
+    """The error for `spec`; `problem` may hold several lines (a spec file's field errors), which are
+    joined so the message stays the one line the CLI prints."""
+    return BackendError(f"backend {spec!r}: {one_line(problem)}")
+
+
+def one_line(text: str) -> str:
+    return "; ".join(part.strip() for part in str(text).splitlines() if part.strip())
+
+
+def suggest(word: str, choices: tuple[str, ...]) -> str:
+    close = difflib.get_close_matches(word, choices, n=1)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
+def parse_options(spec: str, kind: str, text: str, valid: tuple[str, ...]) -> dict[str, str]:
+    """`key=value,…` with every key one of `valid`: a misspelled option is an error, never ignored."""
+    out: dict[str, str] = {}
+    choices = ", ".join(valid) if valid else f"none ({kind} takes no options)"
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        key, eq, value = part.partition("=")
+        key = key.strip()
+        if not eq or not key:
+            raise fail(spec, f"{kind} option {part!r} is not key=value; valid {kind} options: {choices}")
+        if key not in valid:
+            raise fail(spec, f"unknown {kind} option {key!r}{suggest(key, valid)}; valid {kind} options: {choices}")
+        if key in out:
+            raise fail(spec, f"{kind} option {key!r} is given twice")
+        out[key] = value.strip()
+    return out
+
+
+def parse_int(spec: str, key: str, value: str, *, minimum: int | None = None) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise fail(spec, f"{key}={value!r} is not an integer (e.g. {key}=7)") from None
+    if minimum is not None and number < minimum:
+        raise fail(spec, f"{key}={value!r} must be at least {minimum}")
+    return number
+
+
+def parse_date(spec: str, key: str, value: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise fail(spec, f"{key}={value!r} is not a date (YYYY-MM-DD, e.g. {key}=2026-01-30)") from None
 
 
 @dataclass
@@ -73,44 +133,40 @@ class EnvKeys(KeySource):
         return value
 
 
-def _parse_options(text: str) -> dict[str, str]:
-    out = {}
-    for part in filter(None, text.split(",")):
-        if "=" not in part:
-            raise BackendError(f"backend option {part!r} is not key=value")
-        k, v = part.split("=", 1)
-        out[k.strip()] = v.strip()
-    return out
-
-
-def sim_config(options: dict[str, str]) -> WorldConfig:
-    unknown = set(options) - {"seed", "scale", "today", "drift", "epoch"}
-    if unknown:
-        raise BackendError(f"unknown sim option(s) {sorted(unknown)}; use seed=, scale=, today=, drift=, epoch=")
-    data: dict = {}
+def sim_config(options: dict[str, str], spec: str = "sim") -> WorldConfig:
+    """The world a `sim:…` backend names; every value is checked here so a bad one names its option."""
+    data: dict[str, Any] = {}
     if "seed" in options:
-        data["seed"] = int(options["seed"])
+        data["seed"] = parse_int(spec, "seed", options["seed"])
     if "scale" in options:
+        if options["scale"] not in SCALES:
+            raise fail(spec, f"scale={options['scale']!r} is not a scale{suggest(options['scale'], SCALES)}; "
+                             f"valid: {', '.join(SCALES)}")
         data["scale"] = options["scale"]
     if "today" in options:
-        data["today"] = options["today"]
+        data["today"] = parse_date(spec, "today", options["today"])
     return WorldConfig.model_validate(data)
 
 
-def sim_drift(options: dict[str, str]):
+def sim_drift(options: dict[str, str], spec: str = "sim"):
     """The drift scenario and epoch a `sim:…,drift=NAME,epoch=N` backend serves (None, 0 without drift)."""
-    from sim.drift import load_scenario
+    from sim.drift import load_scenario, scenario_path, shipped_scenarios
 
+    shipped = tuple(shipped_scenarios())
     if "epoch" in options and "drift" not in options:
-        raise BackendError("epoch= needs a drift scenario: add drift=default (or a scenario file)")
+        raise fail(spec, f"epoch= needs a drift scenario: add drift=NAME ({', '.join(shipped)} or a TOML file)")
     if "drift" not in options:
         return None, 0
+    name = options["drift"]
+    epoch = parse_int(spec, "epoch", options.get("epoch", "0"), minimum=0)
+    if not scenario_path(name).exists():
+        raise fail(spec, f"drift={name!r} is not a drift scenario{suggest(name, shipped)}; valid: "
+                         f"{', '.join(shipped)} or a TOML file")
     try:
-        epoch = int(options.get("epoch", "0"))
-        scenario = load_scenario(options["drift"])
+        scenario = load_scenario(name)
         scenario.changes_until(epoch)  # range check
-    except ValueError as exc:  # DriftError is a ValueError, as is a non-integer epoch
-        raise BackendError(f"drift: {exc}") from exc
+    except SimInputError as exc:
+        raise fail(spec, f"drift: {exc}") from exc
     return scenario, epoch
 
 
@@ -123,63 +179,103 @@ def _served_today(base_url: str) -> str | None:
         return None
 
 
-def _open_faults(rest: str, *, strict_keys: bool) -> Backend:
-    """`faults:PROFILE[,seed=N]@INNER` (INNER defaults to sim)."""
+def _base_url(spec: str, url: str, where: str) -> str:
+    """A redirect base URL must be http(s)://host[:port]; anything else would fail later, less clearly."""
+    try:
+        parsed = httpx.URL(url)
+    except (httpx.InvalidURL, TypeError):
+        parsed = None
+    if parsed is None or parsed.scheme not in ("http", "https") or not parsed.host:
+        raise fail(spec, f"{where} {url!r} is not an http(s) base URL (e.g. live:http://127.0.0.1:8800)")
+    return url
+
+
+def _env_date(spec: str, var: str, value: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise fail(spec, f"the environment variable {var}={value!r} is not a date (YYYY-MM-DD)") from None
+
+
+def _open_sim(spec: str, rest: str, *, strict_keys: bool) -> Backend:
+    from kopa.backends.sim import SimTransport
+    from sim.app import Simulator
+    from sim.keys import KeyPolicy
+    from sim.world.build import load_world
+
+    options = parse_options(spec, "sim", rest, SIM_OPTIONS)
+    config = sim_config(options, spec)
+    scenario, epoch = sim_drift(options, spec)
+    world = load_world(config)
+    simulator = Simulator(world, KeyPolicy(seed=config.seed, strict=strict_keys), drift=scenario, epoch=epoch)
+    drift = f" drift={scenario.name} epoch={epoch}" if scenario is not None else ""
+    return Backend("sim", SimTransport(simulator), f"sim (seed={config.seed}, scale={config.scale}{drift})",
+                   SimKeys(simulator.keys), simulator=simulator, virtual_today=config.today,
+                   provenance=f"sim seed={config.seed} scale={config.scale} today={config.today} "
+                              f"world={world.content_hash[:16]}{drift}")
+
+
+def _open_live(spec: str, rest: str) -> Backend:
+    from kopa.backends.live import LiveTransport
+
+    if rest:
+        redirect: str | None = _base_url(spec, rest, "live:")
+    elif env := os.environ.get("KOPA_LIVE_REDIRECT"):
+        redirect = _base_url(spec, env, "the environment variable KOPA_LIVE_REDIRECT=")
+    else:
+        redirect = None
+    where = f"live via {redirect}" if redirect else "live"
+    if env_today := os.environ.get("KOPA_TODAY"):
+        today: dt.date | None = _env_date(spec, "KOPA_TODAY", env_today)
+    else:
+        served = _served_today(redirect) if redirect else None
+        today = dt.date.fromisoformat(served) if served else None
+    return Backend("live", LiveTransport(redirect), where, EnvKeys(), virtual_today=today,
+                   provenance=f"live via {redirect}" if redirect else "live")
+
+
+def _open_faults(spec: str, rest: str, *, strict_keys: bool) -> Backend:
+    """`faults:PROFILE[,seed=N][@INNER]`: INNER defaults to the in-process simulator, which never
+    reaches a real host, so leaving it out cannot send anything anywhere unexpected."""
     from kopa.backends.faults import FaultLog, FaultTransport
-    from sim.faults import load_profile
+    from sim.faults import load_profile, profile_path, shipped_profiles
 
     head, _, inner_spec = rest.partition("@")
-    profile_name, *options = head.split(",")
-    opts = _parse_options(",".join(options))
-    unknown = set(opts) - {"seed"}
-    if not profile_name or unknown:
-        raise BackendError("faults: use faults:PROFILE[,seed=N]@INNER, e.g. faults:realistic@sim")
+    name, _, option_text = head.partition(",")
+    name = name.strip()
+    opts = parse_options(spec, "faults", option_text, ("seed",))
+    if not name:
+        raise fail(spec, "faults needs a profile: faults:PROFILE[,seed=N]@INNER, e.g. faults:realistic@sim")
+    if not profile_path(name).exists():
+        shipped = tuple(shipped_profiles())
+        raise fail(spec, f"no fault profile {name!r}{suggest(name, shipped)}; valid: {', '.join(shipped)} "
+                         "or a TOML file")
     try:
-        profile = load_profile(profile_name)
-    except (FileNotFoundError, ValueError) as exc:
-        raise BackendError(f"faults: {exc}") from exc
+        profile = load_profile(name)
+    except SimInputError as exc:
+        raise fail(spec, f"faults: {exc}") from exc
+    seed = parse_int(spec, "seed", opts.get("seed", "0"))
     inner = open_backend(inner_spec or "sim", strict_keys=strict_keys)
-    seed = int(opts.get("seed", 0))
     log = FaultLog()
     return Backend("faults", FaultTransport(inner.transport, profile, seed, inner.clock, log),
-                   f"{inner.description} with faults {profile_name} (seed {seed})", inner.key_source,
+                   f"{inner.description} with faults {name} (seed {seed})", inner.key_source,
                    simulator=inner.simulator, virtual_today=inner.virtual_today, observer=inner.observer,
-                   provenance=f"{inner.provenance} faults={profile_name} seed={seed}", clock=inner.clock,
+                   provenance=f"{inner.provenance} faults={name} seed={seed}", clock=inner.clock,
                    fault_log=log)
 
 
 def open_backend(spec: str = "sim", *, strict_keys: bool = False) -> Backend:
+    """The backend a backend string names. Every option is checked: an unknown or misspelled one, a
+    value of the wrong type, or a missing part is a BackendError naming it and the valid choices."""
     name, _, rest = spec.partition(":")
     if name == "sim":
-        from kopa.backends.sim import SimTransport
-        from sim.app import Simulator
-        from sim.keys import KeyPolicy
-        from sim.world.build import load_world
-
-        options = _parse_options(rest)
-        config = sim_config(options)
-        scenario, epoch = sim_drift(options)
-        world = load_world(config)
-        simulator = Simulator(world, KeyPolicy(seed=config.seed, strict=strict_keys), drift=scenario, epoch=epoch)
-        drift = f" drift={scenario.name} epoch={epoch}" if scenario is not None else ""
-        return Backend("sim", SimTransport(simulator), f"sim (seed={config.seed}, scale={config.scale}{drift})",
-                       SimKeys(simulator.keys), simulator=simulator, virtual_today=config.today,
-                       provenance=f"sim seed={config.seed} scale={config.scale} today={config.today} "
-                                  f"world={world.content_hash[:16]}{drift}")
+        return _open_sim(spec, rest, strict_keys=strict_keys)
     if name == "live":
-        from kopa.backends.live import LiveTransport
-
-        redirect = rest or os.environ.get("KOPA_LIVE_REDIRECT") or None
-        where = f"live via {redirect}" if redirect else "live"
-        today = os.environ.get("KOPA_TODAY") or (_served_today(redirect) if redirect else None)
-        return Backend("live", LiveTransport(redirect), where, EnvKeys(),
-                       virtual_today=dt.date.fromisoformat(today) if today else None,
-                       provenance=f"live via {redirect}" if redirect else "live")
+        return _open_live(spec, rest)
     if name == "faults":
-        return _open_faults(rest, strict_keys=strict_keys)
+        return _open_faults(spec, rest, strict_keys=strict_keys)
     if name in ("record", "replay", "snapshot"):
         from kopa.backends.recorded import open_recorded
 
-        return open_recorded(name, rest, strict_keys=strict_keys)
-    raise BackendError(f"unknown backend {spec!r}: use sim[:seed=N,scale=small|full], live[:BASE_URL], "
-                       "record:DIR[@INNER], replay:DIR, snapshot:FILE or faults:PROFILE@INNER")
+        return open_recorded(name, rest, spec, strict_keys=strict_keys)
+    raise BackendError(f"unknown backend {name!r} in {spec!r}{suggest(name, KINDS)}; valid: {USAGE}")

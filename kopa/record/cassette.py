@@ -12,6 +12,7 @@ import base64
 import gzip
 import os
 import tempfile
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,7 @@ import orjson
 import yaml
 from vcr.serializers import yamlserializer
 
+from kopa.errors import UserError
 from kopa.record.fingerprint import CanonicalRequest
 from kopa.record.secrets import KEY_HEADERS, REDACTED, scrub_bytes, scrub_text
 
@@ -46,8 +48,9 @@ class Exchange:
     metadata: dict[str, Any]
 
 
-class CassetteError(ValueError):
-    """A cassette file that cannot be read; the message names the file."""
+class CassetteError(UserError, ValueError):
+    """A cassette file that cannot be read (corrupt, truncated, not a cassette); the message names the
+    file in one line."""
 
 
 def _body_out(body: bytes, fmt: str) -> Any:
@@ -192,5 +195,8 @@ def read_exchange(path: Path) -> Exchange:
             reason=response["status"].get("message") or "", headers=headers,
             body=_body_in(response["body"]["string"]), metadata=meta,
         )
-    except (OSError, ValueError, KeyError, IndexError, TypeError, yaml.YAMLError) as exc:
-        raise CassetteError(f"{path}: unreadable cassette ({type(exc).__name__}: {exc})") from exc
+    # A truncated gzip stream raises EOFError, which click would turn into a bare "Aborted!".
+    except (OSError, EOFError, zlib.error, ValueError, KeyError, IndexError, TypeError, yaml.YAMLError) as exc:
+        detail = " ".join(str(exc).split()) or "empty"
+        raise CassetteError(f"{path}: corrupt or truncated cassette ({type(exc).__name__}: {detail}); delete it "
+                            "and rerun the recording to record it again") from exc

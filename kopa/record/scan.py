@@ -122,7 +122,11 @@ def scan_cassette(path: Path, known: Iterable[str] = ()) -> Iterator[Finding]:
 
 def scan_snapshot(path: Path, known: Iterable[str] = ()) -> Iterator[Finding]:
     known = list(known)
-    con = duckdb.connect(str(path), read_only=True)
+    try:
+        con = duckdb.connect(str(path), read_only=True)
+    except duckdb.Error as exc:
+        yield _unreadable_snapshot(path, exc)
+        return
     try:
         tables = [r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()]
         for table in tables:
@@ -137,8 +141,16 @@ def scan_snapshot(path: Path, known: Iterable[str] = ()) -> Iterator[Finding]:
                     if column == "uri":
                         yield from _scan_uri(data.decode(), f"{table}.{column}", str(path))
                     yield from scan_bytes(data, f"{table}.{column}", str(path), known)
+    except duckdb.Error as exc:
+        yield _unreadable_snapshot(path, exc)
     finally:
         con.close()
+
+
+def _unreadable_snapshot(path: Path, exc: duckdb.Error) -> Finding:
+    """Like an unreadable cassette, an unreadable (empty, corrupt, truncated) snapshot is itself a finding."""
+    detail = next((line.strip() for line in str(exc).splitlines() if line.strip()), type(exc).__name__)
+    return Finding(str(path), "file", f"unreadable snapshot ({detail}); cannot vouch for it")
 
 
 def scan_paths(paths: Iterable[Path]) -> list[Finding]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,7 @@ import duckdb
 import numpy as np
 import orjson
 
+from kopa.errors import UserError
 from kopa.record.cassette import Exchange
 from kopa.record.secrets import scrub_bytes, scrub_text
 
@@ -75,6 +78,30 @@ class CallRow:
     records: list[dict[str, Any]]
 
 
+TABLES = ("meta", "calls", "records", "http")
+
+
+class SnapshotError(UserError, ValueError):
+    """A snapshot file that cannot be opened or read: empty, corrupt, truncated, locked, or not one of
+    ours. The message names the file and what is wrong, in one line."""
+
+
+def _first_line(exc: BaseException) -> str:
+    return next((line.strip() for line in str(exc).splitlines() if line.strip()), type(exc).__name__)
+
+
+def _open_error(path: Path, exc: duckdb.Error) -> SnapshotError:
+    if path.exists() and path.stat().st_size == 0:
+        return SnapshotError(f"{path}: empty file, not a DuckDB snapshot; re-record it or name another snapshot")
+    if "not a valid DuckDB database file" in str(exc):
+        return SnapshotError(f"{path}: not a DuckDB database (corrupt, or another kind of file); re-record it "
+                             "or name another snapshot")
+    if "lock" in str(exc).lower():
+        return SnapshotError(f"{path}: the snapshot is in use by another process ({_first_line(exc)}); "
+                             "wait for it to finish")
+    return SnapshotError(f"{path}: corrupt or truncated snapshot: {_first_line(exc)}")
+
+
 class Snapshot:
     """A snapshot file, open for reading and (unless read_only) writing."""
 
@@ -83,12 +110,31 @@ class Snapshot:
         if not read_only:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         elif not self.path.exists():
-            raise FileNotFoundError(f"no snapshot at {self.path}")
-        self._con = duckdb.connect(str(self.path), read_only=read_only)
+            raise SnapshotError(f"no snapshot at {self.path}")
+        try:
+            self._con = duckdb.connect(str(self.path), read_only=read_only)
+        except duckdb.Error as exc:
+            raise _open_error(self.path, exc) from exc
         self._lock = threading.Lock()
-        if not read_only:
-            self._con.execute(SCHEMA)
-            self._con.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", [SCHEMA_VERSION])
+        with self._reading():
+            if not read_only:
+                self._con.execute(SCHEMA)
+                self._con.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", [SCHEMA_VERSION])
+            present = {r[0] for r in self._con.execute("SELECT table_name FROM information_schema.tables")
+                       .fetchall()}
+        missing = [t for t in TABLES if t not in present]
+        if missing:
+            self._con.close()
+            raise SnapshotError(f"{self.path}: a DuckDB file but not a kopa snapshot (no table "
+                                f"{', '.join(missing)}); record one with record:DIR@sim")
+
+    @contextmanager
+    def _reading(self) -> Iterator[None]:
+        """A DuckDB error while reading means a damaged file (truncated, overwritten): say which file."""
+        try:
+            yield
+        except duckdb.Error as exc:
+            raise SnapshotError(f"{self.path}: corrupt or truncated snapshot: {_first_line(exc)}") from exc
 
     def close(self) -> None:
         self._con.close()
@@ -106,7 +152,7 @@ class Snapshot:
             self._con.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", [key, value])
 
     def has_call(self, cid: str) -> bool:
-        with self._lock:
+        with self._lock, self._reading():
             return self._con.execute("SELECT 1 FROM calls WHERE call_id = ?", [cid]).fetchone() is not None
 
     def add_call(self, row: CallRow, secrets: tuple[str, ...] = ()) -> bool:
@@ -153,7 +199,7 @@ class Snapshot:
     # ------------------------------------------------------------ reading
 
     def http(self, fingerprint: str) -> Exchange | None:
-        with self._lock:
+        with self._lock, self._reading():
             row = self._con.execute(
                 "SELECT fingerprint, method, uri, status, reason, headers, body FROM http WHERE fingerprint = ?",
                 [fingerprint]).fetchone()
@@ -164,12 +210,15 @@ class Snapshot:
                         headers=headers, body=bytes(row[6]), metadata={})
 
     def request_lines(self) -> list[tuple[str, str]]:
-        with self._lock:
+        with self._lock, self._reading():
             return [(m, u) for m, u in self._con.execute("SELECT method, uri FROM http ORDER BY uri").fetchall()]
 
     def query(self, sql: str, params: list | None = None) -> list[tuple]:
-        with self._lock:
+        with self._lock, self._reading():
             return self._con.execute(sql, params or []).fetchall()
+
+    def meta(self) -> dict[str, str]:
+        return dict(self.query("SELECT key, value FROM meta"))
 
 
 def _json(value: Any) -> str:

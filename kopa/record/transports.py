@@ -9,14 +9,17 @@ from urllib.parse import parse_qsl, urlsplit
 
 import httpx
 
-from kopa.record.cassette import CassetteStore, Exchange, interaction_document, read_exchange
+from kopa.errors import UserError
+from kopa.record.cassette import CassetteError, CassetteStore, Exchange, interaction_document, read_exchange
 from kopa.record.fingerprint import CanonicalRequest, canonical_request
 from kopa.record.snapshot import Snapshot
 
 
-class ReplayMiss(LookupError):
+class ReplayMiss(UserError, LookupError):
     """A request that was never recorded. Not an HTTP failure: the run asked for something the
-    recording does not hold, and silently failing it as 'environmental' would hide that."""
+    recording does not hold, and silently failing it as 'environmental' would hide that. A user error
+    (record the missing call, or replay another recording), so the CLI prints its one line: the request
+    and the nearest recorded one."""
 
 
 def canonical_of(request: httpx.Request) -> CanonicalRequest:
@@ -99,8 +102,8 @@ class ReplayTransport(httpx.BaseTransport):
     """Serves HTTP-exact from cassettes. It holds no connection pool and opens no socket."""
 
     def __init__(self, store: CassetteStore) -> None:
-        if not store.dir.exists():
-            raise FileNotFoundError(f"no cassettes under {store.root} (expected {store.dir})")
+        if not store.dir.is_dir():
+            raise CassetteError(f"{store.root}: no cassettes (expected the folder {store.dir})")
         self.store = store
         self._recorded: list[tuple[str, str]] | None = None
 
