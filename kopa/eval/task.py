@@ -7,6 +7,8 @@ trajectory on the simulator and stores them, and a test re-executes every trajec
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Collection
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
@@ -17,6 +19,8 @@ from typing import Any, Literal
 import orjson
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from kopa.errors import UserError
 
 Domain = Literal["traffic", "finance", "education", "law", "politics", "district"]
 RewardBasis = Literal["RESPONSE", "ENVIRONMENT"]
@@ -172,24 +176,160 @@ class Target(_Strict):
     world: str  # provenance: the simulator world the targets were computed on
 
 
-class TaskFileError(ValueError):
-    """A task file that does not validate; the message names the file and the task."""
+class TaskFileError(UserError, ValueError):
+    """A task (or target) file that does not load or validate; one line naming the file, the line where
+    there is one, the task and the field or step at fault."""
 
 
-def load_task_file(path: Path) -> list[Task]:
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+Loc = tuple[str | int, ...]
+
+
+@cache
+def catalog_tool_names() -> frozenset[str]:
+    """Every tool a task may name: the catalog's (session tools included), loaded once per process."""
+    from kopa.catalog import load_catalog
+
+    return frozenset(tool.name for tool in load_catalog())
+
+
+def _read_yaml(path: Path) -> tuple[str, Any]:
     try:
-        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise TaskFileError(f"{path}: not UTF-8 text (byte {exc.start})") from exc
+    except OSError as exc:
+        raise TaskFileError(f"{path}: cannot read the task file ({exc.strerror or exc})") from exc
+    try:
+        return text, yaml.load(text, Loader=_LOADER)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark is not None else str(path)
+        context = f" ({exc.context})" if exc.context else ""
+        raise TaskFileError(f"{where}: not valid YAML: {exc.problem}{context}") from exc
     except yaml.YAMLError as exc:
-        raise TaskFileError(f"{path}: not valid YAML: {exc}") from exc
+        raise TaskFileError(f"{path}: not valid YAML: {' '.join(str(exc).split())}") from exc
+
+
+class _Lines:
+    """Line numbers of the YAML nodes of a task file. Composed only when there is an error to report,
+    so a valid file is parsed once."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._root: yaml.Node | None = None
+
+    def of(self, loc: Loc) -> int | None:
+        """The 1-based line of the deepest node `loc` reaches (a missing field: its parent's line)."""
+        if self._root is None:
+            try:
+                self._root = yaml.compose(self.text, Loader=_LOADER)
+            except yaml.YAMLError:
+                return None
+        node = self._root
+        line = node.start_mark.line + 1 if node is not None else None
+        for part in loc:
+            child: yaml.Node | None = None
+            if isinstance(node, yaml.MappingNode):
+                for key, value in node.value:
+                    if isinstance(key, yaml.ScalarNode) and key.value == str(part):
+                        child, line = value, key.start_mark.line + 1
+                        break
+            elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
+                child = node.value[part]
+                line = child.start_mark.line + 1
+            if child is None:
+                break
+            node = child
+        return line
+
+
+def _dotted(loc: Loc) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(task)"
+
+
+def _schema_error(path: Path, lines: _Lines, index: int, name: str, exc: ValidationError) -> TaskFileError:
+    """One line: the file and line of the first error, the task, each field path and its problem."""
+    errors = exc.errors()
+    parts = []
+    first_line = None
+    for n, err in enumerate(errors[:3]):
+        loc = tuple(err["loc"])
+        line = lines.of(("tasks", index, *loc))
+        first_line = first_line or line
+        message = str(err["msg"]).removeprefix("Value error, ")
+        at = f" (line {line})" if n and line else ""
+        parts.append(f"{_dotted(loc)}{at}: {message}")
+    more = f" (and {len(errors) - 3} more)" if len(errors) > 3 else ""
+    where = f"{path}:{first_line}" if first_line else str(path)
+    return TaskFileError(f"{where}: task {name}: {'; '.join(parts)}{more}")
+
+
+def _tool_references(task: Task) -> list[tuple[Loc, str, str]]:
+    """(where in the task, what names the tool, the tool) for every tool a task names."""
+    out: list[tuple[Loc, str, str]] = []
+
+    def steps(golden: list[GoldenStep], loc: Loc) -> None:
+        for j, step in enumerate(golden):
+            if step.call is not None:
+                out.append(((*loc, j, "call"), f"step {step.id!r} calls", step.call))
+            if step.parallel is not None:
+                steps(step.parallel, (*loc, j, "parallel"))
+
+    steps(task.golden, ("golden",))
+    out.extend((("state", "setup", k, "tool"), f"setup action {k + 1} runs", action.tool)
+               for k, action in enumerate(task.state.setup))
+    out.extend((("available_tools", k), "available_tools lists", name) for k, name in enumerate(task.available_tools))
+    return out
+
+
+def _unknown_tools(path: Path, lines: _Lines, index: int, task: Task, known: Collection[str]
+                   ) -> TaskFileError | None:
+    """A task naming a tool the catalog lacks would run and fail with an error blaming a later step:
+    refuse it at load, naming the task, the step and the tool."""
+    bad = [(loc, what, name) for loc, what, name in _tool_references(task) if name not in known]
+    if not bad:
+        return None
+    loc, what, name = bad[0]
+    close = difflib.get_close_matches(name, list(known), n=1)
+    hint = f" (did you mean {close[0]}?)" if close else ""
+    line = lines.of(("tasks", index, *loc))
+    where = f"{path}:{line}" if line else str(path)
+    more = f" (and {len(bad) - 1} more: {', '.join(sorted({n for _, _, n in bad[1:]}))})" if len(bad) > 1 else ""
+    return TaskFileError(f"{where}: task {task.id}: {what} unknown tool {name!r}{hint}; `kopa tools list` "
+                         f"lists the tools{more}")
+
+
+def load_task_file(path: Path, tools: Collection[str] | None = None) -> list[Task]:
+    """The tasks of one file, each validated against the schema and against `tools` (default: the
+    catalog), so every command that loads tasks refuses a bad file before it runs anything."""
+    path = Path(path)
+    text, raw = _read_yaml(path)
+    lines = _Lines(text)
     if not isinstance(raw, dict) or not isinstance(raw.get("tasks"), list):
-        raise TaskFileError(f"{path}: expected a mapping with a 'tasks' list")
-    tasks = []
+        got = "an empty file" if raw is None else f"a {type(raw).__name__}"
+        if isinstance(raw, dict):
+            got = "a mapping without a 'tasks' list"
+        raise TaskFileError(f"{path}: expected a mapping with a 'tasks' list, got {got}")
+    known = catalog_tool_names() if tools is None else tools
+    tasks: list[Task] = []
+    seen: dict[str, int] = {}
     for i, item in enumerate(raw["tasks"]):
+        name = str(item.get("id", f"#{i + 1}")) if isinstance(item, dict) else f"#{i + 1}"
         try:
-            tasks.append(Task.model_validate(item))
+            task = Task.model_validate(item)
         except ValidationError as exc:
-            name = item.get("id", f"#{i}") if isinstance(item, dict) else f"#{i}"
-            raise TaskFileError(f"{path}: task {name}: {exc}") from exc
+            raise _schema_error(path, lines, i, name, exc) from exc
+        if (error := _unknown_tools(path, lines, i, task, known)) is not None:
+            raise error
+        if task.id in seen:
+            first, again = lines.of(("tasks", seen[task.id])), lines.of(("tasks", i))
+            raise TaskFileError(f"{path}:{again}: duplicate task id {task.id!r} (first at line {first})")
+        seen[task.id] = i
+        tasks.append(task)
     return tasks
 
 
@@ -231,11 +371,14 @@ def task_set(path: str | Path | None = None) -> TaskSet:
 
 @cache
 def load_tasks(directory: Path = TASK_DIR) -> tuple[Task, ...]:
-    tasks = [t for path in sorted(directory.glob("*.yaml")) for t in load_task_file(path)]
-    ids = [t.id for t in tasks]
-    dup = sorted({i for i in ids if ids.count(i) > 1})
-    if dup:
-        raise TaskFileError(f"duplicate task ids: {dup}")
+    tasks: list[Task] = []
+    where: dict[str, Path] = {}
+    for path in sorted(directory.glob("*.yaml")):
+        for task in load_task_file(path):
+            if task.id in where:
+                raise TaskFileError(f"duplicate task id {task.id!r}: in {where[task.id]} and in {path}")
+            where[task.id] = path
+            tasks.append(task)
     return tuple(tasks)
 
 
@@ -244,9 +387,27 @@ def target_path(domain: str, directory: Path = TARGET_DIR) -> Path:
 
 
 def load_targets(directory: Path = TARGET_DIR) -> dict[str, Target]:
+    """Every target file of a task set; a corrupt or hand-edited one names the file, the task and the
+    field (`kopa bench targets` rewrites them)."""
     out: dict[str, Target] = {}
     for path in sorted(directory.glob("*.json")):
-        for item in orjson.loads(path.read_bytes()):
-            target = Target.model_validate(item)
+        try:
+            items = orjson.loads(path.read_bytes())
+        except orjson.JSONDecodeError as exc:
+            raise TaskFileError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg}); rewrite the "
+                                "targets with `kopa bench targets`") from exc
+        except OSError as exc:
+            raise TaskFileError(f"{path}: cannot read the target file ({exc.strerror or exc})") from exc
+        if not isinstance(items, list):
+            raise TaskFileError(f"{path}: expected a list of targets, got a {type(items).__name__}")
+        for i, item in enumerate(items):
+            try:
+                target = Target.model_validate(item)
+            except ValidationError as exc:
+                name = item.get("task_id", f"#{i + 1}") if isinstance(item, dict) else f"#{i + 1}"
+                err = exc.errors()[0]
+                more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+                raise TaskFileError(f"{path}: target {name}: {_dotted(tuple(err['loc']))}: {err['msg']}{more}; "
+                                    "rewrite the targets with `kopa bench targets`") from exc
             out[target.task_id] = target
     return out
