@@ -11,12 +11,13 @@ import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from kopa.catalog.models import PlatformSpec, Tool, ToolSpec
+from kopa.errors import UserError
 
 # libyaml's safe loader when the wheel has it (about ten times faster than the pure-Python one).
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-class CatalogError(ValueError):
+class CatalogError(UserError, ValueError):
     """A catalog file that does not validate; the message names the file and the field."""
 
 

@@ -26,6 +26,7 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from kopa.backends.spec import Backend
+from kopa.errors import UserError
 from kopa.eval.environment import Environment
 from kopa.eval.episode import Episode, PredictedCall, ScoredEpisode, Transcript
 from kopa.eval.policies.offline import POLICIES
@@ -61,7 +62,7 @@ class ConfigChanged(RuntimeError):
     """The run folder holds a run made with another configuration."""
 
 
-class RunFolderError(ValueError):
+class RunFolderError(UserError, ValueError):
     """A folder that is not a run folder, or holds episodes its task set cannot score."""
 
 

@@ -21,17 +21,19 @@ from typing import Any, Literal
 import orjson
 from pydantic import ValidationError
 
+from kopa.errors import UserError
 from kopa.llm.client import ChatModel, ChatReply, Message
 
 CacheMode = Literal["auto", "record", "replay"]
 FORMAT_VERSION = 1
 
 
-class CacheMiss(LookupError):
-    """Replay mode met a request that was never recorded."""
+class CacheMiss(UserError, LookupError):
+    """Replay mode met a request that was never recorded: like a replay miss of an API call, the user
+    records it (mode auto or record) or replays another cache."""
 
 
-class CacheFileError(ValueError):
+class CacheFileError(UserError, ValueError):
     """A cache entry that cannot be read; the message names the file."""
 
 
