@@ -74,7 +74,7 @@ BAD_SPECS: dict[str, list[str]] = {
     "faults:realistic,sed=1@sim": ["unknown faults option 'sed'", "valid faults options: seed"],
     "faults:realistic,seed=q@sim": ["seed='q' is not an integer"],
     "faults:@sim": ["faults needs a profile", "faults:realistic@sim"],
-    "live:127.0.0.1:8800": ["'127.0.0.1:8800' is not an http(s) base URL", "live:http://127.0.0.1:8800"],
+    "live:127.0.0.1:8800": ["live:'127.0.0.1:8800' is not an http(s) base URL", "live:http://127.0.0.1:8800"],
     "replay:": ["replay needs a path"],
     "replay:runs/nosuch,fromat=json": ["unknown replay option 'fromat'", "replay takes no options"],
     "snapshot:nosuch.duckdb": ["no snapshot at nosuch.duckdb"],
@@ -130,7 +130,7 @@ def test_record_options_are_checked(tmp_path):
 
 @pytest.mark.parametrize(("var", "value", "fragment"), [
     ("KOPA_TODAY", "2026-02-30", "KOPA_TODAY='2026-02-30' is not a date"),
-    ("KOPA_LIVE_REDIRECT", "localhost:8800", "KOPA_LIVE_REDIRECT= 'localhost:8800' is not an http(s) base URL"),
+    ("KOPA_LIVE_REDIRECT", "localhost:8800", "KOPA_LIVE_REDIRECT='localhost:8800' is not an http(s) base URL"),
 ])
 def test_live_environment_variables_are_checked(monkeypatch, var, value, fragment):
     monkeypatch.setenv(var, value)
@@ -267,6 +267,15 @@ def test_a_replay_miss_is_one_line_with_the_request_and_the_nearest(recording, k
     assert "GET https://opendart.fss.or.kr/api/company.json" in message and "corp_code=00126380" in message
     assert "nearest recorded: GET https://opendart.fss.or.kr/api/company.json" in message
     assert "corp_code=00126380 vs 00104083" in message
+
+
+def test_drift_against_a_mistyped_path_says_so(recording):
+    from kopa.record.drift import drift_report
+
+    with pytest.raises(BackendError) as caught:
+        drift_report(str(recording), "runs/no-such-recording")
+    assert one_line(caught).startswith("'runs/no-such-recording' is neither a snapshot or recording (no such "
+                                       "path) nor a backend string (sim:…")
 
 
 def test_secrets_scan_reports_an_unreadable_snapshot_instead_of_crashing(recording):

@@ -180,13 +180,14 @@ def _served_today(base_url: str) -> str | None:
 
 
 def _base_url(spec: str, url: str, where: str) -> str:
-    """A redirect base URL must be http(s)://host[:port]; anything else would fail later, less clearly."""
+    """A redirect base URL must be http(s)://host[:port]; anything else would fail later, less clearly.
+    `where` names what gave it, ending where the value is written (`live:` or `…KOPA_LIVE_REDIRECT=`)."""
     try:
         parsed = httpx.URL(url)
     except (httpx.InvalidURL, TypeError):
         parsed = None
     if parsed is None or parsed.scheme not in ("http", "https") or not parsed.host:
-        raise fail(spec, f"{where} {url!r} is not an http(s) base URL (e.g. live:http://127.0.0.1:8800)")
+        raise fail(spec, f"{where}{url!r} is not an http(s) base URL (e.g. live:http://127.0.0.1:8800)")
     return url
 
 

@@ -348,8 +348,13 @@ def is_snapshot_source(text: str) -> bool:
 
 def drift_report(a: str, b: str) -> DriftReport:
     """A and B are snapshots or recording directories; B may instead be a backend string (sim:…, live…)."""
+    from kopa.backends.spec import KINDS, BackendError
+
     if is_snapshot_source(b):
         return compare_snapshots(a, b)
+    if b.partition(":")[0] not in KINDS:  # a mistyped path would otherwise read as an unknown backend
+        raise BackendError(f"{b!r} is neither a snapshot or recording (no such path) nor a backend string "
+                           f"({', '.join(f'{k}:…' for k in KINDS)})")
     with tempfile.TemporaryDirectory(prefix="kopa-drift-") as tmp:
         fresh = reissue(a, b, Path(tmp) / "recording")
         return compare_snapshots(a, fresh, b_label=b)
