@@ -57,7 +57,7 @@ def slow(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def perf(session: nox.Session) -> None:
     session.install("-e", ".")
-    for script in ("tool_calls.py", "paging.py", "world_build.py", "recording.py", "bench_oracle.py"):
+    for script in ("tool_calls.py", "paging.py", "world_build.py", "recording.py", "bench_oracle.py", "serve_load.py"):
         session.run("python", f"benchmark/perf/{script}", *session.posargs)
 
 
