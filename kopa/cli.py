@@ -1,48 +1,110 @@
-"""The `kopa` command line."""
+"""The `kopa` command line.
+
+Every error a user can cause and fix — a `kopa.errors.UserError` from any layer, a `sim` input error, a
+click usage error — is printed as one line (what, and where) with a non-zero exit; `kopa --debug …` adds the
+traceback. Anything else is a bug and keeps its traceback.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
 import time
+import traceback
 from typing import Any
 
 import click
 from rich.console import Console
 from rich.table import Table
 
+from kopa.cli_options import (
+    FaultsSpec,
+    backend_options,
+    compose_backend,
+    deprecated_option,
+    deprecation_note,
+    json_option,
+    out_option,
+)
+from kopa.errors import UserError
+from sim.errors import SimInputError
+
 console = Console(soft_wrap=True)
 err_console = Console(stderr=True)
 
-BACKEND_HELP = ("Backend: sim[:seed=N,scale=small|full,today=YYYY-MM-DD,drift=NAME,epoch=N] | live | "
-                "live:http://127.0.0.1:8800 | record:DIR@INNER | replay:DIR | snapshot:FILE | "
-                "faults:PROFILE[,seed=N]@INNER")
-RECORD_HELP = "Record every HTTP exchange (cassettes) and tool call (DuckDB snapshot) into this directory."
+
+class OneLineError(click.ClickException):
+    """What the top-level handler turns a user's error into: click shows it and exits with its code."""
+
+    def __init__(self, message: str, exit_code: int) -> None:
+        super().__init__(" ".join(part.strip() for part in message.splitlines() if part.strip()) or "error")
+        self.exit_code = exit_code
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"Error: {self.message}", err=True)
 
 
-def _open(backend_spec: str, record_dir: str | None):
-    """The backend a command runs on; --record DIR wraps it in the recorder."""
-    from kopa.backends import BackendError, open_backend
+def _one_line(exc: BaseException) -> OneLineError:
+    """The line an error is shown as: a usage error points at the command's --help, others say only what."""
+    if isinstance(exc, click.UsageError):
+        hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
+        return OneLineError(exc.format_message() + hint, exc.exit_code)
+    if isinstance(exc, click.ClickException):
+        return OneLineError(exc.format_message(), exc.exit_code)
+    return OneLineError(str(exc), getattr(exc, "exit_code", 2))
 
-    spec = f"record:{record_dir}@{backend_spec}" if record_dir else backend_spec
-    try:
-        return open_backend(spec)
-    except BackendError as exc:
-        raise click.UsageError(str(exc)) from exc
+
+class KopaGroup(click.Group):
+    """The top-level group: where every user error, from any command below it, becomes one line."""
+
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as exc:  # a bad option of `kopa` itself
+            raise _one_line(exc) from exc
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except OneLineError:
+            raise
+        except (click.ClickException, UserError, SimInputError) as exc:
+            if ctx.params.get("debug"):
+                click.echo("".join(traceback.format_exception(exc)).rstrip(), err=True)
+            raise _one_line(exc) from exc
+        except EOFError as exc:
+            # click would print a bare "Aborted!" for it (meant for prompts, which kopa has none of): an
+            # EOFError that reaches here is unchecked input (e.g. a truncated gzip), a bug to show as one.
+            raise RuntimeError(f"unexpected end of input: {exc}") from exc
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def _open(backend_spec: str, record_dir: str | None, faults: str | None = None):
+    """The backend a command runs on: --backend, wrapped by --record, then by --faults."""
+    from kopa.backends import open_backend
+
+    return open_backend(compose_backend(backend_spec, record_dir, faults))
+
+
+@click.group(cls=KopaGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="kopa")
-def main() -> None:
+@click.option("--debug", is_flag=True, envvar="KOPA_DEBUG",
+              help="Show the traceback of an error as well as its one line (or set KOPA_DEBUG=1).")
+def main(debug: bool) -> None:
     """kopa — a recorded-replay testbed for multi-step tool calling over Korean open public APIs.
 
     \b
     Start here:
       kopa demo                       multi-step lookup chains on the embedded simulator
+      kopa bench baselines            KOPA-Bench with the offline baselines: what it measures, how agents fail
       kopa tools list                 every tool of the ten platforms
       kopa tools show find_dart_corp_code
       kopa call find_dart_corp_code corp_name=라이트론
       kopa sim serve --port 8800      the simulator over HTTP on loopback
+
+    \b
+    One spelling everywhere: --backend SPEC (the world: sim:seed=N), --faults PROFILE[,seed=N],
+    --record DIR, --policy-seeds, --path-seed, -o/--out, --json (a flag: JSON on stdout).
     """
 
 
@@ -133,12 +195,12 @@ def _parse_assignments(pairs: tuple[str, ...]) -> dict[str, Any]:
 @main.command("call", context_settings={"ignore_unknown_options": True})
 @click.argument("tool")
 @click.argument("assignments", nargs=-1)
-@click.option("--backend", "backend_spec", default="sim", show_default=True, help=BACKEND_HELP)
+@backend_options
 @click.option("--no-auto-key", is_flag=True, help="Do not issue keys first (see the service's auth error).")
-@click.option("--pick", help="Print only this field of every record, one per line (for shell chaining).")
-@click.option("--record", "record_dir", type=click.Path(file_okay=False), help=RECORD_HELP)
-def call(tool: str, assignments: tuple[str, ...], backend_spec: str, no_auto_key: bool, pick: str | None,
-         record_dir: str | None) -> None:
+@click.option("--pick", metavar="FIELD",
+              help="Print only this field of every record, one per line (for shell chaining).")
+def call(tool: str, assignments: tuple[str, ...], backend_spec: str, record_dir: str | None, faults: str | None,
+         no_auto_key: bool, pick: str | None) -> None:
     """Call TOOL with key=value arguments and print records or the typed error.
 
     \b
@@ -146,18 +208,24 @@ def call(tool: str, assignments: tuple[str, ...], backend_spec: str, no_auto_key
       kopa call find_dart_corp_code corp_name=라이트론 --pick corp_code
       kopa call get_dart_convertible_bond_issuance_decision corp_code=00104083 bgn_de=20260101 end_de=20260131
       kopa call get_stock_price_trend likeSrtnCd=253160 numOfRows=5 --backend live:http://127.0.0.1:8800
+      kopa call find_dart_corp_code corp_name=라이트론 --faults realistic,seed=3 --record runs/rec
     Exit status: 0 records, 1 a typed tool error, 2 a usage error.
     """
     from kopa.tools.runtime import ToolRuntime
 
-    backend = _open(backend_spec, record_dir)
-    runtime = ToolRuntime(backend)
+    arguments = _parse_assignments(assignments)
+    runtime = ToolRuntime(_open(backend_spec, record_dir, faults))
     if not no_auto_key and tool in runtime.catalog and runtime.catalog[tool].family != "session":
         issued = runtime.call("issue_api_key", {"platform": runtime.catalog[tool].platform})
         if not issued.ok and issued.error is not None:
             raise click.UsageError(issued.error.message)
-    result = runtime.call(tool, _parse_assignments(assignments))
+    result = runtime.call(tool, arguments)
     if pick and result.ok:
+        fields = list(dict.fromkeys(name for record in result.records for name in record))
+        if result.records and pick not in fields:
+            # An empty line would flow into the next step of a shell chain as if it were a value.
+            raise click.BadParameter(f"{pick!r}: {tool}'s records have no such field; they have "
+                                     f"{', '.join(fields)}", param_hint="'--pick'")
         for record in result.records:
             click.echo(record.get(pick, ""))
     else:
@@ -174,30 +242,35 @@ def sim_group() -> None:
 
 
 def _world_options(f):
-    f = click.option("--today", default=None, help="Virtual 'today' (YYYY-MM-DD); default 2026-01-30.")(f)
-    f = click.option("--scale", type=click.Choice(["small", "full"]), default="small", show_default=True)(f)
-    return click.option("--seed", type=int, default=0, show_default=True)(f)
+    """The world a `kopa sim` command builds, inspects or serves: the same fields as `sim:seed=…,scale=…`."""
+    f = click.option("--today", type=click.DateTime(formats=["%Y-%m-%d"]), default=None,
+                     help="The world's virtual 'today' (YYYY-MM-DD); default 2026-01-30.")(f)
+    f = click.option("--scale", type=click.Choice(["small", "full"]), default="small", show_default=True,
+                     help="World size: small (fast, what tests and KOPA-Bench use) or full.")(f)
+    f = deprecated_option("--seed", "--world-seed", "world_seed", type=int)(f)
+    return click.option("--world-seed", type=int, default=0, show_default=True,
+                        help="The world seed (the backend string's sim:seed=N).")(f)
 
 
-def _config(seed: int, scale: str, today: str | None):
+def _config(seed: int, scale: str, today):
     from sim.world.context import WorldConfig
 
     data: dict[str, Any] = {"seed": seed, "scale": scale}
     if today:
-        data["today"] = today
+        data["today"] = today.date()
     return WorldConfig.model_validate(data)
 
 
 @sim_group.command("build")
 @_world_options
 @click.option("--rebuild", is_flag=True, help="Build even if a cached world exists.")
-def sim_build(seed: int, scale: str, today: str | None, rebuild: bool) -> None:
-    """Build (or reuse) the world for SEED and SCALE and print its content hash."""
+def sim_build(world_seed: int, scale: str, today, rebuild: bool) -> None:
+    """Build (or reuse) the world of --world-seed and --scale and print its content hash."""
     from sim.world.build import load_world
 
-    config = _config(seed, scale, today)
+    config = _config(world_seed, scale, today)
     started = time.perf_counter()
-    with console.status(f"building world seed={seed} scale={scale} …"):
+    with console.status(f"building world seed={world_seed} scale={scale} …"):
         world = load_world(config, rebuild=rebuild)
     rows = sum(world.row_counts.values())
     console.print(f"world {config.key()}: {len(world.tables)} tables, {rows:,} rows, "
@@ -209,14 +282,14 @@ def sim_build(seed: int, scale: str, today: str | None, rebuild: bool) -> None:
 @sim_group.command("stats")
 @_world_options
 @click.option("--verify", is_flag=True, help="Recompute the content hash from the loaded tables.")
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def sim_stats(seed: int, scale: str, today: str | None, verify: bool, as_json: bool) -> None:
+@json_option()
+def sim_stats(world_seed: int, scale: str, today, verify: bool, as_json: bool) -> None:
     """Per-endpoint cardinality distribution and the world's content hash."""
     from sim.app import Simulator
     from sim.stats import endpoint_stats
     from sim.world.build import load_world, recompute_hash
 
-    world = load_world(_config(seed, scale, today))
+    world = load_world(_config(world_seed, scale, today))
     stats = endpoint_stats(Simulator(world))
     recomputed = recompute_hash(world) if verify else None
     if as_json:
@@ -245,18 +318,20 @@ def sim_stats(seed: int, scale: str, today: str | None, verify: bool, as_json: b
 @sim_group.command("serve")
 @_world_options
 @click.option("--host", default="127.0.0.1", show_default=True, help="Loopback address to bind.")
-@click.option("--port", type=int, default=8800, show_default=True)
+@click.option("--port", type=click.IntRange(0, 65535), default=8800, show_default=True,
+              help="TCP port to listen on (0: any free port, printed at start).")
 @click.option("--strict-keys", is_flag=True, help="Accept only keys issued by issue_api_key (or configured).")
-@click.option("--log", is_flag=True, help="Log every request.")
+@click.option("--log", is_flag=True, help="Log every request (keys scrubbed).")
 @click.option("--drift", "drift_name", default=None, help="Drift scenario (name or TOML file), e.g. default.")
 @click.option("--epoch", type=int, default=0, show_default=True, help="Drift epoch to serve (0 = none).")
-@click.option("--faults", "fault_profile", default=None,
-              help="Fault profile (none, realistic, harsh or a TOML file): real delays, resets, cut bodies.")
-@click.option("--fault-seed", type=int, default=0, show_default=True)
+@click.option("--faults", "faults", type=FaultsSpec(), metavar=FaultsSpec.name,
+              help="Fault profile (none, realistic, harsh or a TOML file) and its fault seed, PROFILE[,seed=N]: "
+                   "real delays, resets, cut bodies.")
+@click.option("--fault-seed", "deprecated_fault_seed", type=int, default=None, hidden=True)
 @click.option("--fault-time-scale", type=float, default=1.0, show_default=True,
               help="Real seconds per simulated second of fault delay (e.g. 0.01 in tests).")
-def sim_serve(seed: int, scale: str, today: str | None, host: str, port: int, strict_keys: bool, log: bool,
-              drift_name: str | None, epoch: int, fault_profile: str | None, fault_seed: int,
+def sim_serve(world_seed: int, scale: str, today, host: str, port: int, strict_keys: bool, log: bool,
+              drift_name: str | None, epoch: int, faults: str | None, deprecated_fault_seed: int | None,
               fault_time_scale: float) -> None:
     """Serve the simulator over HTTP on loopback.
 
@@ -270,21 +345,27 @@ def sim_serve(seed: int, scale: str, today: str | None, host: str, port: int, st
     from sim.serve import SimServer
     from sim.world.build import load_world
 
-    config = _config(seed, scale, today)
+    if deprecated_fault_seed is not None:
+        deprecation_note("--fault-seed N", "--faults PROFILE,seed=N")
+        if faults is None:
+            raise click.UsageError("--fault-seed needs --faults PROFILE (now spelled --faults PROFILE,seed=N)")
+        faults = f"{faults.split(',')[0]},seed={deprecated_fault_seed}"
+    config = _config(world_seed, scale, today)
     world = load_world(config)
     scenario = _drift_scenario(drift_name, epoch)
-    faults = None
-    if fault_profile:
-        from sim.faults import FaultProfileError, load_profile
+    served_faults = None
+    if faults:
+        from sim.faults import load_profile
         from sim.serve import ServedFaults
 
+        profile, fault_seed = faults.split(",seed=")
         try:
-            faults = ServedFaults(load_profile(fault_profile), fault_seed, fault_time_scale)
-        except (FaultProfileError, FileNotFoundError) as exc:
-            raise click.UsageError(str(exc)) from exc
-        console.print(f"faults: profile {fault_profile!r}, seed {fault_seed}, time scale {fault_time_scale:g}")
-    server = SimServer(Simulator(world, KeyPolicy(seed=seed, strict=strict_keys), drift=scenario, epoch=epoch),
-                       host, port, quiet=not log, faults=faults)
+            served_faults = ServedFaults(load_profile(profile), int(fault_seed), fault_time_scale)
+        except FileNotFoundError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--faults'") from exc
+        console.print(f"faults: profile {profile!r}, seed {fault_seed}, time scale {fault_time_scale:g}")
+    server = SimServer(Simulator(world, KeyPolicy(seed=world_seed, strict=strict_keys), drift=scenario, epoch=epoch),
+                       host, port, quiet=not log, faults=served_faults)
     if scenario is not None:
         console.print(f"drift scenario {scenario.name!r} at epoch {epoch} of {scenario.max_epoch}")
     console.print(f"kopa sim serving world {config.key()} (hash {world.content_hash[:12]}) on {server.url}")
@@ -299,36 +380,42 @@ def sim_serve(seed: int, scale: str, today: str | None, host: str, port: int, st
 
 
 @main.command("demo")
-@click.option("--backend", "backend_spec", default="sim", show_default=True, help=BACKEND_HELP)
-@click.option("--record", "record_dir", type=click.Path(file_okay=False), help=RECORD_HELP)
-def demo(backend_spec: str, record_dir: str | None) -> None:
+@backend_options
+def demo(backend_spec: str, record_dir: str | None, faults: str | None) -> None:
     """Run multi-step lookup chains across platforms and print each step.
 
     \b
     Offline, from the committed recording:  kopa demo --backend replay:cassettes/demo
+    Then KOPA-Bench itself:                 kopa bench baselines
     """
     from kopa.demo import run_demo
 
-    failures = run_demo(_open(backend_spec, record_dir), console)
+    failures = run_demo(_open(backend_spec, record_dir, faults), console)
+    console.print("next: [bold]kopa bench baselines[/bold] — KOPA-Bench on the simulator with the offline "
+                  "baselines (what the benchmark measures, and how a weak agent fails)")
     sys.exit(1 if failures else 0)
 
 
-# ---------------------------------------------------------------- secrets
+# ---------------------------------------------------------------- record
 
 
-@main.group("secrets")
-def secrets_group() -> None:
-    """Check recordings for keys that escaped scrubbing."""
+@main.group("record")
+def record_group() -> None:
+    """Recordings (made with --record DIR): compare two, and check them for keys that escaped scrubbing."""
 
 
-@secrets_group.command("scan")
+@record_group.command("scan")
 @click.argument("paths", nargs=-1, type=click.Path(exists=True), required=True)
-def secrets_scan(paths: tuple[str, ...]) -> None:
+def record_scan(paths: tuple[str, ...]) -> None:
     """Scan cassettes, snapshots and other files for API keys; exit 1 if any is found.
 
     Looks at query strings, JSON/YAML key fields, key headers, the key's path segment, gzip, zip and
     base64 bodies, and the values of any KOPA_*_KEY variables set in the environment.
     """
+    _scan(paths)
+
+
+def _scan(paths: tuple[str, ...]) -> None:
     from pathlib import Path
 
     from kopa.record.scan import scan_paths
@@ -340,7 +427,90 @@ def secrets_scan(paths: tuple[str, ...]) -> None:
     sys.exit(1 if findings else 0)
 
 
-# ---------------------------------------------------------------- drift
+@record_group.command("diff")
+@click.argument("a")
+@click.argument("b")
+@out_option("Write the report into DIR as drift.md and drift.json.")
+@json_option("Print the report as JSON instead of Markdown.")
+def record_diff(a: str, b: str, out: str | None, as_json: bool) -> None:
+    """Compare two recordings per tool: fields, formats, record counts, error rates, retired endpoints.
+
+    \b
+    A and B are recording directories or snapshot files; B may be a backend string instead, whose
+    answers to A's calls are recorded into a temporary snapshot first:
+      kopa record diff runs/rec-epoch0 runs/rec-epoch1 --out runs/drift
+      kopa record diff runs/rec-epoch0 sim:drift=default,epoch=1 --json
+    """
+    from pathlib import Path
+
+    report = _diff_report(a, b)
+    if out:
+        Path(out).mkdir(parents=True, exist_ok=True)
+        (Path(out) / "drift.md").write_text(report.markdown(), encoding="utf-8")
+        (Path(out) / "drift.json").write_bytes(report.to_json())
+    if as_json:
+        click.echo(report.to_json().decode())
+    else:
+        _print_markdown(report.markdown())
+    if out:
+        err_console.print(f"report: {Path(out) / 'drift.md'} and drift.json")
+
+
+def _diff_report(a: str, b: str):
+    from pathlib import Path
+
+    from kopa.record.drift import drift_report
+
+    if not Path(a).exists():
+        raise click.BadParameter(f"no snapshot or recording at {a}", param_hint="A")
+    try:
+        return drift_report(a, b)
+    except FileNotFoundError as exc:
+        raise click.BadParameter(str(exc), param_hint="B") from exc
+
+
+def _print_markdown(text: str) -> None:
+    from rich.markdown import Markdown
+
+    console.print(Markdown(text))
+
+
+# Old names, kept hidden for one release: `kopa drift` (now `kopa record diff`, so that "drift" is only the
+# simulator's scenarios) and `kopa secrets scan` (now `kopa record scan`).
+
+
+@main.command("drift", hidden=True)
+@click.argument("a")
+@click.argument("b")
+@click.option("--json", "json_out", type=click.Path(dir_okay=False), help="Write the report as JSON here.")
+@click.option("--markdown", "markdown_out", type=click.Path(dir_okay=False), help="Write the Markdown here.")
+def drift(a: str, b: str, json_out: str | None, markdown_out: str | None) -> None:
+    """Deprecated: kopa record diff A B [--out DIR] [--json]."""
+    from pathlib import Path
+
+    deprecation_note("'kopa drift'", "'kopa record diff' (--out DIR writes drift.md and drift.json)")
+    report = _diff_report(a, b)
+    if markdown_out:
+        Path(markdown_out).write_text(report.markdown(), encoding="utf-8")
+    if json_out:
+        Path(json_out).write_bytes(report.to_json())
+    _print_markdown(report.markdown())
+
+
+@main.group("secrets", hidden=True)
+def secrets_group() -> None:
+    """Deprecated: kopa record scan."""
+
+
+@secrets_group.command("scan")
+@click.argument("paths", nargs=-1, type=click.Path(exists=True), required=True)
+def secrets_scan(paths: tuple[str, ...]) -> None:
+    """Deprecated: kopa record scan PATHS."""
+    deprecation_note("'kopa secrets scan'", "'kopa record scan'")
+    _scan(paths)
+
+
+# ---------------------------------------------------------------- sim drift
 
 
 def _drift_scenario(name: str | None, epoch: int):
@@ -379,42 +549,6 @@ def sim_drift_show(scenario: str) -> None:
         console.print(table)
     console.print(f"{loaded.max_epoch} epochs, {sum(len(e.changes) for e in loaded.epochs)} changes; "
                   "epochs are cumulative")
-
-
-@main.command("drift")
-@click.argument("a")
-@click.argument("b")
-@click.option("--json", "json_out", type=click.Path(dir_okay=False), help="Write the report as JSON here.")
-@click.option("--markdown", "markdown_out", type=click.Path(dir_okay=False), help="Write the Markdown here.")
-def drift(a: str, b: str, json_out: str | None, markdown_out: str | None) -> None:
-    """Compare two snapshots per tool: fields, formats, record counts, error rates, retired endpoints.
-
-    \b
-    A and B are snapshot files or recording directories; B may be a backend string instead, whose
-    answers to A's calls are recorded into a temporary snapshot first:
-      kopa drift runs/rec-epoch0 runs/rec-epoch1 --markdown drift.md --json drift.json
-      kopa drift runs/rec-epoch0 sim:drift=default,epoch=1
-    """
-    from pathlib import Path
-
-    from rich.markdown import Markdown
-
-    from kopa.backends import BackendError
-    from kopa.record.drift import drift_report
-
-    if not Path(a).exists():
-        raise click.UsageError(f"no snapshot or recording at {a}")
-    try:
-        report = drift_report(a, b)
-    except (BackendError, FileNotFoundError) as exc:
-        raise click.UsageError(str(exc)) from exc
-    text = report.markdown()
-    if markdown_out:
-        Path(markdown_out).write_text(text, encoding="utf-8")
-    if json_out:
-        Path(json_out).write_bytes(report.to_json())
-    console.print(Markdown(text))
-
 
 
 # ---------------------------------------------------------------- sim faults

@@ -1,0 +1,132 @@
+"""The options every `kopa` command spells one way, so a flag means the same thing wherever it appears.
+
+One name per meaning:
+
+- the *world* lives in the backend string (`--backend sim:seed=7,scale=full`); the `kopa sim` commands,
+  which are the world, take `--world-seed`;
+- the *faults* are `--faults PROFILE[,seed=N]` (the fault seed), a wrapper around whatever backend is named;
+- `--policy-seeds` are the seeds episodes are sampled with (`kopa bench`), `--path-seed` the seed EDGE
+  samples paths with;
+- `--record DIR` records, `-o/--out` names where results go, `--json` prints JSON to stdout.
+
+A renamed option or command keeps its old name, hidden, for one release; using it prints one line on
+stderr naming the new one. The module imports click alone, so every command's start stays fast.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+from click.core import ParameterSource
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+BACKEND_HELP = ("Where tools are answered: sim[:seed=N,scale=small|full,today=YYYY-MM-DD,drift=NAME,epoch=N] "
+                "(seed= is the world seed) | live | live:http://127.0.0.1:8800 | record:DIR@INNER | replay:DIR | "
+                "snapshot:FILE | faults:PROFILE[,seed=N]@INNER.")
+RECORD_HELP = ("Record every HTTP exchange (cassettes) and tool call (DuckDB snapshot) into DIR: the backend "
+               "becomes record:DIR@BACKEND; rerunning records only what is missing.")
+FAULTS_HELP = ("Inject faults from PROFILE (none, realistic, harsh or a TOML file); seed=N is the fault seed "
+               "(default 0). Wraps the backend after --record, so a recording keeps the clean answers and a "
+               "replay with the same --faults meets the same faults.")
+JSON_HELP = "Print JSON to stdout instead of tables."
+WORKERS_HELP = "Work items run in parallel (the results do not depend on it)."
+
+
+class FaultsSpec(click.ParamType):
+    """`PROFILE[,seed=N]`, normalised to `PROFILE,seed=N` so the same faults always spell the same backend
+    string (a run folder's resume check compares it)."""
+
+    name = "PROFILE[,seed=N]"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        profile, *options = str(value).split(",")
+        seed = "0"
+        for option in options:
+            key, sep, number = option.partition("=")
+            if key.strip() != "seed" or not sep:
+                self.fail(f"{value!r}: after the profile only seed=N may follow (e.g. realistic,seed=3)",
+                          param, ctx)
+            seed = number.strip()
+        if not profile.strip():
+            self.fail(f"{value!r}: name a profile (none, realistic, harsh or a TOML file)", param, ctx)
+        try:
+            int(seed)
+        except ValueError:
+            self.fail(f"{value!r}: seed must be an integer, not {seed!r}", param, ctx)
+        return f"{profile.strip()},seed={int(seed)}"
+
+
+class IntList(click.ParamType):
+    """Comma-separated integers, e.g. `0,1,2`."""
+
+    name = "N[,N…]"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> list[int]:
+        if isinstance(value, list):
+            return value
+        try:
+            numbers = [int(s) for s in str(value).split(",") if s.strip()]
+        except ValueError:
+            self.fail(f"{value!r}: expected comma-separated integers", param, ctx)
+        if not numbers:
+            self.fail(f"{value!r}: give at least one integer", param, ctx)
+        return numbers
+
+
+def compose_backend(backend: str, record_dir: str | None, faults: str | None) -> str:
+    """The one backend string that --backend, --record and --faults together name: faults outermost."""
+    spec = f"record:{record_dir}@{backend}" if record_dir else backend
+    return f"faults:{faults}@{spec}" if faults else spec
+
+
+def backend_options(f: F) -> F:
+    """--backend, --record and --faults: on every command that calls tools on a backend one chooses."""
+    f = click.option("--faults", "faults", type=FaultsSpec(), metavar=FaultsSpec.name, help=FAULTS_HELP)(f)
+    f = click.option("--record", "record_dir", metavar="DIR", type=click.Path(file_okay=False), help=RECORD_HELP)(f)
+    return click.option("--backend", "backend_spec", metavar="SPEC", default="sim", show_default=True,
+                        help=BACKEND_HELP)(f)
+
+
+def out_option(help: str, *, default: str | None = None, file: bool = False, required: bool = False
+               ) -> Callable[[F], F]:
+    """-o/--out: where the command writes its results (a folder; a file for commands that write one)."""
+    return click.option("-o", "--out", "out", type=click.Path(file_okay=file, dir_okay=not file), default=default,
+                        show_default=default is not None, required=required,
+                        metavar="FILE" if file else "DIR", help=help)
+
+
+def json_option(help: str = JSON_HELP) -> Callable[[F], F]:
+    return click.option("--json", "as_json", is_flag=True, help=help)
+
+
+def workers_option(default: int, help: str = WORKERS_HELP) -> Callable[[F], F]:
+    return click.option("--workers", type=click.IntRange(min=1), default=default, show_default=True, help=help)
+
+
+def deprecation_note(old: str, new: str) -> None:
+    """The one line a deprecated name prints (stderr, so a shell chain's stdout stays clean)."""
+    click.echo(f"kopa: {old} is deprecated and goes in the next release; use {new}", err=True)
+
+
+def deprecated_option(old: str, new: str, param: str, **option: Any) -> Callable[[F], F]:
+    """A hidden ``old`` flag that fills the parameter ``param`` of its new spelling ``new``, with the note."""
+    hidden_name = f"deprecated_{param}"
+
+    def decorate(f: F) -> F:
+        @functools.wraps(f)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            value = kwargs.pop(hidden_name)
+            if value is not None:
+                if click.get_current_context().get_parameter_source(param) is ParameterSource.COMMANDLINE:
+                    raise click.UsageError(f"{old} is the old name of {new}: give {new} alone")
+                deprecation_note(old, new)
+                kwargs[param] = value
+            return f(*args, **kwargs)
+
+        return click.option(old, hidden_name, hidden=True, default=None, **option)(wrapper)  # type: ignore[return-value]
+
+    return decorate
