@@ -9,6 +9,14 @@ import click
 import orjson
 from rich.console import Console
 
+from kopa.cli_options import (
+    backend_options,
+    compose_backend,
+    deprecation_note,
+    out_option,
+    workers_option,
+)
+
 console = Console(soft_wrap=True)
 
 
@@ -23,27 +31,43 @@ def graph_group() -> None:
 
 
 @graph_group.command("build")
-@click.option("--backend", "backend_spec", default="sim", show_default=True,
-              help="Where paths execute, e.g. sim, faults:realistic@sim, live, replay:DIR.")
-@click.option("--faults", "fault_profile", default=None, help="Shorthand: wrap the backend in faults:PROFILE@….")
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("-T", "--iterations", type=int, default=100, show_default=True)
-@click.option("-M", "--paths", type=int, default=500, show_default=True)
-@click.option("--workers", type=int, default=1, show_default=True, help="Paths run concurrently (same result).")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="runs/edge", show_default=True)
+@backend_options
+@click.option("--path-seed", type=int, default=0, show_default=True,
+              help="The seed Phase A samples its paths with: start tools, next edges, guessed arguments (the "
+                   "fault seed is --faults PROFILE,seed=N; the world's, the backend's sim:seed=N).")
+@click.option("--seed", "deprecated_seed", type=int, default=None, hidden=True)
+@click.option("-T", "--iterations", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Phase A iterations T (the paper: 100); the run resumes per iteration.")
+@click.option("-M", "--paths", type=click.IntRange(min=1), default=500, show_default=True,
+              help="Paths executed per iteration M (the paper: 500).")
+@workers_option(1, "Paths run concurrently (the graph does not depend on it).")
+@out_option("Run folder: report.md, graph.json, graph.graphml, edges.duckdb, plots.", default="runs/edge")
 @click.option("--force", is_flag=True, help="Discard a run folder made with another configuration.")
 @click.option("--no-truth", is_flag=True, help="Skip the precision/recall study against the simulator's truth.")
-def graph_build(backend_spec: str, fault_profile: str | None, seed: int, iterations: int, paths: int, workers: int,
-                out_dir: str, force: bool, no_truth: bool) -> None:
-    """Skeleton (retriever + proposer), then T × M execution-grounded paths; resumable per iteration."""
+def graph_build(backend_spec: str, record_dir: str | None, faults: str | None, path_seed: int,
+                deprecated_seed: int | None, iterations: int, paths: int, workers: int, out: str, force: bool,
+                no_truth: bool) -> None:
+    """Skeleton (retriever + proposer), then T × M execution-grounded paths; resumable per iteration.
+
+    \b
+      kopa edge graph build --faults realistic -T 100 -M 500 --out runs/edge   (the paper's configuration)
+      kopa edge graph build -T 2 -M 5 --path-seed 1 --record runs/rec-edge --out runs/edge-small
+    """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from kopa.edge.config import EdgeConfig
     from kopa.edge.run import build_graph
 
-    spec = f"faults:{fault_profile},seed={seed}@{backend_spec}" if fault_profile else backend_spec
-    config = EdgeConfig(seed=seed, T=iterations, M=paths)
-    out = Path(out_dir)
+    if deprecated_seed is not None:
+        # The old --seed was both the path seed and the fault seed; for one release it still is both,
+        # so an old command resumes its old run folder.
+        deprecation_note("--seed", "--path-seed (and --faults PROFILE,seed=N for the fault seed)")
+        path_seed = deprecated_seed
+        if faults is not None and faults.endswith(",seed=0"):
+            faults = faults.removesuffix("0") + str(deprecated_seed)
+    spec = compose_backend(backend_spec, record_dir, faults)
+    config = EdgeConfig(seed=path_seed, T=iterations, M=paths)
+    out_dir = Path(out)
     started = time.perf_counter()
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TextColumn("{task.fields[status]}"), console=console, transient=True) as progress:
@@ -55,12 +79,12 @@ def graph_build(backend_spec: str, fault_profile: str | None, seed: int, iterati
                                    f"edges {int(row['edges_retained'])}")
 
         try:
-            phase, skeleton = build_graph(out, config, spec, workers=workers, force=force, on_iteration=tick)
+            phase, skeleton = build_graph(out_dir, config, spec, workers=workers, force=force, on_iteration=tick)
         except ValueError as exc:
             raise click.UsageError(str(exc)) from exc
     elapsed = time.perf_counter() - started
-    _report(out, phase.graph, skeleton, phase.history, spec, config, phase.backend, not no_truth)
-    console.print(f"done in {elapsed:.1f} s; run folder {out} (report.md, graph.json, graph.graphml, edges.duckdb)")
+    _report(out_dir, phase.graph, skeleton, phase.history, spec, config, phase.backend, not no_truth)
+    console.print(f"done in {elapsed:.1f} s; run folder {out_dir} (report.md, graph.json, graph.graphml, edges.duckdb)")
 
 
 def _report(out: Path, graph, skeleton, history, spec: str, config, backend, with_truth: bool) -> None:
@@ -96,14 +120,30 @@ def graph_show(run_dir: str) -> None:
 
 @graph_group.command("export")
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
-@click.option("--format", "fmt", type=click.Choice(["json", "graphml", "edgelist"]), default="json", show_default=True)
-@click.option("--include-pruned", is_flag=True)
-@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True)
-def graph_export(run_dir: str, fmt: str, include_pruned: bool, output: str) -> None:
-    """Export G* for downstream phases (Phase B synthesis)."""
+@click.option("--format", "fmt", type=click.Choice(["json", "graphml", "edgelist"]), default="json", show_default=True,
+              help="json (kopa's own format), graphml (Gephi, networkx) or edgelist (source, target, "
+                   "posterior mean; tab-separated).")
+@click.option("--include-pruned", is_flag=True, help="Keep the edges Phase A pruned (marked as such).")
+@out_option("The file to write G* to.", file=True)
+@click.option("--output", "deprecated_output", type=click.Path(dir_okay=False), default=None, hidden=True)
+def graph_export(run_dir: str, fmt: str, include_pruned: bool, out: str | None, deprecated_output: str | None
+                 ) -> None:
+    """Export G* for downstream phases (Phase B synthesis).
+
+    \b
+      kopa edge graph export runs/edge --format graphml --out g_star.graphml
+    """
     from kopa.edge.graph import ToolGraph
 
-    graph = ToolGraph.load_json(Path(run_dir) / "graph.json")
+    if deprecated_output is not None:
+        deprecation_note("--output", "-o/--out")
+        out = out or deprecated_output
+    if out is None:
+        raise click.MissingParameter(param_hint="'-o' / '--out'", param_type="option")
+    output, source = Path(out), Path(run_dir) / "graph.json"
+    if not source.exists():
+        raise click.BadParameter(f"{run_dir} has no graph.json (is the run finished?)", param_hint="RUN_DIR")
+    graph = ToolGraph.load_json(source)
     if not include_pruned:
         kept = ToolGraph(nodes=graph.nodes, meta=graph.meta)
         for e in graph.sorted_edges():
@@ -111,10 +151,10 @@ def graph_export(run_dir: str, fmt: str, include_pruned: bool, output: str) -> N
                 kept.add(e)
         graph = kept
     if fmt == "json":
-        graph.save_json(Path(output))
+        graph.save_json(output)
     elif fmt == "graphml":
-        graph.save_graphml(Path(output))
+        graph.save_graphml(output)
     else:
         lines = [f"{e.source}\t{e.target}\t{e.alpha / (e.alpha + e.beta):.4f}" for _, e in sorted(graph.edges.items())]
-        Path(output).write_text("\n".join(lines) + "\n", encoding="utf-8")
+        output.write_text("\n".join(lines) + "\n", encoding="utf-8")
     console.print(f"{len(graph.edges)} edges → {output}")

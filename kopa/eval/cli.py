@@ -8,7 +8,21 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from kopa.cli_options import (
+    IntList,
+    backend_options,
+    compose_backend,
+    deprecated_option,
+    json_option,
+    out_option,
+    workers_option,
+)
+
 console = Console(soft_wrap=True)
+
+# kopa.eval.policies' registry and the model policy, spelled here so that `--help` imports no policy code
+# (tests/test_cli_language.py checks the two agree).
+POLICY_NAMES = ("oracle", "first_page_only", "skip_key", "skip_lookup", "openai")
 
 
 @click.group("bench")
@@ -114,7 +128,7 @@ def _task_file(path: str, domain: str | None):
 
 @bench.command("stats")
 @tasks_option
-@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@json_option("Print the figures as JSON.")
 def bench_stats(tasks_path: str | None, as_json: bool) -> None:
     """The task set's mix and difficulty beside the paper's figures, from executed golden runs."""
     from rich.markup import escape
@@ -150,74 +164,150 @@ def bench_stats(tasks_path: str | None, as_json: bool) -> None:
         console.print(f"[yellow]{task_id}[/yellow]: not counted, its golden run fails: {escape(why)}")
 
 
+def _run_options(f):
+    """What a run is made of, the same for `bench run` and `bench baselines`."""
+    f = workers_option(4, "Episodes run in parallel (the results do not depend on it).")(f)
+    f = click.option("--only", "only", default="", help="Comma-separated task ids or domains (default: all).")(f)
+    f = tasks_option(f)
+    f = deprecated_option("--seeds", "--policy-seeds", "policy_seeds", type=IntList())(f)
+    f = click.option("--policy-seeds", type=IntList(), default="0", show_default=True,
+                     help="Comma-separated policy seeds: episodes are sampled once per seed and rollout "
+                          "(95% CIs are across seeds). The world's seed is the backend's sim:seed=N.")(f)
+    f = click.option("-n", "--rollouts", type=click.IntRange(min=1), default=4, show_default=True,
+                     help="Rollouts per task and policy seed.")(f)
+    f = backend_options(f)
+    return f
+
+
 @bench.command("run")
-@click.option("--policy", default="oracle", show_default=True,
-              help="oracle | first_page_only | skip_key | skip_lookup | openai (a model via --model/--base-url)")
-@click.option("--backend", "backend_spec", default="sim", show_default=True, help="Where tools are answered.")
-@click.option("-n", "--rollouts", type=click.IntRange(min=1), default=4, show_default=True,
-              help="Rollouts per task and seed.")
-@click.option("--seeds", default="0", show_default=True, help="Comma-separated seeds (95% CIs are across seeds).")
-@tasks_option
-@click.option("--only", "only", default="", help="Comma-separated task ids or domains (default: all).")
-@click.option("--workers", type=click.IntRange(min=1), default=4, show_default=True,
-              help="Episodes run in parallel.")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), help="Run folder (default runs/<policy>).")
+@click.option("--policy", type=click.Choice(POLICY_NAMES), default="oracle", show_default=True,
+              help="Who plays: the oracle, a failure-mode baseline, or openai (a model via --model/--base-url).")
+@_run_options
+@out_option("Run folder (default runs/<policy>).")
 @click.option("--force", is_flag=True, help="Discard a run folder made with another configuration.")
 @click.option("--model", help="Model name (openai policy).")
 @click.option("--base-url", help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (vLLM).")
 @click.option("--llm-cache", type=click.Path(file_okay=False), help="Cache LLM calls here (record/replay).")
-@click.option("--llm-mode", type=click.Choice(["auto", "record", "replay"]), default="auto", show_default=True)
-@click.option("--temperature", type=float, default=0.0, show_default=True)
+@click.option("--llm-mode", type=click.Choice(["auto", "record", "replay"]), default="auto", show_default=True,
+              help="With --llm-cache: auto answers from the cache and asks the model on a miss; record always "
+                   "asks and stores; replay never asks (a miss is an error).")
+@click.option("--temperature", type=float, default=0.0, show_default=True,
+              help="Sampling temperature of the model (openai policy); the policy seed seeds its sampling.")
 @click.option("--judge-model", help="An LLM judge for open-ended answers (default: the offline judge).")
 @click.option("--judge-base-url", help="OpenAI-compatible endpoint of the judge model.")
-def bench_run(policy: str, backend_spec: str, rollouts: int, seeds: str, tasks_path: str | None, only: str,
-              workers: int, out_dir: str | None, force: bool, model: str | None, base_url: str | None,
-              llm_cache: str | None, llm_mode: str, temperature: float, judge_model: str | None,
-              judge_base_url: str | None) -> None:
+def bench_run(policy: str, backend_spec: str, record_dir: str | None, faults: str | None, rollouts: int,
+              policy_seeds: list[int], tasks_path: str | None, only: str, workers: int, out: str | None,
+              force: bool, model: str | None, base_url: str | None, llm_cache: str | None, llm_mode: str,
+              temperature: float, judge_model: str | None, judge_base_url: str | None) -> None:
     """Run episodes (resumable: finished episodes are skipped), score them from the stored files and
     write the report.
 
     \b
       kopa bench run --policy oracle -n 4
       kopa bench run --policy skip_key --only finance,law --out runs/skip-key
+      kopa bench run --policy oracle -n 1 --faults realistic,seed=1 --record runs/rec-bench
       kopa bench run --tasks my-task-set --policy oracle -n 1
       kopa bench run --policy openai --model Qwen/Qwen3.5-9B --base-url http://127.0.0.1:8000/v1 \\
-                     --llm-cache runs/llm-cache --seeds 0,1,2,3,4,5,6,7
+                     --llm-cache runs/llm-cache --policy-seeds 0,1,2,3,4,5,6,7
     """
     from pathlib import Path
 
+    from kopa.eval.runner import RunConfig
+
+    if policy == "openai" and not model:
+        raise click.UsageError("--policy openai needs --model (and usually --base-url)")
+    found = _task_set(tasks_path)
+    config = RunConfig(policy=policy, backend=compose_backend(backend_spec, record_dir, faults), rollouts=rollouts,
+                       seeds=policy_seeds, task_set=tasks_path, only=_only(only), model=model, base_url=base_url,
+                       llm_cache=llm_cache, llm_mode=llm_mode, temperature=temperature, judge_model=judge_model,
+                       judge_base_url=judge_base_url)
+    target = Path(out or f"runs/{policy}")
+    total = _episode_count(config, found)
+    _report(target, _run_with_progress([(config, target)], total, workers, force)[0])
+
+
+def _only(text: str) -> list[str]:
+    return [t.strip() for t in text.split(",") if t.strip()]
+
+
+def _episode_count(config, found) -> int:
+    """How many episodes the config asks for; an --only naming no task is the option's error."""
+    from kopa.eval.runner import select_tasks
+
+    try:
+        return len(select_tasks(config, found.tasks())) * len(config.seeds) * config.rollouts
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--only'") from exc
+
+
+def _run_with_progress(runs, total: int, workers: int, force: bool) -> list:
+    """Play and score each (config, folder) in turn under one progress bar; the scored episodes of each."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from kopa.eval.runner import ConfigChanged, RunConfig, read_episodes, run_bench, select_tasks
+    from kopa.eval.runner import ConfigChanged, read_episodes, run_bench
 
-    try:
-        seed_list = [int(s) for s in seeds.split(",") if s.strip()]
-    except ValueError as exc:
-        raise click.BadParameter(f"{seeds!r}: expected comma-separated integers", param_hint="--seeds") from exc
-    if not seed_list:
-        raise click.BadParameter("no seed given", param_hint="--seeds")
-    found = _task_set(tasks_path)
-    config = RunConfig(policy=policy, backend=backend_spec, rollouts=rollouts, seeds=seed_list,
-                       task_set=tasks_path, only=[t.strip() for t in only.split(",") if t.strip()], model=model,
-                       base_url=base_url, llm_cache=llm_cache, llm_mode=llm_mode, temperature=temperature,
-                       judge_model=judge_model, judge_base_url=judge_base_url)
-    target = Path(out_dir or f"runs/{policy}")
-    try:
-        total = len(select_tasks(config, found.tasks())) * len(config.seeds) * config.rollouts
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--only") from exc
-    already = len(read_episodes(target)) if (target / "config.json").exists() else 0
+    results = []
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=True) as progress:
-        bar = progress.add_task(f"{policy} episodes", total=total, completed=min(already, total))
-        try:
-            scored = run_bench(config, target, workers=workers, force=force,
-                               on_episode=lambda e: progress.advance(bar))
-        except ConfigChanged as exc:
-            raise click.UsageError(str(exc)) from exc
-        except ValueError as exc:  # an unknown policy, a missing model or target
-            raise click.ClickException(str(exc)) from exc
-    _report(target, scored)
+        bar = progress.add_task("episodes", total=total)
+        for config, folder in runs:
+            already = len(read_episodes(folder)) if (folder / "config.json").exists() else 0
+            progress.update(bar, description=f"{config.policy} episodes", advance=already)
+            try:
+                results.append(run_bench(config, folder, workers=workers, force=force,
+                                         on_episode=lambda e: progress.advance(bar)))
+            except ConfigChanged as exc:
+                raise click.UsageError(str(exc)) from exc
+            except ValueError as exc:  # a missing model or target
+                raise click.ClickException(str(exc)) from exc
+    return results
+
+
+@bench.command("baselines")
+@_run_options
+@out_option("Folder of the comparison: one run folder per baseline inside it.", default="runs/baselines")
+@click.option("--force", is_flag=True, help="Discard run folders made with another configuration.")
+def bench_baselines(backend_spec: str, record_dir: str | None, faults: str | None, rollouts: int,
+                    policy_seeds: list[int], tasks_path: str | None, only: str, workers: int, out: str,
+                    force: bool) -> None:
+    """KOPA-Bench with the offline baselines: the oracle and the failure-mode policies (skip_key,
+    first_page_only, skip_lookup), then one table — pass@1, Action and the top failure causes per policy —
+    and the comparison report with its plots. About a minute on two cores with -n 1 (the default here).
+
+    \b
+      kopa bench baselines
+      kopa bench baselines --faults realistic --out runs/baselines-faults
+      kopa bench baselines --only finance,law -n 2
+    """
+    from pathlib import Path
+
+    from rich import box
+
+    from kopa.eval.baselines import BASELINES, top_causes, write_comparison
+    from kopa.eval.report import write_report
+    from kopa.eval.runner import RunConfig
+
+    found = _task_set(tasks_path)
+    root = Path(out)
+    runs = [(RunConfig(policy=name, backend=compose_backend(backend_spec, record_dir, faults), rollouts=rollouts,
+                       seeds=policy_seeds, task_set=tasks_path, only=_only(only)), root / name)
+            for name in BASELINES]
+    total = sum(_episode_count(config, found) for config, _ in runs)
+    metrics = {config.policy: write_report(folder, scored)
+               for (config, folder), scored in zip(runs, _run_with_progress(runs, total, workers, force),
+                                                   strict=True)}
+    report = write_comparison(metrics, root)
+    table = Table(title=f"KOPA-Bench, {next(iter(metrics.values())).overall.tasks} tasks on "
+                        f"{runs[0][0].backend} — offline baselines", box=box.SIMPLE_HEAD, title_justify="left")
+    table.add_column("policy", no_wrap=True)
+    table.add_column("pass@1", justify="right")
+    table.add_column("Action", justify="right")
+    table.add_column("top failure causes")
+    for name, m in metrics.items():
+        table.add_row(name, f"{m.overall.pass_at_1:.4f}", f"{m.overall.action:.4f}", top_causes(m))
+    console.print(table)
+    console.print(f"report: {report} (plots: {root / 'plots' / 'baselines.png'}; each policy's run folder, "
+                  f"report and plots under {root}/<policy>/)")
 
 
 def _report(folder, scored) -> None:
@@ -256,12 +346,11 @@ def bench_show(run_dir: str) -> None:
 
 @bench.command("score")
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
-@click.option("--out", "out_dir", type=click.Path(file_okay=False),
-              help="Write scores.jsonl, scoring.json and the report here (default: the run folder).")
+@out_option("Write scores.jsonl, scoring.json and the report here (default: the run folder).")
 @click.option("--judge-model", help="An LLM judge for open-ended answers (default: the offline judge).")
 @click.option("--judge-base-url", help="OpenAI-compatible endpoint of the judge model.")
-@click.option("--workers", type=click.IntRange(min=1), default=4, show_default=True)
-def bench_score(run_dir: str, out_dir: str | None, judge_model: str | None, judge_base_url: str | None,
+@workers_option(4, "Episodes scored in parallel (the scores do not depend on it).")
+def bench_score(run_dir: str, out: str | None, judge_model: str | None, judge_base_url: str | None,
                 workers: int) -> None:
     """Re-score a finished run from its stored episodes with the current scorers — RESPONSE from the
     stored answers, ENVIRONMENT from the stored end states, ACTION from the stored calls. No tool is
@@ -276,7 +365,7 @@ def bench_score(run_dir: str, out_dir: str | None, judge_model: str | None, judg
     from kopa.eval.runner import RunFolderError, score_run
     from kopa.eval.task import TaskFileError
 
-    folder = Path(out_dir) if out_dir else Path(run_dir)
+    folder = Path(out) if out else Path(run_dir)
     try:
         scored = score_run(Path(run_dir), folder, judge_model=judge_model, judge_base_url=judge_base_url,
                            workers=workers)
@@ -291,7 +380,7 @@ def bench_score(run_dir: str, out_dir: str | None, judge_model: str | None, judg
 @click.option("--jsonl", "jsonl", type=click.File("r", encoding="utf-8"),
               help='Score many: one {"task": ID, "answer": TEXT} per line ("-" reads stdin); prints one '
                    "JSON verdict per line, in order.")
-@click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
+@json_option("Print the verdict as JSON.")
 @tasks_option
 def bench_score_answer(task_id: str | None, answer: str | None, jsonl, as_json: bool, tasks_path: str | None
                        ) -> None:
