@@ -1,6 +1,7 @@
 """Set-up and checks, each in its own virtual environment created from this repository's files alone.
 
-    nox -s demo     install kopa and run the main job (multi-step chains on the embedded simulator)
+    nox -s demo     install kopa and run the main job on the embedded simulator: multi-step chains, then
+                    KOPA-Bench with the offline baselines (a table and runs/baselines/report.md)
     nox             the default sessions: tests, clients and wheel (what CI runs)
     nox -s tests    install kopa with test extras, lint, and run the fast test suite
     nox -s slow     the slow tests (full-scale worlds)
@@ -37,8 +38,11 @@ CLIENT_LIBRARIES = (
 
 @nox.session(python=PYTHON)
 def demo(session: nox.Session) -> None:
+    """What a newcomer comes for, in one command: the chains show the tools, the baselines what KOPA-Bench
+    measures and how a weak agent fails (about a minute on two cores). Arguments go to `kopa demo`."""
     session.install("-e", ".")
     session.run("kopa", "demo", *session.posargs)
+    session.run("kopa", "bench", "baselines", "--out", "runs/baselines")
 
 
 @nox.session(python=PYTHON)
@@ -57,7 +61,7 @@ def slow(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def perf(session: nox.Session) -> None:
     session.install("-e", ".")
-    for script in ("tool_calls.py", "paging.py", "world_build.py", "recording.py", "bench_oracle.py", "serve_load.py"):
+    for script in ("tool_calls.py", "paging.py", "world_build.py", "recording.py", "bench_oracle.py", "serve_load.py", "cli_start.py"):
         session.run("python", f"benchmark/perf/{script}", *session.posargs)
 
 

@@ -164,8 +164,12 @@ def bench_stats(tasks_path: str | None, as_json: bool) -> None:
         console.print(f"[yellow]{task_id}[/yellow]: not counted, its golden run fails: {escape(why)}")
 
 
-def _run_options(f):
-    """What a run is made of, the same for `bench run` and `bench baselines`."""
+def _run_options(rollouts: int):
+    """What a run is made of, the same for `bench run` and `bench baselines` (rollouts: the default -n)."""
+    return lambda f: _with_run_options(f, rollouts)
+
+
+def _with_run_options(f, rollouts: int):
     f = workers_option(4, "Episodes run in parallel (the results do not depend on it).")(f)
     f = click.option("--only", "only", default="", help="Comma-separated task ids or domains (default: all).")(f)
     f = tasks_option(f)
@@ -173,7 +177,7 @@ def _run_options(f):
     f = click.option("--policy-seeds", type=IntList(), default="0", show_default=True,
                      help="Comma-separated policy seeds: episodes are sampled once per seed and rollout "
                           "(95% CIs are across seeds). The world's seed is the backend's sim:seed=N.")(f)
-    f = click.option("-n", "--rollouts", type=click.IntRange(min=1), default=4, show_default=True,
+    f = click.option("-n", "--rollouts", type=click.IntRange(min=1), default=rollouts, show_default=True,
                      help="Rollouts per task and policy seed.")(f)
     f = backend_options(f)
     return f
@@ -182,7 +186,7 @@ def _run_options(f):
 @bench.command("run")
 @click.option("--policy", type=click.Choice(POLICY_NAMES), default="oracle", show_default=True,
               help="Who plays: the oracle, a failure-mode baseline, or openai (a model via --model/--base-url).")
-@_run_options
+@_run_options(rollouts=4)
 @out_option("Run folder (default runs/<policy>).")
 @click.option("--force", is_flag=True, help="Discard a run folder made with another configuration.")
 @click.option("--model", help="Model name (openai policy).")
@@ -264,7 +268,7 @@ def _run_with_progress(runs, total: int, workers: int, force: bool) -> list:
 
 
 @bench.command("baselines")
-@_run_options
+@_run_options(rollouts=1)
 @out_option("Folder of the comparison: one run folder per baseline inside it.", default="runs/baselines")
 @click.option("--force", is_flag=True, help="Discard run folders made with another configuration.")
 def bench_baselines(backend_spec: str, record_dir: str | None, faults: str | None, rollouts: int,

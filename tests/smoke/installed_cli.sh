@@ -42,14 +42,14 @@ expect() {
 
 run kopa --help
 run kopa --version
-for group in tools sim "sim drift" "sim faults" secrets bench edge "edge graph"; do
+for group in tools sim "sim drift" "sim faults" record bench edge "edge graph"; do
     # shellcheck disable=SC2086  # the group's words are separate arguments
     run kopa $group --help
 done
-for command in call demo drift "sim build" "sim stats" "sim serve" "bench targets" "bench lint" \
-               "bench stats" "bench run" "bench show" "bench score" "bench score-answer" "edge graph build" "edge graph show" \
-               "edge graph export" "secrets scan" "sim drift show" "sim faults show" "tools list" \
-               "tools show"; do
+for command in call demo "record diff" "record scan" "sim build" "sim stats" "sim serve" "bench targets" \
+               "bench lint" "bench stats" "bench run" "bench baselines" "bench show" "bench score" \
+               "bench score-answer" "edge graph build" "edge graph show" "edge graph export" "sim drift show" \
+               "sim faults show" "tools list" "tools show"; do
     # shellcheck disable=SC2086
     run kopa $command --help
 done
@@ -58,14 +58,22 @@ run kopa tools list
 run kopa tools show find_dart_corp_code
 run kopa call find_dart_corp_code corp_name=라이트론 --pick corp_code
 expect '^[0-9]{8}$'
+# a bad input is one line, no traceback
+run --exit 2 kopa call get_current_date --backend sim:seed=x
+expect "^Error: backend 'sim:seed=x': seed='x' is not an integer"
 run kopa sim build
 run kopa sim stats
 run kopa sim faults show realistic
 run kopa sim drift show default
 
 run kopa demo --record "$work/rec"
+run kopa record scan "$work/rec"
+run kopa record diff "$work/rec" sim:drift=default,epoch=1 --out "$work/drift"
+# the old names, hidden for one release, say what replaces them
 run kopa secrets scan "$work/rec"
+expect "^kopa: 'kopa secrets scan' is deprecated"
 run kopa drift "$work/rec" sim:drift=default,epoch=1 --markdown "$work/drift.md"
+expect "^kopa: 'kopa drift' is deprecated"
 
 port=$("$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 kopa sim serve --port "$port" >"$work/serve.log" 2>&1 &
@@ -104,6 +112,8 @@ run kopa bench targets --tasks "$work/mybench" --domain law
 run --exit '0|1' kopa bench lint --tasks "$work/mybench" --domain law
 expect '^[0-9]+/[0-9]+ tasks pass lint$'
 run kopa bench run --policy oracle -n 1 --out "$work/oracle"
+run kopa bench baselines --only finance --out "$work/baselines"
+expect '^report: .*/baselines/report.md'
 run kopa bench show "$work/oracle"
 run kopa bench score "$work/oracle" --out "$work/rescored"
 task=$("$python" -c 'from kopa.eval.task import load_tasks; print(load_tasks()[0].id)')
@@ -112,6 +122,6 @@ expect '^(PASS|FAIL) '
 
 run kopa edge graph build -T 2 -M 5 --out "$work/edge"
 run kopa edge graph show "$work/edge"
-run kopa edge graph export "$work/edge" --format graphml -o "$work/g.graphml"
+run kopa edge graph export "$work/edge" --format graphml --out "$work/g.graphml"
 
 echo "every kopa command ran from the installed wheel"
