@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kopa.tools.runtime import ToolRuntime
+from kopa.wire import family_of
 
 
 @pytest.fixture()
@@ -55,12 +56,9 @@ def test_missing_key_issuance_is_an_auth_error(backend):
 @pytest.mark.parametrize(
     ("tool", "args", "expected"),
     [
-        ("get_dart_company_overview", {"corp_code": "1234"}, ("structural", "bad_param", "100")),
         ("get_dart_company_overview", {"corp_code": "99999999"}, ("structural", "no_data", "013")),
         ("search_dart_disclosures", {"corp_code": "00104083", "page_no": 999}, ("structural", "no_data", "013")),
         ("get_stock_price_trend", {"likeSrtnCd": "999999"}, ("structural", "no_data", "03")),
-        ("get_stock_price_trend", {"basDt": "2026-01-29"}, ("structural", "bad_param", "10")),
-        ("get_krx_kosdaq_daily_trading", {"basDd": "2026"}, ("structural", "bad_param", "400")),
         ("get_krx_kosdaq_daily_trading", {"basDd": "20260125"}, ("structural", "no_data", "empty")),
         ("find_dart_corp_code", {"corp_name": "존재하지않는회사명"}, ("structural", "no_data", "no_match")),
     ],
@@ -69,6 +67,26 @@ def test_service_errors_are_classified(runtime, tool, args, expected):
     result = runtime.call(tool, args)
     assert not result.ok
     assert (result.error.error_class, result.error.kind, result.error.code) == expected
+
+
+# Values the schema's patterns rule out: the runtime refuses them before sending (tests/test_required_params.py),
+# so what the services themselves answer to them is checked on the wire, without the runtime.
+@pytest.mark.parametrize(
+    ("tool", "args", "expected"),
+    [
+        ("get_dart_company_overview", {"corp_code": "1234"}, ("structural", "bad_param", "100")),
+        ("get_stock_price_trend", {"basDt": "2026-01-29"}, ("structural", "bad_param", "10")),
+        ("get_krx_kosdaq_daily_trading", {"basDd": "2026"}, ("structural", "bad_param", "400")),
+    ],
+)
+def test_malformed_values_get_the_services_own_answer_on_the_wire(runtime, backend, tool, args, expected):
+    refused = runtime.call(tool, args)
+    assert (refused.error.kind, refused.request, refused.attempts) == ("bad_param", None, [])
+    spec = runtime.catalog[tool]
+    wire = family_of(spec.family)
+    response = backend.client().send(wire.build(spec, args, backend.issue_key(spec.auth.key_id)))
+    error = wire.parse(spec, args, response).error
+    assert (error.error_class, error.kind, error.code) == expected
 
 
 def test_unknown_arguments_are_refused_before_sending(runtime):

@@ -16,6 +16,11 @@ Text goes through three stages:
 
 Size guards: input length, AST node count and depth, exponent size (checked *before* computing a power),
 digit count of exact results and magnitude of inexact ones.
+
+Numbers are never judged in plain floating point, where large terms that cancel (``pi**999 % 7``) leave only
+noise: every sign, comparison, floor and displayed digit comes from a rigorous interval enclosure
+(:mod:`kopa.tools.enclosure`) refined until it decides, and past its precision cap the tool refuses with
+reason ``precision`` instead of printing a number it cannot vouch for.
 """
 
 from __future__ import annotations
@@ -25,17 +30,30 @@ import math
 import re
 import unicodedata
 from collections.abc import Callable
-from decimal import ROUND_HALF_EVEN, Decimal, localcontext
-from typing import Literal
+from decimal import Decimal
+from fractions import Fraction
+from typing import Literal, TypeVar
 
 import sympy
 from pydantic import BaseModel, ConfigDict
+
+from kopa.tools.enclosure import (
+    MAX_PRECISION_DIGITS,
+    Interval,
+    UnsupportedNumber,
+    abs_log10_bounds,
+    endpoints,
+    interval_sign,
+    refine,
+    round_significant,
+)
 
 __all__ = [
     "MAX_DIGITS",
     "MAX_EXPONENT",
     "MAX_INPUT_LENGTH",
     "MAX_NODES",
+    "MAX_PRECISION_DIGITS",
     "ErrorReason",
     "EvaluationResult",
     "ExpressionError",
@@ -64,6 +82,7 @@ MAX_EXP_ARGUMENT = 2_300
 _VALUE_SIGNIFICANT_DIGITS = 10
 _EXACT_INTEGER_VALUE_LIMIT = 10**15
 """Integers below this magnitude are shown exactly in ``value``; larger ones are rounded."""
+_T = TypeVar("_T")
 
 ErrorReason = Literal[
     "too_long",
@@ -74,6 +93,7 @@ ErrorReason = Literal[
     "division_by_zero",
     "domain",
     "argument",
+    "precision",
 ]
 
 
@@ -360,40 +380,101 @@ def _digits(n: int) -> int:
     return len(str(abs(n))) if abs(n) < 10**4000 else 4001
 
 
+def _text(expr: sympy.Expr) -> str:
+    try:
+        return str(expr)
+    except ArithmeticError:  # sympy's printer orders an Add's terms by evaluating them in floating point
+        return sympy.sstr(expr, order="none")
+
+
 def _short(expr: sympy.Expr) -> str:
-    text = str(expr)
+    text = _text(expr)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _numeric(expr: sympy.Expr, precision: int = 30) -> sympy.Float:
-    value = expr.evalf(precision)
-    if not value.is_Number:
-        raise ExpressionError("too_complex", f"could not evaluate {_short(expr)} numerically")
-    return sympy.Float(value, precision)
+def _precision_error(what: str) -> ExpressionError:
+    return ExpressionError(
+        "precision",
+        f"cannot determine {what} reliably: it needs more than {MAX_PRECISION_DIGITS} digits of working "
+        "precision (large terms cancel, or the value is exactly an integer, a tie or zero in a form that "
+        "cannot be proved); simplify the expression",
+    )
+
+
+def _refined(expr: sympy.Expr, decide: Callable[[Interval], _T | None]) -> _T | None:
+    """:func:`refine`, with a node it cannot enclose reported as an :class:`ExpressionError`."""
+    try:
+        return refine(expr, decide)
+    except UnsupportedNumber as exc:
+        raise ExpressionError("too_complex", f"could not evaluate {_short(expr)} numerically: {exc}") from None
+
+
+def _enclosed(expr: sympy.Expr, decide: Callable[[Interval], _T | None], what: str) -> _T:
+    """:func:`_refined` that turns giving up into the refusal of :func:`_precision_error`."""
+    answer = _refined(expr, decide)
+    if answer is None:
+        raise _precision_error(what)
+    return answer
+
+
+_PROOF_MAX_OPS = 60
+_PROOF_MAX_DIGITS = 30
+
+
+def _proved_zero(expr: sympy.Expr) -> bool:
+    """Whether sympy can *prove* ``expr`` is 0 (``ln(8)/ln(2) - 3``), asked only once enclosures run out.
+
+    ``Expr.equals`` answers True only from a simplification to 0 or a minimal polynomial, never from a
+    numeric test. Simplification is costly on long expressions and huge integers, so those are not tried.
+    """
+    if sympy.count_ops(expr) > _PROOF_MAX_OPS:
+        return False
+    if any(max(_digits(a.p), _digits(a.q)) > _PROOF_MAX_DIGITS for a in expr.atoms(sympy.Rational)):
+        return False
+    try:
+        return expr.equals(0) is True
+    except (ArithmeticError, ValueError, TypeError, NotImplementedError):
+        return False
 
 
 def _sign(expr: sympy.Expr) -> int:
-    """-1, 0 or 1; exact where sympy can decide, else from a 50-digit evaluation."""
-    if expr.is_zero:
-        return 0
-    if expr.is_positive:
-        return 1
-    if expr.is_negative:
-        return -1
-    value = _numeric(expr, 50)
-    if abs(value) < sympy.Float("1e-45"):
-        return 0
-    return 1 if value > 0 else -1
-
-
-def _log10_size(expr: sympy.Expr) -> float:
-    """Decimal digits needed to write ``expr`` exactly (rational) or its magnitude |log10|x|| (otherwise)."""
+    """-1, 0 or 1, proved: exact for rationals, else from an enclosure that excludes 0 (or a proof of 0)."""
     if expr.is_Rational:
-        return max(math.log10(abs(int(expr.p)) or 1), math.log10(int(expr.q)))
-    value = abs(_numeric(expr, 15))
-    if value == 0:
-        return 0.0
-    return abs(float(sympy.log(value, 10).evalf(15)))
+        return int(expr.p > 0) - int(expr.p < 0)
+    sign = _refined(expr, interval_sign)
+    if sign is not None:
+        return sign
+    if _proved_zero(expr):
+        return 0
+    raise _precision_error(f"whether {_short(expr)} is positive, negative or zero")
+
+
+def _compare(a: sympy.Expr, b: sympy.Expr) -> int:
+    return _sign(a - b)
+
+
+def _log10_bounds(expr: sympy.Expr) -> tuple[float, float]:
+    """(lowest, highest) log10 |expr| for a value already known to be non-zero (size guards only)."""
+    if expr.is_Rational:
+        size = math.log10(abs(int(expr.p))) - math.log10(int(expr.q))
+        return size, size
+    return _enclosed(expr, abs_log10_bounds, f"the size of {_short(expr)}")
+
+
+_LARGEST = Fraction(10) ** MAX_DIGITS
+
+
+def _magnitude(interval: Interval) -> Literal["ok", "large", "small"] | None:
+    """Whether an enclosure shows the value within 10**±MAX_DIGITS; ``None`` if it is too wide to tell."""
+    bounds = abs_log10_bounds(interval)
+    if bounds is None:  # the interval holds 0: only its upper end can be judged
+        lower, upper = endpoints(interval)
+        return "ok" if max(-lower, upper) <= _LARGEST else None
+    if bounds[0] > MAX_DIGITS:
+        return "large"
+    if bounds[1] > MAX_DIGITS:
+        return None
+    return "small" if bounds[1] < -MAX_DIGITS else "ok"
 
 
 def _check(result: sympy.Expr) -> sympy.Expr:
@@ -408,14 +489,13 @@ def _check(result: sympy.Expr) -> sympy.Expr:
         if max(_digits(result.p), _digits(result.q)) > MAX_DIGITS:
             raise ExpressionError("too_large", f"an exact intermediate result has over {MAX_DIGITS} digits")
         return result
-    if result.is_extended_real is False:
+    if result.has(sympy.I) or result.is_extended_real is False:
         raise ExpressionError("domain", "the result is not a real number")
-    if result.is_extended_real is None:
-        _, imaginary = _numeric(result, 30).as_real_imag()
-        if imaginary != 0:
-            raise ExpressionError("domain", "the result is not a real number")
-    if _log10_size(result) > MAX_DIGITS:
+    size = _enclosed(result, _magnitude, f"the size of {_short(result)}")
+    if size == "large":
         raise ExpressionError("too_large", f"an intermediate result exceeds 10**{MAX_DIGITS}")
+    if size == "small":
+        raise ExpressionError("too_large", f"an intermediate result is below 10**-{MAX_DIGITS} in magnitude")
     return result
 
 
@@ -424,20 +504,28 @@ def _require_nonzero(divisor: sympy.Expr) -> None:
         raise ExpressionError("division_by_zero", "division by zero")
 
 
-def _floor(x: sympy.Expr) -> sympy.Integer:
+def _floor_exact(x: sympy.Expr) -> tuple[sympy.Integer, bool]:
+    """floor(x), proved, and whether x is exactly that integer."""
     if x.is_Rational:
-        return sympy.floor(x)
-    # sympy.floor gives up on large irrational arguments; evaluate with enough digits ourselves.
-    precision = int(_log10_size(x)) + 40
-    approx = _numeric(x, precision)
-    candidate = sympy.floor(approx)
-    fraction = approx - candidate
-    if sympy.Float("1e-30") < fraction < 1 - sympy.Float("1e-30"):
-        return sympy.Integer(candidate)
-    exact = sympy.floor(x)
-    if not exact.is_Integer:
-        raise ExpressionError("too_complex", f"could not decide floor({_short(x)})")
-    return exact
+        floor = sympy.floor(x)
+        return floor, bool(floor == x)
+
+    def decide(interval: Interval) -> int | None:
+        lower, upper = endpoints(interval)
+        return math.floor(lower) if math.floor(lower) == math.floor(upper) else None
+
+    floor = _refined(x, decide)
+    if floor is not None:
+        return sympy.Integer(floor), False
+    # Every enclosure straddles an integer: x is that integer in a form sympy may be able to prove.
+    nearest = _enclosed(x, lambda interval: round(sum(endpoints(interval)) / 2), f"floor({_short(x)})")
+    if _proved_zero(x - nearest):
+        return sympy.Integer(nearest), True
+    raise _precision_error(f"floor({_short(x)})")
+
+
+def _floor(x: sympy.Expr) -> sympy.Integer:
+    return _floor_exact(x)[0]
 
 
 def _round(x: sympy.Expr, ndigits: sympy.Expr | None = None) -> sympy.Expr:
@@ -452,23 +540,50 @@ def _round(x: sympy.Expr, ndigits: sympy.Expr | None = None) -> sympy.Expr:
             raise ExpressionError("too_large", f"round() to more than {MAX_ROUND_DIGITS} places")
     scale = sympy.Integer(10) ** places
     scaled = _check(x * scale)
-    shifted = scaled + sympy.Rational(1, 2)
-    result = _floor(shifted)
-    if shifted.is_Integer and result % 2 == 1:  # an exact tie: round half to even
+    result, tie = _floor_exact(scaled + sympy.Rational(1, 2))
+    if tie and result % 2 == 1:  # an exact tie: round half to even
         result -= 1
     return result / scale
 
 
+def _abs(x: sympy.Expr) -> sympy.Expr:
+    return x if _sign(x) >= 0 else -x
+
+
+def _extreme(direction: int, *args: sympy.Expr) -> sympy.Expr:
+    """min (direction -1) or max (1), decided by proved comparisons rather than sympy's heuristics."""
+    best = args[0]
+    for arg in args[1:]:
+        if _compare(arg, best) == direction:
+            best = arg
+    return best
+
+
+def _exceeds(x: sympy.Expr, limit: int) -> bool:
+    """Whether |x| > limit, proved (exactly for rationals)."""
+    return _compare(_abs(x), sympy.Integer(limit)) > 0
+
+
+def _abs_float(x: sympy.Expr) -> float:
+    """|x| to float accuracy, for size estimates of a value already known to be of modest size."""
+    if x.is_Rational:
+        return float(abs(x))
+    return 0.0 if _sign(x) == 0 else 10 ** _log10_bounds(x)[1]
+
+
 def _power(base: sympy.Expr, exponent: sympy.Expr) -> sympy.Expr:
-    exponent_value = float(_numeric(exponent, 15))
-    if abs(exponent_value) > MAX_EXPONENT:
+    if _exceeds(exponent, MAX_EXPONENT):
         raise ExpressionError("too_large", f"exponent {_short(exponent)} exceeds {MAX_EXPONENT} in magnitude")
     base_sign = _sign(base)
     if base_sign == 0:
-        if exponent_value < 0:
+        if _sign(exponent) < 0:
             raise ExpressionError("division_by_zero", "zero raised to a negative power")
         return base**exponent
-    if _log10_size(base) * abs(exponent_value) > MAX_DIGITS:
+    if base.is_Rational:
+        base_size = max(math.log10(abs(int(base.p)) or 1), math.log10(int(base.q)))  # digits to write it
+    else:
+        base_size = max(abs(bound) for bound in _log10_bounds(base))
+    if base_size * _abs_float(exponent) > MAX_DIGITS:
         shown = f"{_short(base)} ** {_short(exponent)}"
         raise ExpressionError("too_large", f"{shown} would exceed {MAX_DIGITS} digits")
     if base_sign < 0 and not exponent.is_Integer:
@@ -499,17 +614,17 @@ def _sqrt(x: sympy.Expr) -> sympy.Expr:
 
 
 def _exp(x: sympy.Expr) -> sympy.Expr:
-    if abs(float(_numeric(x, 15))) > MAX_EXP_ARGUMENT:
+    if _exceeds(x, MAX_EXP_ARGUMENT):
         raise ExpressionError("too_large", f"exp() argument exceeds {MAX_EXP_ARGUMENT} in magnitude")
     return sympy.exp(x)
 
 
 _FUNCTIONS: dict[str, tuple[int, int, Callable[..., sympy.Expr]]] = {
     # name: (fewest args, most args, implementation)
-    "abs": (1, 1, sympy.Abs),
+    "abs": (1, 1, _abs),
     "round": (1, 2, _round),
-    "min": (1, 20, sympy.Min),
-    "max": (1, 20, sympy.Max),
+    "min": (1, 20, lambda *args: _extreme(-1, *args)),
+    "max": (1, 20, lambda *args: _extreme(1, *args)),
     "sqrt": (1, 1, _sqrt),
     "log": (1, 2, _log),
     "ln": (1, 1, _log),
@@ -642,6 +757,8 @@ def _parse_normalised(normalised: str) -> sympy.Expr:
         return _Builder(normalised).build(tree)
     except RecursionError:
         raise ExpressionError("too_complex", "expression nests too deeply") from None
+    except ArithmeticError as exc:  # sympy's own floating evaluation inside its constructors
+        raise ExpressionError("too_complex", f"could not evaluate the expression: {exc!r}") from None
 
 
 def parse_expression(text: str) -> sympy.Expr:
@@ -650,19 +767,19 @@ def parse_expression(text: str) -> sympy.Expr:
 
 
 def format_value(expr: sympy.Expr) -> str:
-    """The display form of an exact value: exact integers below 10**15, else 10 significant digits."""
+    """The display form of an exact value: exact integers below 10**15, else 10 significant digits.
+
+    Every digit shown is proved: rationals are rounded on integers, other values from an enclosure narrow
+    enough that both of its ends round alike; a value that cannot be pinned down raises ``precision``.
+    """
     if expr.is_Integer and abs(expr) < _EXACT_INTEGER_VALUE_LIMIT:
         return str(int(expr))
-    with localcontext() as context:
-        context.prec = 60
-        if expr.is_Rational:
-            decimal = Decimal(int(expr.p)) / Decimal(int(expr.q))
-        else:
-            decimal = Decimal(str(_numeric(expr, 50)))
-        if decimal.is_zero():
-            return "0"
-        quantum = Decimal(1).scaleb(decimal.adjusted() - (_VALUE_SIGNIFICANT_DIGITS - 1))
-        decimal = decimal.quantize(quantum, rounding=ROUND_HALF_EVEN)
+    if expr.is_Rational:
+        decimal = round_significant(Fraction(int(expr.p), int(expr.q)), _VALUE_SIGNIFICANT_DIGITS)
+    else:
+        decimal = _displayed_digits(expr)
+    if decimal.is_zero():
+        return "0"
     exponent = decimal.adjusted()
     if -7 <= exponent < 16:
         text = format(decimal, "f")
@@ -675,13 +792,34 @@ def format_value(expr: sympy.Expr) -> str:
     return f"{mantissa}e{int(power):+d}"
 
 
+def _displayed_digits(expr: sympy.Expr) -> Decimal:
+    """The 10 significant digits of an irrational-form value, from an enclosure whose two ends round alike
+    (so every value it holds, the true one included, rounds to them)."""
+
+    def decide(interval: Interval) -> Decimal | None:
+        sign = interval_sign(interval)
+        if sign is None:
+            return None
+        if sign == 0:
+            return Decimal(0)
+        lower, upper = (round_significant(end, _VALUE_SIGNIFICANT_DIGITS) for end in endpoints(interval))
+        return lower if lower == upper else None
+
+    digits = _refined(expr, decide)
+    if digits is not None:
+        return digits
+    if _proved_zero(expr):
+        return Decimal(0)
+    raise _precision_error(f"{_short(expr)} to {_VALUE_SIGNIFICANT_DIGITS} significant digits")
+
+
 def evaluate_expression(expression: str) -> EvaluationResult:
     """The session tool: evaluate arithmetic exactly; raises :class:`ExpressionError` on rejected input."""
     normalised = normalise_expression(expression)
     result = _parse_normalised(normalised)
     return EvaluationResult(
         expression=normalised,
-        exact=str(result),
+        exact=_text(result),
         value=format_value(result),
         is_integer=bool(result.is_integer),
     )
@@ -726,9 +864,11 @@ def numbers_equivalent(a: str, b: str, *, rel_tol: float = 1e-6) -> bool:
         return False
     if x.is_Rational and y.is_Rational:
         return bool(x == y)
+    # |x - y| <= rel_tol * max(|x|, |y|), decided on enclosures; the unevaluated nodes keep sympy from
+    # deciding Abs and Max by its own floating comparisons.
+    scale = sympy.Max(sympy.Abs(x, evaluate=False), sympy.Abs(y, evaluate=False), evaluate=False)
+    slack = sympy.Rational(rel_tol) * scale - sympy.Abs(x - y, evaluate=False)
     try:
-        difference = abs(_numeric(x - y, 50))
-        scale = max(abs(_numeric(x, 50)), abs(_numeric(y, 50)))
+        return _sign(slack) >= 0
     except ExpressionError:
         return False
-    return bool(difference <= sympy.Float(rel_tol, 50) * scale)

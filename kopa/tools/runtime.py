@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from kopa.backends.spec import ATTEMPT_EXTENSION, Backend
 from kopa.catalog.loader import Catalog, load_catalog
 from kopa.catalog.models import Tool
+from kopa.tools.arguments import check_arguments
 from kopa.tools.results import Attempt, ToolError, ToolResult
 from kopa.tools.session import call_session_tool
 from kopa.tools.state import EpisodeState
@@ -120,10 +121,11 @@ class ToolRuntime:
             return _structural(name, args, "bad_param",
                                f"unexpected argument(s) {unexpected}; {name} takes {sorted(known)}")
         if tool.family == "session":
+            # Session tools answer from the episode state and check their own arguments; nothing is sent.
             return call_session_tool(name, args, catalog=self.catalog, backend=self.backend, state=self.state)
-        for param in tool.spec.params:
-            if param.location == "client" and param.required and args.get(param.name) in (None, ""):
-                return _structural(name, args, "missing_param", f"{param.name} is required")
+        refused = check_arguments(tool, args)
+        if refused is not None:
+            return ToolResult(tool=name, arguments=args, ok=False, error=refused)
         self._sent = []
         self._attempts = []
         started = time.perf_counter()

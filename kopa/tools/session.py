@@ -51,7 +51,7 @@ def call_session_tool(name: str, args: dict[str, Any], *, catalog: Catalog, back
         try:
             result = evaluate_expression(str(args.get("expression", "")))
         except ExpressionError as exc:
-            return _error(name, args, "bad_expression", f"{exc.reason}: {exc}")
+            return _error(name, args, "bad_expression", str(exc))
         return _ok(name, args, result.model_dump())
     if name in ("add_watchlist_item", "remove_watchlist_item", "list_watchlist_items"):
         return _watchlist(name, args, state)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from xml.sax.saxutils import escape
 
 import orjson
@@ -40,14 +41,32 @@ def flat_response(fmt: str, xml_root: str, body: dict, status: int = 200) -> Sim
     return json_response(body, status)
 
 
+MAX_WIRE_INT = 2**31 - 1
+"""The largest integer the services accept in a numeric parameter.
+
+Their backends parse numeric parameters into 32-bit (Java ``int``) fields, so ``numOfRows=99999999999999999999``
+is as much "not a number" to them as ``numOfRows=ten`` and gets the same invalid-parameter answer. Bounding
+here also keeps such values out of the simulator's own arithmetic, JSON encoder and numpy indexing."""
+_WIRE_INT = re.compile(r"[+-]?[0-9]+")
+
+
+def wire_int(text: str) -> int | None:
+    """The integer a wire value spells as the services read it (ASCII digits, within ±MAX_WIRE_INT); else None.
+
+    Python's ``int`` is more forgiving than the services: it takes ``1_000``, full-width digits and any size.
+    """
+    text = text.strip()
+    if _WIRE_INT.fullmatch(text) is None:
+        return None
+    value = int(text)
+    return value if -MAX_WIRE_INT - 1 <= value <= MAX_WIRE_INT else None
+
+
 def parse_int(value: str | None, default: int) -> int | None:
-    """The integer a paging parameter carries; None when it is not an integer."""
+    """The integer a paging parameter carries, ``default`` when absent; None when it is not an integer."""
     if value is None or value == "":
         return default
-    try:
-        return int(value)
-    except ValueError:
-        return None
+    return wire_int(value)
 
 
 def total_pages(total: int, size: int) -> int:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from urllib.parse import unquote
 
 from sim.endpoints import SimError
-from sim.families.common import json_response, xml_response
+from sim.families.common import json_response, wire_int, xml_response
 from sim.http import SimRequest, SimResponse
 
 MESSAGES = {
@@ -93,9 +93,8 @@ def _window(start_text: str, end_text: str, *, sample: bool) -> tuple[int, int] 
         return "ERROR-331"
     if end_text == "":
         return "ERROR-332"
-    try:
-        start, end = int(start_text), int(end_text)
-    except ValueError:
+    start, end = wire_int(start_text), wire_int(end_text)
+    if start is None or end is None:
         return "ERROR-333"
     if start < 1:
         return "ERROR-331"
