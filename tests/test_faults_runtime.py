@@ -103,7 +103,7 @@ def test_structural_errors_are_not_retried(simulator):
     backend = open_backend("faults:harsh,seed=5@sim")
     runtime = ToolRuntime(backend)
     runtime.call("issue_api_key", {"platform": "dart"})
-    for code in ("12", "123", "1234", "12345"):
+    for code in ("99999990", "99999991", "99999992", "99999993"):
         result = runtime.call("get_dart_company_overview", {"corp_code": code})
         outcomes = [a.outcome for a in result.attempts]
         # Environmental failures may come first and are retried; the structural answer ends the call.
