@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import builtins
-import contextlib
 import os
 import time
 
@@ -244,12 +243,17 @@ def test_length_limit_is_checked_first():
     assert info.value.reason == "too_long"
 
 
-@pytest.mark.parametrize("text", ["9**9**9", "(10**999-7)**(1/997)", "floor(exp(2299))", "2**(1/3)**-1000"])
-def test_guards_answer_quickly(text):
-    start = time.perf_counter()
-    with contextlib.suppress(ExpressionError):
-        evaluate_expression(text)
-    assert time.perf_counter() - start < 5.0
+@pytest.mark.parametrize(("text", "outcome"), [
+    ("9**9**9", "too_large"), ("2**(1/3)**-1000", "too_large"),  # refused before any huge number is built
+    ("(10**999-7)**(1/997)", "10.04629711"), ("floor(exp(2299))", "2.773408841e+998"),  # at the size limits
+])
+def test_guards_refuse_or_answer_at_the_limits(text, outcome):
+    """The size guards decide before the work explodes (timings live in benchmark/perf, not here)."""
+    try:
+        got = evaluate_expression(text).value
+    except ExpressionError as exc:
+        got = exc.reason
+    assert got == outcome
 
 
 def test_malicious_input_never_executes(tmp_path, monkeypatch):
