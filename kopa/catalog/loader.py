@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache
-from importlib import resources
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypeVar
 
-import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from kopa.catalog.cache import (
+    CompiledCatalog,
+    cache_path,
+    catalog_key,
+    compile_catalog,
+    key_ids,
+    read_compiled,
+    write_compiled,
+)
 from kopa.catalog.models import PlatformSpec, Tool, ToolSpec
 from kopa.errors import UserError
-
-# libyaml's safe loader when the wheel has it (about ten times faster than the pure-Python one).
-_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class CatalogError(UserError, ValueError):
@@ -22,13 +27,24 @@ class CatalogError(UserError, ValueError):
 
 
 def _data_dir() -> Path:
-    return Path(str(resources.files("kopa.catalog") / "data"))
+    """The packaged YAML files. A plain path, not importlib.resources: the files are globbed and read
+    from disk anyway, and resources' first use costs a `kopa` start several milliseconds."""
+    return Path(__file__).resolve().parent / "data"
+
+
+def _read_yaml(path: Path) -> object:
+    """The file's data, by libyaml's safe loader when the wheel has it (about ten times faster than the
+    pure-Python one). yaml is imported here: a start from the compiled cache never needs it."""
+    import yaml
+
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 def load_platform_file(path: Path) -> PlatformSpec:
+    import yaml
+
     try:
-        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_SAFE_LOADER)
-        return PlatformSpec.model_validate(raw)
+        return PlatformSpec.model_validate(_read_yaml(path))
     except (yaml.YAMLError, ValidationError) as exc:
         raise CatalogError(f"{path.name}: {exc}") from exc
 
@@ -45,9 +61,10 @@ class PlatformExtension(BaseModel):
 
 
 def load_extension_file(path: Path) -> PlatformExtension:
+    import yaml
+
     try:
-        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_SAFE_LOADER)
-        ext = PlatformExtension.model_validate(raw)
+        ext = PlatformExtension.model_validate(_read_yaml(path))
     except (yaml.YAMLError, ValidationError) as exc:
         raise CatalogError(f"{path.name}: {exc}") from exc
     if not path.stem.startswith(f"{ext.id}_"):
@@ -70,24 +87,97 @@ def merge_files(files: list[Path]) -> list[PlatformSpec]:
     return list(platforms.values())
 
 
+V = TypeVar("V")
+
+
+class _Lazy(Mapping[str, V]):
+    """Keys known up front; each value built on first access and kept (a cached catalog validates a
+    tool only when it is used). Concurrent first accesses may both build; one equal value is kept."""
+
+    def __init__(self, keys: Iterable[str], build: Callable[[str], V]) -> None:
+        self._keys = dict.fromkeys(keys)
+        self._build = build
+        self._built: dict[str, V] = {}
+
+    def __getitem__(self, key: str) -> V:
+        value = self._built.get(key)
+        if value is None:
+            if key not in self._keys:
+                raise KeyError(key)
+            value = self._built.setdefault(key, self._build(key))
+        return value
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._keys
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+
+def _resolve(platform: PlatformSpec, spec: ToolSpec) -> Tool:
+    """The tool with its platform's defaults applied."""
+    return Tool(
+        spec=spec,
+        platform=platform.id,
+        domain=platform.domain,
+        family=spec.family or platform.family,
+        base_url=spec.base_url or platform.base_url,
+        auth=spec.auth or platform.auth,
+    )
+
+
 class Catalog:
-    """Every tool of every platform, by name."""
+    """Every tool of every platform, by name.
+
+    Built from validated platforms (the YAML path), or from a compiled cache (`from_compiled`) whose
+    tools are validated one by one on first use: a `kopa call` touches two tools of 2,484. Both give
+    equal catalogs; `platforms` and `tools` are read-only mappings in catalog order either way.
+    """
+
+    platforms: Mapping[str, PlatformSpec]
+    tools: Mapping[str, Tool]
 
     def __init__(self, platforms: list[PlatformSpec]) -> None:
-        self.platforms = {p.id: p for p in platforms}
-        self.tools: dict[str, Tool] = {}
+        tools: dict[str, Tool] = {}
         for platform in platforms:
             for spec in platform.tools:
-                if spec.name in self.tools:
+                if spec.name in tools:
                     raise CatalogError(f"tool {spec.name!r} is defined twice")
-                self.tools[spec.name] = Tool(
-                    spec=spec,
-                    platform=platform.id,
-                    domain=platform.domain,
-                    family=spec.family or platform.family,
-                    base_url=spec.base_url or platform.base_url,
-                    auth=spec.auth or platform.auth,
-                )
+                tools[spec.name] = _resolve(platform, spec)
+        self.platforms = {p.id: p for p in platforms}
+        self.tools = tools
+        self._tool_names = {p.id: [t.name for t in p.tools] for p in platforms}
+        self._key_ids = {p.id: key_ids(p) for p in platforms}
+
+    @classmethod
+    def from_compiled(cls, compiled: CompiledCatalog) -> Catalog:
+        self = cls.__new__(cls)
+        self._compiled = compiled
+        self._metas = {p.meta.id: p.meta for p in compiled.platforms}
+        self._tool_names = {p.meta.id: p.tool_names for p in compiled.platforms}
+        self._key_ids = {p.meta.id: p.key_ids for p in compiled.platforms}
+        self._platform_of = {name: p.meta.id for p in compiled.platforms for name in p.tool_names}
+        self.tools = _Lazy(self._platform_of, self._compiled_tool)
+        self.platforms = _Lazy(self._metas, self._compiled_platform)
+        return self
+
+    def _compiled_tool(self, name: str) -> Tool:
+        return _resolve(self._metas[self._platform_of[name]], self._compiled.spec(name))
+
+    def _compiled_platform(self, platform: str) -> PlatformSpec:
+        tools = [self.tools[name].spec for name in self._tool_names[platform]]
+        return self._metas[platform].model_copy(update={"tools": tools})
+
+    def __eq__(self, other: object) -> bool:
+        """The same platforms, tools and order (every tool derives from its platform), however loaded."""
+        if not isinstance(other, Catalog):
+            return NotImplemented
+        return list(self.platforms.items()) == list(other.platforms.items())
+
+    __hash__ = None  # type: ignore[assignment]  # equal by content, so not hashable by identity
 
     def __getitem__(self, name: str) -> Tool:
         try:
@@ -98,21 +188,44 @@ class Catalog:
     def __contains__(self, name: str) -> bool:
         return name in self.tools
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Tool]:
         return iter(self.tools.values())
 
     def __len__(self) -> int:
         return len(self.tools)
 
     def by_platform(self, platform: str) -> list[Tool]:
-        return [t for t in self.tools.values() if t.platform == platform]
+        return [self.tools[name] for name in self._tool_names.get(platform, [])]
 
     def key_ids(self, platform: str) -> list[str]:
         """Key systems a platform's tools need (HRD Korea uses HRD-Net's and data.go.kr's)."""
-        return sorted({t.auth.key_id for t in self.by_platform(platform) if t.auth})
+        return self._key_ids.get(platform, [])
+
+
+def catalog_files() -> list[Path]:
+    return sorted(_data_dir().glob("*.yaml"))
+
+
+def load_catalog_yaml(files: list[Path] | None = None) -> Catalog:
+    """The catalog parsed and validated from its YAML files (what the compiled cache is built from)."""
+    return Catalog(merge_files(files if files is not None else catalog_files()))
+
+
+def load_catalog_from(files: list[Path], directory: Path | None = None) -> Catalog:
+    """The catalog of `files` from its compiled cache in `directory` (default: the user cache), compiled
+    from the YAML first when the cache is missing, stale or corrupt (see kopa.catalog.cache)."""
+    key = catalog_key(files)
+    path = cache_path(key, directory)
+    compiled = read_compiled(path, key)
+    if compiled is not None:
+        return Catalog.from_compiled(compiled)
+    platforms = merge_files(files)
+    catalog = Catalog(platforms)
+    write_compiled(path, compile_catalog(platforms, key))
+    return catalog
 
 
 @cache
 def load_catalog() -> Catalog:
-    files = sorted(_data_dir().glob("*.yaml"))
-    return Catalog(merge_files(files))
+    """The packaged catalog, once per process."""
+    return load_catalog_from(catalog_files())

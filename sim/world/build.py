@@ -11,14 +11,18 @@ import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal
 
-import duckdb
 import numpy as np
 import orjson
+from pydantic import BaseModel, ConfigDict
 
 from sim import GENERATOR_VERSION
 from sim.world.context import WorldConfig, WorldContext
 from sim.world.table import Column, Table, TableData
+
+if TYPE_CHECKING:
+    import duckdb
 
 
 def generate(config: WorldConfig) -> list[TableData]:
@@ -69,6 +73,8 @@ def world_path(config: WorldConfig, directory: Path | None = None) -> Path:
 def write_world(config: WorldConfig, path: Path) -> str:
     """Generate and write the world; returns its content hash. Written to a temporary file first
     and renamed, so concurrent builders (test workers) never see a half-written world."""
+    import duckdb
+
     t0 = time.perf_counter()
     tables = generate(config)
     as_lists = {t.name: (_as_lists(t), t.entities) for t in tables}
@@ -153,6 +159,8 @@ class LazyTables(Mapping[str, Table]):
         return len(self._columns)
 
     def _load(self, name: str) -> Table:
+        import duckdb
+
         columns = self._columns[name]
         con = duckdb.connect(str(self._path), read_only=True)
         try:
@@ -185,7 +193,51 @@ class World:
         return dict(counts) if counts is not None else {n: t.n_rows for n, t in self.tables.items()}
 
 
-def read_world(path: Path) -> World:
+class _IndexFile(BaseModel):
+    """The JSON copy of a world file's meta tables, as written beside it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    format: Literal[1]
+    stamp: list[int]
+    meta: dict[str, str]
+    columns: list[tuple[str, str, str]]
+    row_counts: dict[str, int]
+
+
+@dataclass(frozen=True)
+class WorldIndex:
+    """A world file's own meta tables: what opening a world needs before any table is touched."""
+
+    config: WorldConfig
+    content_hash: str
+    build_seconds: float
+    columns: dict[str, list[tuple[str, str]]]
+    row_counts: dict[str, int]
+
+    @classmethod
+    def parse(cls, index: _IndexFile) -> WorldIndex:
+        columns: dict[str, list[tuple[str, str]]] = {}
+        for tbl, col, entity in index.columns:
+            columns.setdefault(tbl, []).append((col, entity))
+        meta = index.meta
+        return cls(WorldConfig.model_validate_json(meta["config"]), meta["content_hash"],
+                   float(meta["build_seconds"]), columns, index.row_counts)
+
+
+def index_path(path: Path) -> Path:
+    return path.with_name(path.name + ".index.json")
+
+
+def _stamp(path: Path) -> list[int]:
+    """What changes whenever the file is rewritten or replaced (a rebuild renames a new file over it)."""
+    st = path.stat()
+    return [st.st_size, st.st_mtime_ns, st.st_ino]
+
+
+def _index_from_db(path: Path, stamp: list[int]) -> _IndexFile:
+    import duckdb
+
     con = duckdb.connect(str(path), read_only=True)
     try:
         meta = dict(con.execute("SELECT key, value FROM _kopa_meta").fetchall())
@@ -193,15 +245,46 @@ def read_world(path: Path) -> World:
         row_counts = dict(con.execute("SELECT tbl, n_rows FROM _kopa_tables").fetchall())
     finally:
         con.close()
-    by_table: dict[str, list[tuple[str, str]]] = {}
-    for tbl, col, entity in cols:
-        by_table.setdefault(tbl, []).append((col, entity))
+    return _IndexFile(format=1, stamp=stamp, meta=meta, columns=cols, row_counts=row_counts)
+
+
+def read_index(path: Path) -> WorldIndex:
+    """The world file's meta tables, read through a JSON copy beside it: opening the DuckDB file costs a
+    `kopa call` tens of milliseconds (the import and a connection), and a call that touches no table
+    should not pay them. The copy is trusted only while it validates and names the world file's current
+    size, mtime and inode; else the tables are read from the world file again and the copy rewritten
+    (temporary file + rename, so concurrent readers never see half of one)."""
+    stamp = _stamp(path)
+    side = index_path(path)
+    try:
+        index = _IndexFile.model_validate_json(side.read_bytes())
+        if index.stamp == stamp:
+            return WorldIndex.parse(index)
+    except (OSError, ValueError, KeyError):  # pydantic's ValidationError is a ValueError
+        pass
+    index = _index_from_db(path, stamp)
+    parsed = WorldIndex.parse(index)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=side.name, suffix=".tmp", dir=side.parent)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(index.model_dump_json().encode())
+            os.replace(tmp, side)
+        finally:
+            Path(tmp).unlink(missing_ok=True)
+    except OSError:  # a read-only cache costs speed, never the world
+        pass
+    return parsed
+
+
+def read_world(path: Path) -> World:
+    index = read_index(path)
     return World(
-        config=WorldConfig.model_validate_json(meta["config"]),
+        config=index.config,
         path=path,
-        content_hash=meta["content_hash"],
-        tables=LazyTables(path, by_table, row_counts),
-        build_seconds=float(meta["build_seconds"]),
+        content_hash=index.content_hash,
+        tables=LazyTables(path, index.columns, index.row_counts),
+        build_seconds=index.build_seconds,
     )
 
 
