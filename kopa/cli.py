@@ -86,7 +86,7 @@ def _open(backend_spec: str, record_dir: str | None, faults: str | None = None):
     return open_backend(compose_backend(backend_spec, record_dir, faults))
 
 
-@click.group(cls=KopaGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=KopaGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(package_name="kopa")
 @click.option("--debug", is_flag=True, envvar="KOPA_DEBUG",
               help="Show the traceback of an error as well as its one line (or set KOPA_DEBUG=1).")
@@ -192,7 +192,8 @@ def _parse_assignments(pairs: tuple[str, ...]) -> dict[str, Any]:
     return args
 
 
-@main.command("call", context_settings={"ignore_unknown_options": True})
+@main.command("call", context_settings={"ignore_unknown_options": True},
+              short_help="Call one tool with key=value arguments (--pick FIELD for chains).")
 @click.argument("tool")
 @click.argument("assignments", nargs=-1)
 @backend_options
@@ -261,7 +262,7 @@ def _config(seed: int, scale: str, today):
     return WorldConfig.model_validate(data)
 
 
-@sim_group.command("build")
+@sim_group.command("build", short_help="Build (or reuse) a world and print its content hash.")
 @_world_options
 @click.option("--rebuild", is_flag=True, help="Build even if a cached world exists.")
 def sim_build(world_seed: int, scale: str, today, rebuild: bool) -> None:
@@ -279,7 +280,7 @@ def sim_build(world_seed: int, scale: str, today, rebuild: bool) -> None:
     console.print(f"content hash: {world.content_hash}")
 
 
-@sim_group.command("stats")
+@sim_group.command("stats", short_help="Per-endpoint cardinality and the world's content hash.")
 @_world_options
 @click.option("--verify", is_flag=True, help="Recompute the content hash from the loaded tables.")
 @json_option()
@@ -399,12 +400,12 @@ def demo(backend_spec: str, record_dir: str | None, faults: str | None) -> None:
 # ---------------------------------------------------------------- record
 
 
-@main.group("record")
+@main.group("record", short_help="Recordings: compare two (diff), check them for keys (scan).")
 def record_group() -> None:
     """Recordings (made with --record DIR): compare two, and check them for keys that escaped scrubbing."""
 
 
-@record_group.command("scan")
+@record_group.command("scan", short_help="Scan recordings for keys that escaped scrubbing.")
 @click.argument("paths", nargs=-1, type=click.Path(exists=True), required=True)
 def record_scan(paths: tuple[str, ...]) -> None:
     """Scan cassettes, snapshots and other files for API keys; exit 1 if any is found.
@@ -427,7 +428,7 @@ def _scan(paths: tuple[str, ...]) -> None:
     sys.exit(1 if findings else 0)
 
 
-@record_group.command("diff")
+@record_group.command("diff", short_help="Compare two recordings per tool: what drifted.")
 @click.argument("a")
 @click.argument("b")
 @out_option("Write the report into DIR as drift.md and drift.json.")
@@ -529,12 +530,12 @@ def _drift_scenario(name: str | None, epoch: int):
     return scenario
 
 
-@sim_group.group("drift")
+@sim_group.group("drift", short_help="Drift scenarios: numbered epochs of endpoint changes.")
 def sim_drift_group() -> None:
     """Drift scenarios: numbered epochs of endpoint changes (serve one with --drift NAME --epoch N)."""
 
 
-@sim_drift_group.command("show")
+@sim_drift_group.command("show", short_help="Print a scenario's changes, epoch by epoch.")
 @click.argument("scenario")
 def sim_drift_show(scenario: str) -> None:
     """Print the changes of SCENARIO (a shipped name or a TOML file), epoch by epoch."""
@@ -554,12 +555,12 @@ def sim_drift_show(scenario: str) -> None:
 # ---------------------------------------------------------------- sim faults
 
 
-@sim_group.group("faults")
+@sim_group.group("faults", short_help="Fault profiles: each service's real fault answers, by rate.")
 def sim_faults_group() -> None:
     """Fault profiles: rates of each service's real fault answers (rate limits, maintenance, 5xx, …)."""
 
 
-@sim_faults_group.command("show")
+@sim_faults_group.command("show", short_help="Print a profile's fault rates per platform and kind.")
 @click.argument("profile")
 def sim_faults_show(profile: str) -> None:
     """Print the expected fault rates of PROFILE (a shipped name or a TOML file) per platform and kind."""

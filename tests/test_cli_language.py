@@ -57,6 +57,23 @@ def test_every_option_and_command_has_help(path):
     assert not missing, f"{path}: options without help: {missing}"
 
 
+def groups(group: click.Group = main, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    found = [path]
+    for name, command in group.commands.items():
+        if isinstance(command, click.Group) and not command.hidden:
+            found += groups(command, (*path, name))
+    return found
+
+
+@pytest.mark.parametrize("path", groups(), ids=lambda p: " ".join(("kopa", *p)))
+def test_each_groups_help_lists_its_commands_untruncated(path):
+    """`kopa GROUP --help` on an 80-column terminal: every command's summary whole, none cut with '...'."""
+    shown = CliRunner().invoke(main, [*path, "--help"], terminal_width=80)
+    assert shown.exit_code == 0
+    listing = shown.output.split("Commands:\n", 1)[1]
+    assert listing.strip() and "..." not in listing, listing
+
+
 def test_one_spelling_per_option_everywhere():
     """A long name is always a flag or always takes a value, with the same short alias; a short alias
     always stands for the same long name."""

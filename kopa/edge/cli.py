@@ -30,7 +30,7 @@ def graph_group() -> None:
     """Build, show and export the refined graph G*."""
 
 
-@graph_group.command("build")
+@graph_group.command("build", short_help="Build G*: a skeleton, then T × M executed paths.")
 @backend_options
 @click.option("--path-seed", type=int, default=0, show_default=True,
               help="The seed Phase A samples its paths with: start tools, next edges, guessed arguments (the "

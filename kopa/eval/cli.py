@@ -55,7 +55,7 @@ def _tasks(domain: str | None, tasks_path: str | None = None):
     return tasks
 
 
-@bench.command("targets")
+@bench.command("targets", short_help="Execute the golden trajectories and write the targets.")
 @click.option("--domain", help="Only this domain's tasks (its targets file is rewritten).")
 @tasks_option
 def bench_targets(domain: str | None, tasks_path: str | None) -> None:
@@ -67,7 +67,7 @@ def bench_targets(domain: str | None, tasks_path: str | None) -> None:
     console.print(f"{len(targets)} targets written for {len({t.domain for t in tasks})} domain(s)")
 
 
-@bench.command("lint")
+@bench.command("lint", short_help="Check tasks against the task contract.")
 @click.option("--domain", help="Only this domain.")
 @tasks_option
 @click.option("--file", "task_file", type=click.Path(exists=True, dir_okay=False),
@@ -126,7 +126,7 @@ def _task_file(path: str, domain: str | None):
     return tasks
 
 
-@bench.command("stats")
+@bench.command("stats", short_help="The task set's figures beside the paper's.")
 @tasks_option
 @json_option("Print the figures as JSON.")
 def bench_stats(tasks_path: str | None, as_json: bool) -> None:
@@ -183,7 +183,7 @@ def _with_run_options(f, rollouts: int):
     return f
 
 
-@bench.command("run")
+@bench.command("run", short_help="Play a policy's episodes, score them, write the report.")
 @click.option("--policy", type=click.Choice(POLICY_NAMES), default="oracle", show_default=True,
               help="Who plays: the oracle, a failure-mode baseline, or openai (a model via --model/--base-url).")
 @_run_options(rollouts=4)
@@ -267,7 +267,7 @@ def _run_with_progress(runs, total: int, workers: int, force: bool) -> list:
     return results
 
 
-@bench.command("baselines")
+@bench.command("baselines", short_help="The oracle and the failure-mode policies side by side.")
 @_run_options(rollouts=1)
 @out_option("Folder of the comparison: one run folder per baseline inside it.", default="runs/baselines")
 @click.option("--force", is_flag=True, help="Discard run folders made with another configuration.")
@@ -327,7 +327,7 @@ def _report(folder, scored) -> None:
     console.print(f"report: {folder / 'report.md'}")
 
 
-@bench.command("show")
+@bench.command("show", short_help="Re-render a run folder's report.")
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
 def bench_show(run_dir: str) -> None:
     """Re-render a folder's report from its scores.jsonl (a run folder, or one `bench score --out` wrote)."""
@@ -348,7 +348,7 @@ def bench_show(run_dir: str) -> None:
     console.print(Markdown((Path(run_dir) / "report.md").read_text(encoding="utf-8")))
 
 
-@bench.command("score")
+@bench.command("score", short_help="Re-score a finished run from its stored files.")
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
 @out_option("Write scores.jsonl, scoring.json and the report here (default: the run folder).")
 @click.option("--judge-model", help="An LLM judge for open-ended answers (default: the offline judge).")
@@ -378,7 +378,7 @@ def bench_score(run_dir: str, out: str | None, judge_model: str | None, judge_ba
     _report(folder, scored)
 
 
-@bench.command("score-answer")
+@bench.command("score-answer", short_help="Score answers against a task's target (RESPONSE).")
 @click.argument("task_id", required=False)
 @click.argument("answer", required=False)
 @click.option("--jsonl", "jsonl", type=click.File("r", encoding="utf-8"),
