@@ -3,10 +3,26 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 
 import pytest
 
 from sim.world.context import WorldConfig
+
+_COLLECTION_CACHE: list[str] = []
+
+
+def pytest_configure(config):
+    """Test modules load tasks and the catalog at collection, before any fixture runs: give that a
+    temporary cache too, so a run never reads or writes the user's ~/.cache/kopa."""
+    _COLLECTION_CACHE.append(tempfile.mkdtemp(prefix="kopa-collect-"))
+    os.environ["KOPA_CACHE_DIR"] = _COLLECTION_CACHE[-1]
+
+
+def pytest_unconfigure(config):
+    for path in _COLLECTION_CACHE:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 @pytest.fixture(scope="session", autouse=True)
