@@ -197,6 +197,9 @@ def test_old_option_names_still_work_with_a_note(tmp_path):
     _note(old, "--seed", "--world-seed")
     both = runner.invoke(main, ["sim", "stats", "--seed", "0", "--world-seed", "0"])
     assert both.exit_code == 2 and "--seed is the old name of --world-seed" in both.stderr
+    serve = runner.invoke(main, ["sim", "serve", "--fault-seed", "3"])  # refused before anything is served
+    assert serve.exit_code == 2 and "--fault-seed needs --faults PROFILE" in serve.stderr
+    _note(serve, "--fault-seed N", "--faults PROFILE,seed=N")
     run = runner.invoke(main, ["bench", "run", "--only", "finance-001", "-n", "1", "--seeds", "3", "--out",
                                str(tmp_path / "r")])
     assert run.exit_code == 0, run.output
