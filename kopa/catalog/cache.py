@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +30,7 @@ import pydantic
 
 import kopa
 from kopa.catalog.models import PlatformSpec, ToolSpec
+from kopa.fileio import write_atomic
 
 FORMAT = 1
 MAGIC = f"kopa-catalog {FORMAT}\n".encode()
@@ -137,15 +137,7 @@ def write_compiled(path: Path, data: bytes) -> None:
 
     A cache that cannot be written (read-only home, full disk) costs speed, never the command."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=path.stem + ".", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_atomic(path, data)
         _prune(path.parent)
     except OSError:
         pass

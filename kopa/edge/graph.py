@@ -22,6 +22,7 @@ from kopa.edge.embed import Embedder
 from kopa.edge.plan import ParamSource, compile_plan
 from kopa.edge.proposer import EdgeProposer
 from kopa.edge.retriever import graph_tools, retrieve
+from kopa.fileio import write_atomic
 
 FORMAT_VERSION = 1
 
@@ -180,12 +181,7 @@ class ToolGraph:
         return orjson.dumps(body, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n"
 
     def save_json(self, path: str | Path) -> Path:
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_bytes(self.to_json_bytes())
-        tmp.replace(path)  # atomic: an interrupted save never leaves half a graph
-        return path
+        return write_atomic(Path(path), self.to_json_bytes())  # an interrupted save never leaves half a graph
 
     @classmethod
     def from_json_bytes(cls, data: bytes) -> ToolGraph:

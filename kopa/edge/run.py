@@ -11,7 +11,6 @@ runs/<name>/report.md, plots/      the report
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,13 +24,7 @@ from kopa.catalog.loader import load_catalog
 from kopa.edge.config import EdgeConfig
 from kopa.edge.graph import ToolGraph
 from kopa.edge.phase_a import PathLog, PhaseA
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
-
+from kopa.fileio import write_atomic
 
 _DYNAMIC = ("alpha", "beta", "attempts", "successes", "semantic_successes", "pruned", "pruned_at")
 
@@ -69,7 +62,7 @@ class EdgeRun:
             if old["digest"] != digest:
                 for name in ("checkpoint.json", "skeleton.json", "edges.duckdb"):
                     (out_dir / name).unlink(missing_ok=True)
-        _write_atomic(manifest, orjson.dumps({"config": config.model_dump(mode="json"), "backend": backend_spec,
+        write_atomic(manifest, orjson.dumps({"config": config.model_dump(mode="json"), "backend": backend_spec,
                                               "digest": digest}, option=orjson.OPT_INDENT_2))
 
     def skeleton(self, build: Callable[[], ToolGraph]) -> ToolGraph:
@@ -93,7 +86,7 @@ class EdgeRun:
     def checkpoint(self, phase: PhaseA, logs: list[PathLog]) -> None:
         """Only what Phase A changes (posteriors, counts, pruning), beside the static skeleton: a few MB
         written in milliseconds, where the whole graph with its plans would take seconds per iteration."""
-        _write_atomic(self.out / "checkpoint.json", orjson.dumps(
+        write_atomic(self.out / "checkpoint.json", orjson.dumps(
             {"iteration": phase.iteration, "cache": phase.cache, "history": phase.history,
              "edges": posterior_state(phase.graph)}, option=orjson.OPT_SORT_KEYS))
         self._log_attempts(phase.iteration, logs)

@@ -13,8 +13,6 @@ never asks the model and raises `CacheMiss`, naming the request hash, on a miss.
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
 from pathlib import Path
 from typing import Any, Literal
 
@@ -22,6 +20,7 @@ import orjson
 from pydantic import ValidationError
 
 from kopa.errors import UserError
+from kopa.fileio import write_atomic
 from kopa.llm.client import ChatModel, ChatReply, Message
 
 CacheMode = Literal["auto", "record", "replay"]
@@ -101,12 +100,4 @@ class CachedChatModel:
                  "request": {"model": self.model, "messages": messages, "tools": tools or [], "params": params},
                  "reply": reply.model_dump()}
         data = orjson.dumps(entry, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{key[:12]}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_atomic(path, data)

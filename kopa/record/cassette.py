@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import base64
 import gzip
-import os
-import tempfile
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -23,6 +21,7 @@ import yaml
 from vcr.serializers import yamlserializer
 
 from kopa.errors import UserError
+from kopa.fileio import write_atomic
 from kopa.record.fingerprint import CanonicalRequest
 from kopa.record.secrets import KEY_HEADERS, REDACTED, scrub_bytes, scrub_text
 
@@ -143,18 +142,7 @@ class CassetteStore:
         a killed process loses nothing the kernel already holds, and fsync per exchange would make
         recording disk-bound; only a power cut can lose the last exchanges, and a rerun re-records them."""
         fingerprint = document["metadata"]["kopa"]["fingerprint"]
-        path = self._path(fingerprint, self.fmt)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(encode(document, self.fmt))
-            os.replace(tmp, path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
-        return path
+        return write_atomic(self._path(fingerprint, self.fmt), encode(document, self.fmt))
 
     def read(self, fingerprint: str) -> Exchange:
         path = self.find(fingerprint)
@@ -166,7 +154,7 @@ class CassetteStore:
         if not self.dir.exists():
             return
         for path in sorted(self.dir.glob("*/*")):
-            if path.name.startswith(".tmp-"):
+            if path.name.startswith("."):  # a write in progress (kopa.fileio.write_atomic)
                 continue
             yield path.name.split(".", 1)[0]
 
