@@ -51,9 +51,8 @@ class PolicyOutput(BaseModel):
     usage: dict[str, int] = Field(default_factory=dict)
 
 
-class Episode(BaseModel):
-    """What happened in one episode (a line of ``episodes.jsonl``): everything scoring needs, nothing
-    scoring decided. Written once by ``kopa bench run`` and never rewritten by scoring."""
+class EpisodeId(BaseModel):
+    """Which episode this is, and its final answer: the fields a stored episode and its score share."""
 
     task_id: str
     domain: str
@@ -62,6 +61,12 @@ class Episode(BaseModel):
     seed: int
     rollout: int
     answer: str | None
+
+
+class Episode(EpisodeId):
+    """What happened in one episode (a line of ``episodes.jsonl``): everything scoring needs, nothing
+    scoring decided. Written once by ``kopa bench run`` and never rewritten by scoring."""
+
     calls: list[PredictedCall]
     final_state: dict[str, Any] = Field(default_factory=dict,
                                         description="the canonical end state (EpisodeState.model_dump())")
@@ -94,17 +99,10 @@ class EpisodeScore(BaseModel):
     details: dict[str, Any] = Field(default_factory=dict)
 
 
-class ScoredEpisode(BaseModel):
+class ScoredEpisode(EpisodeId):
     """How one stored episode scored (a line of ``scores.jsonl``): all a report reads, so a folder with
     only scores re-renders (``kopa bench show``)."""
 
-    task_id: str
-    domain: str
-    platforms: list[str]
-    policy: str
-    seed: int
-    rollout: int
-    answer: str | None
     target_answer: str | None
     score: EpisodeScore
     failure_cause: str | None = None
