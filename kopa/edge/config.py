@@ -1,8 +1,13 @@
-"""EDGE Phase A hyperparameters. Defaults are the paper's values (seed §5.2)."""
+"""EDGE Phase A hyperparameters. Defaults are the paper's values (seed §5.2).
+
+Every field is read by the code it names (see each description); bounds are checked here so a bad value
+is refused when the config is made, with the field's name, rather than surfacing as a NaN posterior or a
+path loop that never runs. Bounds add no field, so the config digest of a run folder is unchanged.
+"""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
 class EdgeConfig(BaseModel):
@@ -10,22 +15,35 @@ class EdgeConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    # skeleton
-    K: int = Field(15, description="same-domain candidates kept per source tool")
-    Kx: int = Field(10, description="cross-domain candidates kept per source tool")
-    s_min: float = Field(0.3, description="feasibility threshold for an edge to enter the skeleton")
-    kappa: float = Field(2.0, description="prior strength: alpha = 1 + kappa s, beta = 1 + kappa (1 - s)")
-    # execution-grounded updates
-    T: int = Field(100, description="iterations")
-    M: int = Field(500, description="paths per iteration")
-    eps_explore: float = Field(0.1, description="uniform fallback probability of edge choice")
-    tau: float = Field(0.5, description="viability threshold of the success rate")
-    eps_prune: float = Field(0.3, description="prune when P[theta > tau] falls below this")
-    n_min: int = Field(2, description="attempts before an edge may be pruned")
-    phi: int = Field(5, description="fan-out budget (records a handoff may draw from)")
-    alpha_semantic: float = Field(1.0, description="alpha increment on a semantic success")
-    alpha_generic: float = Field(0.3, description="alpha increment on a generic-only success")
-    beta_structural: tuple[float, float] = Field((1.0, 1.5), description="beta increment range, structural")
-    beta_environmental: tuple[float, float] = Field((0.1, 0.8), description="beta increment range, environmental")
-    seed: int = 0
-    max_path_len: int = Field(4, description="tools per sampled path")
+    # skeleton (kopa.edge.graph.build_skeleton)
+    K: int = Field(15, ge=0, description="same-domain candidates kept per source tool")
+    Kx: int = Field(10, ge=0, description="cross-domain candidates kept per source tool")
+    s_min: float = Field(0.3, ge=0.0, le=1.0, description="feasibility threshold for an edge to enter the skeleton")
+    kappa: float = Field(2.0, ge=0.0, description="prior strength: alpha = 1 + kappa s, beta = 1 + kappa (1 - s)")
+    # execution-grounded loop (kopa.edge.run.build_graph, kopa.edge.phase_a.PhaseA)
+    T: int = Field(100, ge=0, description="iterations")
+    M: int = Field(500, ge=1, description="paths per iteration")
+    eps_explore: float = Field(0.1, ge=0.0, le=1.0, description="uniform fallback probability of edge choice")
+    tau: float = Field(0.5, ge=0.0, le=1.0, description="viability threshold of the success rate")
+    eps_prune: float = Field(0.3, ge=0.0, le=1.0, description="prune when P[theta > tau] falls below this")
+    n_min: int = Field(2, ge=0, description="attempts before an edge may be pruned")
+    phi: int = Field(5, ge=1, description="fan-out budget (records a handoff may draw from)")
+    # asymmetric updates (kopa.edge.phase_a.classify)
+    alpha_semantic: float = Field(1.0, ge=0.0, description="alpha increment on a semantic success")
+    alpha_generic: float = Field(0.3, ge=0.0, description="alpha increment on a generic-only success")
+    beta_structural: tuple[float, float] = Field(
+        (1.0, 1.5), description="beta increment range, structural: (no data for a well-formed binding, malformed binding)")
+    beta_environmental: tuple[float, float] = Field(
+        (0.1, 0.8), description="beta increment range, environmental: (rate limit, malformed envelope)")
+    seed: int = Field(0, description="path seed: names every path's random stream")
+    max_path_len: int = Field(4, ge=1, description="tools per sampled path")
+
+    @field_validator("beta_structural", "beta_environmental")
+    @classmethod
+    def _a_range(cls, value: tuple[float, float]) -> tuple[float, float]:
+        """A penalty range is (least, most): classify interpolates inside it, so a reversed or negative
+        range would reward a failure or rank a rate limit above a malformed envelope."""
+        low, high = value
+        if not 0.0 <= low <= high:
+            raise ValueError(f"a beta increment range is (low, high) with 0 <= low <= high, got {value}")
+        return value

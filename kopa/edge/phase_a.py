@@ -3,9 +3,9 @@
 Each iteration samples M paths on the backend. A path starts at a tool whose required inputs the argument
 filler can fill, then follows out-edges chosen by Thompson sampling from the Beta posteriors (with an
 ε-uniform fallback), filling each target's parameters from its compiled plan. Outcomes update the edge
-posteriors asymmetrically (semantic success α += 1.0, generic-only success α += 0.3, structural failure
-β += 1.0–1.5, environmental failure β += 0.1–0.8); after each iteration an edge with n_e ≥ n_min and
-P[θ_e > τ] < ε_prune is pruned.
+posteriors asymmetrically, by the config's increments (paper defaults: semantic success α += 1.0,
+generic-only success α += 0.3, structural failure β += 1.0–1.5, environmental failure β += 0.1–0.8);
+after each iteration an edge with n_e ≥ n_min and P[θ_e > τ] < ε_prune is pruned.
 
 Determinism: a path's randomness is drawn from its own stream (seed, iteration, path); every path of an
 iteration reads the posteriors and the value cache as they stood when the iteration began, and the
@@ -40,9 +40,25 @@ def stream(seed: int, purpose: str, key: str = "") -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(int.from_bytes(digest[:16], "little")))
 
 
-STRUCTURAL_PENALTY = {"no_data": 1.0, "page_out_of_range": 1.0}  # else 1.5: the binding itself is malformed
-ENVIRONMENTAL_PENALTY = {"rate_limit": 0.1, "maintenance": 0.2, "timeout": 0.3, "connection": 0.3,
-                         "server_error": 0.5, "malformed": 0.8}
+# Where each error kind sits inside its class's configured β range (0 = the low end, 1 = the high end).
+# The paper gives only the ranges; the position says how much the failure tells about the binding.
+# Structural: "no data" for a well-formed value may be the value, not the edge (low end); anything else
+# (bad or unknown parameter, unknown code) means the binding itself is malformed (high end).
+# Environmental: a rate limit happens whatever the binding (low end); a malformed envelope is the most
+# likely to have been provoked by what was sent (high end); an unknown kind sits where a 5xx does.
+STRUCTURAL_POSITION = {"no_data": 0.0, "page_out_of_range": 0.0}
+STRUCTURAL_DEFAULT_POSITION = 1.0
+ENVIRONMENTAL_POSITION = {"rate_limit": 0.0, "maintenance": 1 / 7, "timeout": 2 / 7, "connection": 2 / 7,
+                          "server_error": 4 / 7, "malformed": 1.0}
+ENVIRONMENTAL_DEFAULT_POSITION = 4 / 7
+
+
+def in_range(bounds: tuple[float, float], position: float) -> float:
+    """low·(1 − p) + high·p: the ends come out exactly (p = 0 gives low, p = 1 gives high), and with
+    the paper's (0.1, 0.8) every tabled position lands exactly on its tenth (0.2, 0.3, 0.5), so the
+    default graph is the same float for float as when these values were literals."""
+    low, high = bounds
+    return low * (1.0 - position) + high * position
 
 
 @dataclass(frozen=True)
@@ -106,17 +122,54 @@ class ArgumentFiller:
         return None
 
 
-def classify(result: ToolResult, upstream_bound: bool) -> tuple[str, str | None, float, float]:
-    """(outcome, kind, Δα, Δβ) with the paper's asymmetric magnitudes."""
+def classify(result: ToolResult, upstream_bound: bool, config: EdgeConfig) -> tuple[str, str | None, float, float]:
+    """(outcome, kind, Δα, Δβ): the paper's asymmetric update with the config's magnitudes.
+
+    A call with records is a success: semantic when an upstream value was bound (a non-generic input
+    carried it), else generic-only, which proves less. A failure is read by its error class: a
+    structural one is evidence against the binding, an environmental one only weakly (it strikes right
+    and wrong bindings alike), an auth one none at all. A call that answers without records and without
+    an error found nothing for the bound value: structural "no_data".
+    """
     if result.ok and result.records:
-        return ("semantic", None, 1.0, 0.0) if upstream_bound else ("generic", None, 0.3, 0.0)
+        if upstream_bound:
+            return "semantic", None, config.alpha_semantic, 0.0
+        return "generic", None, config.alpha_generic, 0.0
     error = result.error
     kind = error.kind if error else "no_data"
     if error is not None and error.error_class == "environmental":
-        return "environmental", kind, 0.0, ENVIRONMENTAL_PENALTY.get(kind, 0.5)
+        position = ENVIRONMENTAL_POSITION.get(kind, ENVIRONMENTAL_DEFAULT_POSITION)
+        return "environmental", kind, 0.0, in_range(config.beta_environmental, position)
     if error is not None and error.error_class == "auth":
         return "auth", kind, 0.0, 0.0  # the key, not the binding: no evidence about the edge
-    return "structural", kind, 0.0, STRUCTURAL_PENALTY.get(kind, 1.5)
+    position = STRUCTURAL_POSITION.get(kind, STRUCTURAL_DEFAULT_POSITION)
+    return "structural", kind, 0.0, in_range(config.beta_structural, position)
+
+
+def thompson_choice(out: list[Edge], rng: np.random.Generator, eps_explore: float) -> tuple[Edge, bool]:
+    """(chosen edge, whether the ε fallback chose it) among a node's live out-edges.
+
+    With probability ε a uniform edge — the floor on exploration that keeps a cold-start edge from
+    never being tried; otherwise one draw θ̃_e ~ Beta(α_e, β_e) per edge and the largest wins, so an
+    edge is followed with the posterior probability that it is the best, and a little-tried edge with a
+    wide posterior keeps being explored. The uniform number is drawn first whatever ε is, so a path's
+    stream is consumed the same way for every ε.
+    """
+    if not out:
+        raise ValueError("no out-edge to choose from")
+    if rng.random() < eps_explore:
+        return out[int(rng.integers(len(out)))], True
+    draws = [rng.beta(e.alpha, e.beta) for e in out]
+    return out[int(np.argmax(draws))], False
+
+
+def update_posterior(edge: Edge, step: StepOutcome) -> None:
+    """One attempt's evidence on its edge: the increments classify computed, and the counts."""
+    edge.alpha += step.delta_alpha
+    edge.beta += step.delta_beta
+    edge.attempts += 1
+    edge.successes += step.outcome in ("semantic", "generic")
+    edge.semantic_successes += step.outcome == "semantic"
 
 
 class PhaseA:
@@ -145,10 +198,7 @@ class PhaseA:
         out = [e for e in self.graph.out_edges(u) if not e.pruned]
         if not out:
             return None
-        if rng.random() < self.config.eps_explore:
-            return out[int(rng.integers(len(out)))]
-        draws = [rng.beta(e.alpha, e.beta) for e in out]
-        return out[int(np.argmax(draws))]
+        return thompson_choice(out, rng, self.config.eps_explore)[0]
 
     def _bind(self, edge: Edge, records: list[dict], rng: np.random.Generator) -> tuple[dict[str, Any], bool]:
         # A high-cardinality handoff: take one of the first φ records (the paper's fan-out budget).
@@ -181,7 +231,7 @@ class PhaseA:
         if start is None:
             return log
         result = runtime.call(start, args)
-        outcome, kind, da, db = classify(result, upstream_bound=False)
+        outcome, kind, da, db = classify(result, upstream_bound=False, config=self.config)
         log.steps.append(StepOutcome(None, start, outcome, kind, da, db, len(result.records)))
         self._observe(log, result)
         current, records = start, result.records
@@ -193,7 +243,7 @@ class PhaseA:
                 break
             args, bound = self._bind(edge, records, rng)
             result = runtime.call(edge.target, args)
-            outcome, kind, da, db = classify(result, upstream_bound=bound)
+            outcome, kind, da, db = classify(result, upstream_bound=bound, config=self.config)
             log.steps.append(StepOutcome((edge.source, edge.target), edge.target, outcome, kind, da, db,
                                          len(result.records)))
             self._observe(log, result)
@@ -238,15 +288,10 @@ class PhaseA:
         for key in sorted(deltas):
             edge = self.graph.edges[key]
             for step in deltas[key]:
-                edge.alpha += step.delta_alpha
-                edge.beta += step.delta_beta
-                edge.attempts += 1
-                edge.successes += step.outcome in ("semantic", "generic")
-                edge.semantic_successes += step.outcome == "semantic"
+                update_posterior(edge, step)
         for key in sorted(self.graph.edges):
             edge = self.graph.edges[key]
-            if (not edge.pruned and edge.attempts >= self.config.n_min
-                    and edge.prob_above(self.config.tau) < self.config.eps_prune):
+            if not edge.pruned and edge.should_prune(self.config.n_min, self.config.tau, self.config.eps_prune):
                 edge.pruned = True
                 edge.pruned_at = iteration
         for log in logs:
