@@ -5,7 +5,9 @@ kind, per-endpoint overrides by host + path prefix, the maintenance window lengt
 
 `decide` is a pure function of (profile, seed, request fingerprint, attempt, host, path): every draw is
 a SHA-256 of those values, never a shared random state, so the same faults come back whatever the
-concurrency, the call order or the number of workers.
+concurrency, the call order or the number of workers. `request_fingerprint` and `FaultDecider` are the
+one request identity and the one decision that the in-process wrapper (kopa.backends.faults) and
+`kopa sim serve` both use, so a profile and a seed inject the same faults over either.
 
 - Maintenance is drawn once per fingerprint (not per attempt): a maintained request gets the
   maintenance answer on attempts 0 … k-1 (k = `maintenance_attempts`) and is served normally from
@@ -20,17 +22,20 @@ concurrency, the call order or the number of workers.
 from __future__ import annotations
 
 import hashlib
+import threading
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Literal
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 from sim.endpoints import Endpoint
 from sim.errors import SimInputError
 from sim.families import load_family
 from sim.http import SimRequest, SimResponse
+from sim.redact import KEY_PARAMS, PATH_KEY_FAMILIES, REDACTED
 from sim.tomlspec import load_spec, shipped, spec_path
 
 FaultKind = Literal["rate_limit", "maintenance", "server_error", "timeout", "connection_reset", "truncated",
@@ -290,6 +295,74 @@ def decide(profile: FaultProfile, seed: int, fingerprint: str, attempt: int, hos
             retry_after = retry_after_of(host, path) if kind == "rate_limit" else None
             return FaultDecision(kind, retry_after, profile.timeout_seconds if kind == "timeout" else latency)
     return FaultDecision(None, None, latency)
+
+
+def request_fingerprint(request: SimRequest) -> str:
+    """The request's identity for fault decisions: method, real host, path and query pairs (sorted), body.
+
+    Computed from the routed request, so the in-process transport (real host in the URL) and the served
+    simulator (real host as the first path segment, loopback in Host) agree; the port, the scheme and
+    the headers are left out because they differ between the two. Keys are left out too — query
+    parameters named as keys (compared without case, as `sim.redact` does) and the path segment a
+    family reads its key from — so the same call made with another key meets the same faults.
+    """
+    host, path = route(request.host, request.path)
+    family = endpoint_index().host_family.get(host)
+    position = PATH_KEY_FAMILIES.get(family) if family is not None else None
+    if position is not None:
+        segments = path.lstrip("/").split("/")
+        if position < len(segments) and segments[position]:
+            segments[position] = REDACTED
+        path = "/" + "/".join(segments)
+    query = sorted((k, v) for k, v in request.query if k.lower() not in KEY_PARAMS)
+    body = hashlib.sha256(request.body).hexdigest() if request.body else None
+    identity = orjson.dumps({"method": request.method.upper(), "host": host, "path": path, "query": query,
+                             "body": body})
+    return hashlib.sha256(identity).hexdigest()
+
+
+@dataclass(frozen=True)
+class FaultCall:
+    """One arrival of a request at a fault injector: who it is, which attempt, what it gets."""
+
+    fingerprint: str
+    attempt: int
+    platform: str
+    decision: FaultDecision
+
+
+class FaultDecider:
+    """A profile and a seed, and the attempt number of each arrival of a request.
+
+    A retrying client makes attempt n of a call only after attempts 0 … n-1 of it met environmental
+    failures, and a new call of the same request starts again at 0. The in-process wrapper is told
+    that number by the runtime (an httpx extension, never on the wire), so its decisions do not depend
+    on the order of calls or the number of workers. Over HTTP nothing but the request reaches the
+    server, so there it is counted the way it arises: per request identity, in order of arrival, the
+    number of faults injected on that identity since it was last answered without one. For a client
+    that retries injected faults only, the two numbers are the same, and so are the faults.
+    """
+
+    def __init__(self, profile: FaultProfile, seed: int) -> None:
+        self.profile = profile
+        self.seed = seed
+        self._faulted: dict[str, int] = {}  # identity → faults in a row since its last clean answer
+        self._lock = threading.Lock()
+
+    def arrive(self, request: SimRequest, attempt: int | None = None) -> FaultCall:
+        """The decision for this arrival of `request`: at `attempt` when the client tells it, else at
+        the counted one."""
+        fingerprint = request_fingerprint(request)
+        host, path = route(request.host, request.path)
+        with self._lock:
+            if attempt is None:
+                attempt = self._faulted.get(fingerprint, 0)
+            decision = decide(self.profile, self.seed, fingerprint, attempt, host, path)
+            if decision.kind is None:
+                self._faulted.pop(fingerprint, None)  # the call is over: only open streaks are kept
+            else:
+                self._faulted[fingerprint] = attempt + 1
+        return FaultCall(fingerprint, attempt, platform_of(host, path), decision)
 
 
 def retry_after_of(host: str, path: str) -> float | None:

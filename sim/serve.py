@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import http.client
 import ipaddress
 import re
@@ -34,7 +33,7 @@ import orjson
 
 from sim.app import Simulator
 from sim.errors import SimInputError
-from sim.faults import FaultDecision, FaultProfile, decide, render_fault
+from sim.faults import FaultDecider, FaultDecision, FaultProfile, render_fault
 from sim.http import SimRequest
 from sim.redact import Redactor, scrub_line
 
@@ -52,13 +51,6 @@ def _is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
-
-
-# Query parameters that carry keys: left out of the served simulator's request identity, so a fault
-# falls on the same request whatever key the client uses. (Kept as it was: changing it would move
-# every fault decision of a recorded profile; log scrubbing has its own, broader set in sim.redact.)
-_KEY_PARAMS = frozenset({"crtfc_key", "serviceKey", "ServiceKey", "KEY", "Key", "key", "OC", "authKey", "apiKey",
-                         "AUTH_KEY"})
 
 
 @dataclass(frozen=True)
@@ -82,22 +74,33 @@ class Limits:
 class ServedFaults:
     """Faults on the wire: real delays, real connection resets, bodies really cut short.
 
-    Over HTTP the attempt number cannot travel with the request, so the server counts attempts per
-    request identity itself (deterministic for a sequential client)."""
+    Decisions come from `sim.faults.FaultDecider`, with the same request identity as the in-process
+    `faults:` wrapper; the attempt number, which cannot travel with the request, is counted per identity
+    as a retrying client makes it. So a profile and a seed inject the same faults over either, and
+    `log` keeps every injected one so that the two can be compared."""
 
     profile: FaultProfile
     seed: int = 0
     time_scale: float = 1.0  # real seconds per simulated second (tests shrink delays)
-    _attempts: dict[str, int] = field(default_factory=dict)
-    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _decider: FaultDecider = field(init=False, repr=False)
+    # One row per distinct injected fault (as the in-process FaultLog keeps them): repeats add nothing.
+    _injected: set[tuple[str, int, str, str]] = field(default_factory=set, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def __post_init__(self) -> None:
+        self._decider = FaultDecider(self.profile, self.seed)
 
     def decide(self, request: SimRequest) -> FaultDecision:
-        query = sorted((k, v) for k, v in request.query if k not in _KEY_PARAMS)
-        identity = hashlib.sha256(f"{request.method} {request.host}{request.path}?{query}".encode()).hexdigest()
+        call = self._decider.arrive(request)
+        if call.decision.kind is not None:
+            with self._lock:
+                self._injected.add((call.fingerprint, call.attempt, call.platform, call.decision.kind))
+        return call.decision
+
+    def log(self) -> list[tuple[str, int, str, str]]:
+        """(fingerprint, attempt, platform, kind) of every injected fault, sorted as the in-process log."""
         with self._lock:
-            attempt = self._attempts.get(identity, 0)
-            self._attempts[identity] = attempt + 1
-        return decide(self.profile, self.seed, identity, attempt, request.host, request.path)
+            return sorted(self._injected, key=lambda r: (r[0], r[1], r[3]))
 
 
 class _TooLarge(Exception):

@@ -1,10 +1,13 @@
 """`faults:PROFILE[,seed=N]@INNER`: seeded faults as a transport wrapper around any backend.
 
-Each decision is a pure function of (seed, key-independent request fingerprint, attempt number) — the
-attempt number travels in the request's httpx extensions (never on the wire) — so the same faults fall
-on the same requests whatever the concurrency, the order or the number of workers. Rate-limit and
-maintenance answers are rendered in each service's own form by the simulator's families; timeouts,
-connection resets, truncated and malformed bodies are made here.
+Each decision is a pure function of (seed, key-independent request fingerprint, attempt number), taken by
+the simulator's own `sim.faults.FaultDecider` — the same request identity and the same decision as
+`kopa sim serve --faults`, so a profile and a seed inject the same faults in-process and over loopback.
+The attempt number is the runtime's (it travels in the request's httpx extensions, never on the wire),
+so the same faults fall on the same calls whatever the concurrency, the order or the number of workers;
+a client that does not tell it gets the served simulator's count. Rate-limit and maintenance
+answers are rendered in each service's own form by the simulator's families; timeouts, connection
+resets, truncated and malformed bodies are made here.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import orjson
 from kopa.backends.sim import to_httpx_response, to_sim_request
 from kopa.backends.spec import ATTEMPT_EXTENSION
 from kopa.record.transports import canonical_of
-from sim.faults import FaultProfile, decide, platform_of, render_fault
+from sim.faults import FaultCall, FaultDecider, FaultProfile, render_fault
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,7 @@ class FaultTransport(httpx.BaseTransport):
         self.seed = seed
         self.clock = clock
         self.log = log
+        self.decider = FaultDecider(profile, seed)
         # Per-key quotas count calls, so which call is refused depends on order: profiles leave them off
         # unless a study wants them (then run with one worker for exact reproducibility).
         self._used: dict[str, int] = {}
@@ -87,17 +91,16 @@ class FaultTransport(httpx.BaseTransport):
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         request.read()
-        canonical = canonical_of(request)
-        attempt = int(request.extensions.get(ATTEMPT_EXTENSION, 0))
-        host, path = request.url.host, request.url.path
-        if self._over_quota(host):
-            self.log.add(FaultEvent(canonical.fingerprint, attempt, platform_of(host, path), "quota", canonical.url))
-            return to_httpx_response(render_fault("rate_limit", to_sim_request(request)))
-        decision = decide(self.profile, self.seed, canonical.fingerprint, attempt, host, path)
+        sim_request = to_sim_request(request)
+        told = request.extensions.get(ATTEMPT_EXTENSION)
+        call = self.decider.arrive(sim_request, None if told is None else int(told))
+        if self._over_quota(request.url.host):
+            self._record(call, "quota", request)
+            return to_httpx_response(render_fault("rate_limit", sim_request))
+        decision = call.decision
         if decision.kind is None:
             return self.inner.handle_request(request)
-        self.log.add(FaultEvent(canonical.fingerprint, attempt, platform_of(host, path), decision.kind,
-                                canonical.url))
+        self._record(call, decision.kind, request)
         self.clock.sleep(decision.delay)
         if decision.kind == "timeout":
             raise httpx.ReadTimeout("the service did not answer in time (injected)", request=request)
@@ -109,10 +112,14 @@ class FaultTransport(httpx.BaseTransport):
             body = body[: max(1, len(body) // 2)] if decision.kind == "truncated" else b"\x00<html>\xff\xfe garbled"
             headers = [(k, v) for k, v in response.headers.multi_items() if k.lower() != "content-length"]
             return httpx.Response(response.status_code, headers=headers, content=body)
-        response = to_httpx_response(render_fault(decision.kind, to_sim_request(request)))
+        response = to_httpx_response(render_fault(decision.kind, sim_request))
         if decision.retry_after is not None and "retry-after" not in response.headers:
             response.headers["Retry-After"] = f"{decision.retry_after:g}"
         return response
+
+    def _record(self, call: FaultCall, kind: str, request: httpx.Request) -> None:
+        # The URL as a cassette would show it (keys scrubbed, query sorted), for a person reading the log.
+        self.log.add(FaultEvent(call.fingerprint, call.attempt, call.platform, kind, canonical_of(request).url))
 
     def close(self) -> None:
         self.inner.close()
