@@ -44,9 +44,12 @@ def graph_group() -> None:
 @out_option("Run folder: report.md, graph.json, graph.graphml, edges.duckdb, plots.", default="runs/edge")
 @click.option("--force", is_flag=True, help="Discard a run folder made with another configuration.")
 @click.option("--no-truth", is_flag=True, help="Skip the precision/recall study against the simulator's truth.")
+@click.option("--probe-edges", type=click.IntRange(min=0), default=500, show_default=True,
+              help="Held-out probe after convergence: at most N retained and N pruned edges (a seeded sample), "
+                   "each executed twice with fresh arguments under a fresh fault seed; 0 skips it.")
 def graph_build(backend_spec: str, record_dir: str | None, faults: str | None, path_seed: int,
                 deprecated_seed: int | None, iterations: int, paths: int, workers: int, out: str, force: bool,
-                no_truth: bool) -> None:
+                no_truth: bool, probe_edges: int) -> None:
     """Skeleton (retriever + proposer), then T × M execution-grounded paths; resumable per iteration.
 
     \b
@@ -83,11 +86,23 @@ def graph_build(backend_spec: str, record_dir: str | None, faults: str | None, p
         except ValueError as exc:
             raise click.UsageError(str(exc)) from exc
     elapsed = time.perf_counter() - started
-    _report(out_dir, phase.graph, skeleton, phase.history, spec, config, phase.backend, not no_truth)
+    probe = None
+    if probe_edges:
+        from kopa.catalog.loader import load_catalog
+        from kopa.edge.probe import DEFAULT_REPEATS, run_probe, save_probe
+        from kopa.edge.report import probe_figures
+
+        with console.status("held-out probe…"):
+            results = run_probe(phase, load_catalog(), spec, per_class=probe_edges, workers=workers)
+        save_probe(out_dir, results)
+        probe = probe_figures(phase.graph, results, DEFAULT_REPEATS)
+        console.print(f"held-out probe: {probe.probed} edges in {time.perf_counter() - started - elapsed:.1f} s")
+        elapsed = time.perf_counter() - started
+    _report(out_dir, phase.graph, skeleton, phase.history, spec, config, phase.backend, not no_truth, probe)
     console.print(f"done in {elapsed:.1f} s; run folder {out_dir} (report.md, graph.json, graph.graphml, edges.duckdb)")
 
 
-def _report(out: Path, graph, skeleton, history, spec: str, config, backend, with_truth: bool) -> None:
+def _report(out: Path, graph, skeleton, history, spec: str, config, backend, with_truth: bool, probe=None) -> None:
     from kopa.edge.report import render_markdown, success_figures, write_plots
 
     figures = success_figures(graph)
@@ -98,9 +113,10 @@ def _report(out: Path, graph, skeleton, history, spec: str, config, backend, wit
         truth = truth_report(backend.simulator, skeleton, graph)
     write_plots(out / "plots", history, skeleton, graph)
     summary = {"backend": spec, "T": config.T, "M": config.M, "K": config.K, "Kx": config.Kx, "seed": config.seed}
-    text = render_markdown(out.name, figures, history, truth, summary)
+    text = render_markdown(out.name, figures, history, truth, summary, probe)
     (out / "report.md").write_text(text, encoding="utf-8")
     (out / "figures.json").write_bytes(orjson.dumps({"success": figures.model_dump(),
+                                                     "probe": probe.model_dump() if probe else None,
                                                      "truth": truth.model_dump() if truth else None},
                                                     option=orjson.OPT_INDENT_2))
     console.print(text)

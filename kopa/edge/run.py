@@ -5,6 +5,7 @@ runs/<name>/skeleton.json          G_0: every candidate edge with its prior
 runs/<name>/checkpoint.json        the graph, value cache and history after the last completed iteration
 runs/<name>/graph.json, .graphml   G*: the refined graph (networkx), after the last iteration
 runs/<name>/edges.duckdb           edges (prior, posterior, attempts) and the attempt log, for SQL
+                                   and `probe`, the held-out probe after convergence (kopa.edge.probe)
 runs/<name>/report.md, plots/      the report
 """
 
