@@ -14,8 +14,6 @@ import traceback
 from typing import Any
 
 import click
-from rich.console import Console
-from rich.table import Table
 
 from kopa.cli_options import (
     FaultsSpec,
@@ -26,11 +24,12 @@ from kopa.cli_options import (
     json_option,
     out_option,
 )
+from kopa.console import LazyConsole, Table
 from kopa.errors import UserError
 from sim.errors import SimInputError
 
-console = Console(soft_wrap=True)
-err_console = Console(stderr=True)
+console = LazyConsole(soft_wrap=True)
+err_console = LazyConsole(stderr=True)
 
 
 class OneLineError(click.ClickException):
@@ -391,7 +390,7 @@ def demo(backend_spec: str, record_dir: str | None, faults: str | None) -> None:
     """
     from kopa.demo import run_demo
 
-    failures = run_demo(_open(backend_spec, record_dir, faults), console)
+    failures = run_demo(_open(backend_spec, record_dir, faults), console.real)
     console.print("next: [bold]kopa bench baselines[/bold] — KOPA-Bench on the simulator with the offline "
                   "baselines (what the benchmark measures, and how a weak agent fails)")
     sys.exit(1 if failures else 0)

@@ -26,22 +26,45 @@ class Simulator:
                  epoch: int = 0) -> None:
         self.world = world
         self.keys = keys or KeyPolicy(seed=world.config.seed)
-        self.endpoints: dict[tuple[str, str], Endpoint] = {}
+        self._endpoints: dict[tuple[str, str], Endpoint] = {}
         self.host_family: dict[str, str] = {}
+        # Modules declaring LAZY_HOST_FAMILIES (the generated long tail) are registered by host only;
+        # their endpoints join on the first lookup that misses the others (see _load_lazy).
+        self._lazy = [m for m in PLATFORMS if hasattr(m, "LAZY_HOST_FAMILIES")]
         for module in PLATFORMS:
-            for ep in module.ENDPOINTS:
-                if (ep.host, ep.key) in self.endpoints:
-                    raise ValueError(f"endpoint defined twice: {ep.host} {ep.key}")
-                self.endpoints[(ep.host, ep.key)] = ep
-                known = self.host_family.setdefault(ep.host, ep.family)
-                if known != ep.family:
-                    raise ValueError(f"host {ep.host} served by two families: {known}, {ep.family}")
+            if module in self._lazy:
+                for host, family in module.LAZY_HOST_FAMILIES.items():
+                    self._add_host(host, family)
+            else:
+                self._add(module.ENDPOINTS)
         self.families = {name: load_family(name) for name in sorted(set(self.host_family.values()))}
         # Drift is applied while serving (endpoint definitions, selected rows, rendered records); the world
         # itself never changes, so epoch 0 and an undrifted simulator answer byte for byte alike.
         self.drift: DriftView | None = None
         if drift is not None and epoch > 0:
             self.drift = DriftView(drift, epoch, self)
+
+    def _add_host(self, host: str, family: str) -> None:
+        known = self.host_family.setdefault(host, family)
+        if known != family:
+            raise ValueError(f"host {host} served by two families: {known}, {family}")
+
+    def _add(self, endpoints) -> None:
+        for ep in endpoints:
+            if (ep.host, ep.key) in self._endpoints:
+                raise ValueError(f"endpoint defined twice: {ep.host} {ep.key}")
+            self._endpoints[(ep.host, ep.key)] = ep
+            self._add_host(ep.host, ep.family)
+
+    def _load_lazy(self) -> None:
+        while self._lazy:
+            self._add(self._lazy.pop(0).ENDPOINTS)
+
+    @property
+    def endpoints(self) -> dict[tuple[str, str], Endpoint]:
+        """Every endpoint served, keyed by (host, endpoint key)."""
+        self._load_lazy()
+        return self._endpoints
 
     @property
     def today(self):
@@ -62,7 +85,9 @@ class Simulator:
 
     def endpoint(self, host: str, key: str) -> Endpoint | None:
         """The endpoint as served now: None for an unknown (or, under drift, retired) one."""
-        ep = self.endpoints.get((host, key))
+        ep = self._endpoints.get((host, key))
+        if ep is None and self._lazy:
+            ep = self.endpoints.get((host, key))
         if ep is None or self.drift is None:
             return ep
         return self.drift.endpoint(ep)

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import click
 import orjson
-from rich.console import Console
 
 from kopa.cli_options import (
     backend_options,
@@ -16,8 +15,9 @@ from kopa.cli_options import (
     out_option,
     workers_option,
 )
+from kopa.console import LazyConsole
 
-console = Console(soft_wrap=True)
+console = LazyConsole(soft_wrap=True)
 
 
 @click.group("edge")
@@ -73,7 +73,7 @@ def graph_build(backend_spec: str, record_dir: str | None, faults: str | None, p
     out_dir = Path(out)
     started = time.perf_counter()
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TextColumn("{task.fields[status]}"), console=console, transient=True) as progress:
+                  TextColumn("{task.fields[status]}"), console=console.real, transient=True) as progress:
         bar = progress.add_task("Phase A iterations", total=iterations, status="skeleton…")
 
         def tick(iteration: int, row: dict) -> None:

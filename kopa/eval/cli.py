@@ -5,8 +5,6 @@ from __future__ import annotations
 import sys
 
 import click
-from rich.console import Console
-from rich.table import Table
 
 from kopa.cli_options import (
     IntList,
@@ -17,8 +15,9 @@ from kopa.cli_options import (
     out_option,
     workers_option,
 )
+from kopa.console import LazyConsole, Table
 
-console = Console(soft_wrap=True)
+console = LazyConsole(soft_wrap=True)
 
 # kopa.eval.policies' registry and the model policy, spelled here so that `--help` imports no policy code
 # (tests/test_cli_language.py checks the two agree).
@@ -99,7 +98,7 @@ def bench_lint(domain: str | None, tasks_path: str | None, task_file: str | None
     backend = open_backend("sim")
     bad = 0
     kinds: Counter[str] = Counter()
-    for task in track(tasks, description="linting", console=console, transient=True):
+    for task in track(tasks, description="linting", console=console.real, transient=True):
         result = lint_task(task, backend)
         for problem in result.problems:
             console.print(f"[red]{escape(task.id)}[/red]: {escape(problem)}")
@@ -252,7 +251,7 @@ def _run_with_progress(runs, total: int, workers: int, force: bool) -> list:
 
     results = []
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console, transient=True) as progress:
+                  console=console.real, transient=True) as progress:
         bar = progress.add_task("episodes", total=total)
         for config, folder in runs:
             already = len(read_episodes(folder)) if (folder / "config.json").exists() else 0
