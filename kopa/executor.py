@@ -1,0 +1,81 @@
+"""Where independent units of work run: Phase A path batches, study cells, benchmark episodes.
+
+An executor maps a picklable function over a list of picklable items and returns the results in the
+items' order, whatever ran where or finished first; so what a caller builds from the results is the
+same byte for byte on one process, many, or a cluster. Units must not share mutable state: each
+carries what it needs and returns what it changed.
+
+    local            this process, one unit after another (workers = 1)
+    local, N > 1     N worker processes on this machine (concurrent.futures, spawn)
+    ray              a Ray cluster (`pip install kopa[ray]`): `--executor ray [--address auto|HOST:PORT]`
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Protocol, TypeVar, runtime_checkable
+
+from kopa.errors import UserError
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+EXECUTORS = ("local", "ray")
+
+
+@runtime_checkable
+class Executor(Protocol):
+    name: str
+
+    def map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
+        """fn(item) for every item, results in the items' order."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class LocalExecutor:
+    """In this process when workers == 1 (no pickling, easiest to debug), else a spawn process pool."""
+
+    name = "local"
+
+    def __init__(self, workers: int = 1) -> None:
+        if workers < 1:
+            raise UserError(f"--workers {workers}: at least 1")
+        self.workers = workers
+        self._pool = None
+
+    def map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
+        if self.workers == 1 or len(items) <= 1:
+            return [fn(item) for item in items]
+        if self._pool is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            # spawn, not fork: a forked child would inherit threads (duckdb, httpx) mid-state.
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        return list(self._pool.map(fn, items))
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+
+    def __enter__(self) -> LocalExecutor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_executor(name: str = "local", *, workers: int = 1, address: str | None = None) -> Executor:
+    """The executor `--executor NAME [--address A] [--workers N]` names."""
+    if name == "local":
+        if address is not None:
+            raise UserError("--address is for --executor ray; the local executor runs on this machine")
+        return LocalExecutor(workers)
+    if name == "ray":
+        from kopa.executor_ray import RayExecutor  # optional dependency: kopa[ray]
+
+        return RayExecutor(address=address, workers=workers)
+    raise UserError(f"--executor {name!r}: valid: {', '.join(EXECUTORS)}")
