@@ -107,6 +107,17 @@ def workers_option(default: int, help: str = WORKERS_HELP) -> Callable[[F], F]:
     return click.option("--workers", type=click.IntRange(min=1), default=default, show_default=True, help=help)
 
 
+def executor_options(f: F) -> F:
+    """--executor NAME and --address A: where independent units (path batches, study cells, episodes) run;
+    --workers (workers_option) says how many. Results do not depend on either (kopa.executor)."""
+    f = click.option("--address", default=None, metavar="auto|HOST:PORT",
+                     help="Ray cluster to join with --executor ray ('auto': the one `ray start` runs here); "
+                          "default: a local Ray instance with --workers CPUs.")(f)
+    return click.option("--executor", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+                        help="Run units in local processes, or on Ray (pip install 'kopa[ray]'); the "
+                             "results are byte-identical either way.")(f)
+
+
 def deprecation_note(old: str, new: str) -> None:
     """The one line a deprecated name prints (stderr, so a shell chain's stdout stays clean)."""
     click.echo(f"kopa: {old} is deprecated and goes in the next release; use {new}", err=True)
