@@ -44,17 +44,22 @@ def graph_group() -> None:
 @out_option("Run folder: report.md, graph.json, graph.graphml, edges.duckdb, plots.", default="runs/edge")
 @click.option("--force", is_flag=True, help="Discard a run folder made with another configuration.")
 @click.option("--no-truth", is_flag=True, help="Skip the precision/recall study against the simulator's truth.")
+@click.option("--sampler", type=click.Choice(["paper", "coverage"]), default="paper", show_default=True,
+              help="How paths start: 'paper' draws start tools uniformly and follows edges by Thompson sampling; "
+                   "'coverage' first sends each path down an edge still short of n_min attempts (through one "
+                   "approach edge when its source cannot start a path), so every reachable edge is judged.")
 @click.option("--probe-edges", type=click.IntRange(min=0), default=500, show_default=True,
               help="Held-out probe after convergence: at most N retained and N pruned edges (a seeded sample), "
                    "each executed twice with fresh arguments under a fresh fault seed; 0 skips it.")
 def graph_build(backend_spec: str, record_dir: str | None, faults: str | None, path_seed: int,
                 deprecated_seed: int | None, iterations: int, paths: int, workers: int, out: str, force: bool,
-                no_truth: bool, probe_edges: int) -> None:
+                no_truth: bool, sampler: str, probe_edges: int) -> None:
     """Skeleton (retriever + proposer), then T × M execution-grounded paths; resumable per iteration.
 
     \b
       kopa edge graph build --faults realistic -T 100 -M 500 --out runs/edge   (the paper's configuration)
       kopa edge graph build -T 2 -M 5 --path-seed 1 --record runs/rec-edge --out runs/edge-small
+      kopa edge graph build --faults realistic --sampler coverage --out runs/edge-coverage
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -69,7 +74,7 @@ def graph_build(backend_spec: str, record_dir: str | None, faults: str | None, p
         if faults is not None and faults.endswith(",seed=0"):
             faults = faults.removesuffix("0") + str(deprecated_seed)
     spec = compose_backend(backend_spec, record_dir, faults)
-    config = EdgeConfig(seed=path_seed, T=iterations, M=paths)
+    config = EdgeConfig(seed=path_seed, T=iterations, M=paths, sampler=sampler)
     out_dir = Path(out)
     started = time.perf_counter()
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -112,7 +117,8 @@ def _report(out: Path, graph, skeleton, history, spec: str, config, backend, wit
 
         truth = truth_report(backend.simulator, skeleton, graph)
     write_plots(out / "plots", history, skeleton, graph)
-    summary = {"backend": spec, "T": config.T, "M": config.M, "K": config.K, "Kx": config.Kx, "seed": config.seed}
+    summary = {"backend": spec, "T": config.T, "M": config.M, "K": config.K, "Kx": config.Kx, "seed": config.seed,
+               "sampler": config.sampler}
     text = render_markdown(out.name, figures, history, truth, summary, probe)
     (out / "report.md").write_text(text, encoding="utf-8")
     (out / "figures.json").write_bytes(orjson.dumps({"success": figures.model_dump(),

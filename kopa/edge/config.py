@@ -7,6 +7,8 @@ path loop that never runs. Bounds add no field, so the config digest of a run fo
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
@@ -36,6 +38,10 @@ class EdgeConfig(BaseModel):
     beta_environmental: tuple[float, float] = Field(
         (0.1, 0.8), description="beta increment range, environmental: (rate limit, malformed envelope)")
     seed: int = Field(0, description="path seed: names every path's random stream")
+    sampler: Literal["paper", "coverage"] = Field(
+        "paper", description="start-tool sampler (kopa.edge.phase_a): 'paper' draws starts uniformly and edges by "
+                             "Thompson sampling; 'coverage' first sends each path down an edge still short of n_min "
+                             "attempts (fewest attempts first), so every reachable edge is judged within the budget")
     max_path_len: int = Field(4, ge=1, description="tools per sampled path")
 
     @field_validator("beta_structural", "beta_environmental")

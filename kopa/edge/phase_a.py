@@ -7,6 +7,10 @@ posteriors asymmetrically, by the config's increments (paper defaults: semantic 
 generic-only success α += 0.3, structural failure β += 1.0–1.5, environmental failure β += 0.1–0.8);
 after each iteration an edge with n_e ≥ n_min and P[θ_e > τ] < ε_prune is pruned.
 
+The `coverage` sampler (EdgeConfig.sampler) changes only where paths go: each path is first sent down a
+scheduled edge still short of n_min attempts (PhaseA.coverage_schedule), then continues to the least-tried
+out-edge while one is short of n_min; updates and pruning are the paper's.
+
 Determinism: a path's randomness is drawn from its own stream (seed, iteration, path); every path of an
 iteration reads the posteriors and the value cache as they stood when the iteration began, and the
 iteration's updates are applied afterwards in a canonical order — so the result is the same whatever the
@@ -185,6 +189,10 @@ class PhaseA:
         self.history: list[dict[str, float]] = []
         self._runtime_factory = runtime_factory or self._default_runtime
         self._starts = sorted({e.source for e in graph.edges.values()})
+        self._schedule: tuple[int, list[Edge]] | None = None
+        # start tool → (paths started there, of which its call answered with records); the coverage
+        # sampler stops sending paths to a source that never answers
+        self.starts_seen: dict[str, tuple[int, int]] = {}
 
     def _default_runtime(self) -> ToolRuntime:
         runtime = ToolRuntime(self.backend, catalog=self.catalog, retry=RetryPolicy(max_attempts=1))
@@ -198,7 +206,76 @@ class PhaseA:
         out = [e for e in self.graph.out_edges(u) if not e.pruned]
         if not out:
             return None
+        if self.config.sampler == "coverage":
+            short = [e for e in out if e.attempts < self.config.n_min]
+            if short:  # the least-tried first; ties broken by the path's own stream
+                fewest = min(e.attempts for e in short)
+                short = [e for e in short if e.attempts == fewest]
+                return short[int(rng.integers(len(short)))]
         return thompson_choice(out, rng, self.config.eps_explore)[0]
+
+    def coverage_schedule(self, iteration: int) -> list[tuple[Edge, ...]]:
+        """The `coverage` sampler's routes for this iteration's paths, in path order: for every live edge
+        u → v short of n_min attempts, the edges a path takes first to try it — (u → v) itself when u can
+        start a path, else (w → u, u → v) through the in-edge of u most often executed from a startable w;
+        edges with no such route wait until one appears. The least-tried first, ties in an order drawn
+        afresh each iteration (so an edge whose route keeps failing does not hold a slot forever).
+
+        A source can start a path when the filler fills its required inputs and it answered with records
+        as a start (or has been tried fewer than n_min times). The schedule is a function of the posteriors,
+        value cache and start counts as the iteration began, which every path (and every worker's replica)
+        reads alike; it is computed once per iteration."""
+        if self._schedule is not None and self._schedule[0] == iteration:
+            return self._schedule[1]
+        probe = stream(self.config.seed, "edge-coverage-fill")  # fill() fails or not whatever it draws
+        startable: dict[str, bool] = {}
+
+        def can_start(tool: str) -> bool:
+            if tool not in startable:
+                tries, answered = self.starts_seen.get(tool, (0, 0))
+                startable[tool] = ((answered > 0 or tries < self.config.n_min)
+                                   and self.filler.fill(self.catalog[tool], self.cache, probe) is not None)
+            return startable[tool]
+
+        approach: dict[str, Edge | None] = {}  # u → the in-edge a path reaches u by, when u cannot start
+
+        def approach_to(tool: str) -> Edge | None:
+            if tool not in approach:
+                ways = [e for e in self.graph.in_edges(tool) if not e.pruned and e.successes and can_start(e.source)]
+                approach[tool] = max(ways, key=lambda e: (e.successes / e.attempts, e.successes, e.source),
+                                     default=None)
+            return approach[tool]
+
+        routes: list[tuple[Edge, ...]] = []
+        for key in sorted(self.graph.edges):
+            edge = self.graph.edges[key]
+            if edge.pruned or edge.attempts >= self.config.n_min:
+                continue
+            if can_start(edge.source):
+                routes.append((edge,))
+            elif (via := approach_to(edge.source)) is not None:
+                routes.append((via, edge))
+        order = stream(self.config.seed, "edge-coverage", str(iteration)).permutation(len(routes))
+        schedule = sorted((routes[int(i)] for i in order), key=lambda r: r[-1].attempts)  # stable: ties keep the draw
+        self._schedule = (iteration, schedule)
+        return schedule
+
+    def _start(self, iteration: int, index: int, rng: np.random.Generator
+               ) -> tuple[str, dict[str, Any], list[Edge]] | None:
+        """(start tool, its arguments, the edges the path must take first, in order)."""
+        if self.config.sampler == "coverage":
+            schedule = self.coverage_schedule(iteration)
+            if index < len(schedule):
+                route = schedule[index]
+                args = self.filler.fill(self.catalog[route[0].source], self.cache, rng)
+                if args is not None:
+                    return route[0].source, args, list(route)
+        for _ in range(8):  # a start tool whose required inputs can be filled
+            candidate = self._starts[int(rng.integers(len(self._starts)))]
+            args = self.filler.fill(self.catalog[candidate], self.cache, rng)
+            if args is not None:
+                return candidate, args, []
+        return None
 
     def _bind(self, edge: Edge, records: list[dict], rng: np.random.Generator) -> tuple[dict[str, Any], bool]:
         # A high-cardinality handoff: take one of the first φ records (the paper's fan-out budget).
@@ -221,15 +298,10 @@ class PhaseA:
     def run_path(self, iteration: int, index: int, runtime: ToolRuntime) -> PathLog:
         rng = stream(self.config.seed, "edge-phase-a", f"{iteration}:{index}")
         log = PathLog(iteration, index)
-        start = None
-        for _ in range(8):  # a start tool whose required inputs can be filled
-            candidate = self._starts[int(rng.integers(len(self._starts)))]
-            args = self.filler.fill(self.catalog[candidate], self.cache, rng)
-            if args is not None:
-                start = candidate
-                break
-        if start is None:
+        chosen = self._start(iteration, index, rng)
+        if chosen is None:
             return log
+        start, args, route = chosen
         result = runtime.call(start, args)
         outcome, kind, da, db = classify(result, upstream_bound=False, config=self.config)
         log.steps.append(StepOutcome(None, start, outcome, kind, da, db, len(result.records)))
@@ -238,7 +310,7 @@ class PhaseA:
         for _ in range(self.config.max_path_len - 1):
             if not records:
                 break
-            edge = self._choose_edge(current, rng)
+            edge = route.pop(0) if route else self._choose_edge(current, rng)
             if edge is None:
                 break
             args, bound = self._bind(edge, records, rng)
@@ -294,6 +366,10 @@ class PhaseA:
             if not edge.pruned and edge.should_prune(self.config.n_min, self.config.tau, self.config.eps_prune):
                 edge.pruned = True
                 edge.pruned_at = iteration
+        for log in logs:
+            if log.steps:  # the path's first call: was its start tool able to answer?
+                tries, answered = self.starts_seen.get(log.steps[0].tool, (0, 0))
+                self.starts_seen[log.steps[0].tool] = (tries + 1, answered + (log.steps[0].records > 0))
         for log in logs:
             for name, values in log.observed.items():
                 bucket = self.cache.setdefault(name, [])

@@ -42,8 +42,17 @@ def restore_posteriors(graph: ToolGraph, rows: list[list]) -> None:
             setattr(edge, name, value)
 
 
+# Fields added after run folders existed: left out of the digest while at their default, so a folder made
+# before they existed still resumes (its configuration is the same as it was).
+LATER_FIELDS = ("sampler",)
+
+
 def config_digest(config: EdgeConfig, backend_spec: str) -> str:
-    payload = {"config": config.model_dump(mode="json"), "backend": backend_spec}
+    dumped = config.model_dump(mode="json")
+    for name in LATER_FIELDS:
+        if getattr(config, name) == EdgeConfig.model_fields[name].default:
+            dumped.pop(name)
+    payload = {"config": dumped, "backend": backend_spec}
     return hashlib.sha256(orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
@@ -83,13 +92,16 @@ class EdgeRun:
         phase.cache = state["cache"]
         phase.iteration = state["iteration"]
         phase.history = state["history"]
+        phase.starts_seen = {tool: (tries, answered) for tool, tries, answered in state.get("starts", [])}
 
     def checkpoint(self, phase: PhaseA, logs: list[PathLog]) -> None:
         """Only what Phase A changes (posteriors, counts, pruning), beside the static skeleton: a few MB
         written in milliseconds, where the whole graph with its plans would take seconds per iteration."""
         write_atomic(self.out / "checkpoint.json", orjson.dumps(
             {"iteration": phase.iteration, "cache": phase.cache, "history": phase.history,
-             "edges": posterior_state(phase.graph)}, option=orjson.OPT_SORT_KEYS))
+             "edges": posterior_state(phase.graph),
+             "starts": [[tool, *phase.starts_seen[tool]] for tool in sorted(phase.starts_seen)]},
+            option=orjson.OPT_SORT_KEYS))
         self._log_attempts(phase.iteration, logs)
 
     def _log_attempts(self, iteration: int, logs: list[PathLog]) -> None:
