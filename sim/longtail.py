@@ -7,6 +7,12 @@ from parallel word lists, 4–12 columns drawn from archetypes that carry the wo
 (시군구 codes, 국회의원, 의안, 법인, 학교, 법령) — so the simulator can answer them and the catalog can
 document them (`real: false`: no live endpoint stands behind a generated dataset).
 
+Entity columns are named as real portals name them: per dataset, from that dataset's own naming stream,
+one of several wire names and Korean labels in the family's style (법인등록번호 is `crno`, `jurirNo` or
+`corpRegNo`), sometimes a generic name (`CODE`, `NM`, `code`) that means another entity elsewhere. The
+catalog format of a column is its shape (`digits7`: 의안번호 and 표준학교코드 alike); which entity a
+column carries is the simulator's truth (`Arch.entity`, table annotations), never exported.
+
 Everything is a pure function of the word lists and named random streams (`sim.world.rng.stream`);
 the spec does not depend on the world seed, so the catalog files are the same for every world.
 """
@@ -23,47 +29,130 @@ SPEC_SEED = 20260130  # the spec's own stream seed: catalog files must not chang
 
 @dataclass(frozen=True)
 class Arch:
-    """A column archetype: wire name, Korean label, value kind, the entity it carries, filter rules."""
+    """A column as one dataset documents it: wire name, Korean label, value kind, the entity it carries
+    (the simulator's truth, never exported), the table column holding its values, filter rules."""
 
     name: str
     label: str
     kind: str  # generator kind in sim.platforms.longtail
+    column: str  # column of the family's wide table (entity roles share one column per kind)
     entity: str | None = None
     pattern: str | None = None  # Bind pattern when the column is a filter
-    format: str | None = None  # catalog format
+    format: str | None = None  # catalog format: the value's shape as a portal documents it, never the entity
     op: str = "eq"
     integer: bool = False
 
 
-def _arch(*items: Arch) -> dict[str, Arch]:
-    return {a.name: a for a in items}
+@dataclass(frozen=True)
+class Role:
+    """An entity-carrying column as portals of one wire style name it: the names and Korean labels a
+    dataset may give it (its platform's usual name first), and the generic name it may get instead."""
+
+    kind: str
+    entity: str | None
+    wires: tuple[str, ...]
+    labels: tuple[str, ...]
+    pattern: str | None = None
+    format: str | None = None  # a shape format (kopa.catalog.formats), shared by every entity of that shape
+    op: str = "eq"
+    generic: str | None = None  # "code" | "no" | "name": the generic-name class this column may fall in
 
 
-# Entity-carrying archetypes per wire style; names and entities as the existing platforms annotate them.
-ENTITY_ARCHS: dict[str, dict[str, Arch]] = {
-    "gg": _arch(Arch("SIGUN_CD", "시군코드", "gg_sigun_cd", "sigungu_code", r"41\d{3}", "sigun_cd"),
-                Arch("SIGUN_NM", "시군명", "gg_sigun_nm", "sigungu_name")),
-    "seoul": _arch(Arch("CGG_CD", "자치구코드", "seoul_cgg_cd", "sigungu_code", r"11\d{3}", "sigungu_code"),
-                   Arch("CGG_NM", "자치구명", "seoul_cgg_nm", "sigungu_name")),
-    "member": _arch(Arch("MONA_CD", "국회의원코드", "mona_cd", "mona_cd", r"[0-9A-Z]{8}", "mona_cd"),
-                    Arch("HG_NM", "의원명", "member_name", "member_name"),
-                    Arch("POLY_NM", "정당명", "party_name")),
-    "bill": _arch(Arch("BILL_ID", "의안ID", "bill_id", "bill_id", r"PRC_[A-Z0-9]{29,30}", "bill_id"),
-                  Arch("BILL_NO", "의안번호", "bill_no", "bill_no", r"\d{7}", "bill_no"),
-                  Arch("BILL_NAME", "의안명", "bill_name", "bill_name", op="contains")),
-    "region": _arch(Arch("sigunguCd", "시군구코드", "sigungu_cd", "sigungu_code", r"\d{5}", "sigungu_code"),
-                    Arch("sigunguNm", "시군구명", "sigungu_nm", "sigungu_name")),
-    "corp": _arch(Arch("crno", "법인등록번호", "jurir_no", "jurir_no", r"\d{13}", "jurir_no"),
-                  Arch("corpNm", "법인명", "corp_name", "corp_name", op="contains"),
-                  Arch("srtnCd", "단축코드", "stock_code", "stock_code", r"\d{6}", "stock_code")),
-    "school": _arch(Arch("atptOfcdcScCode", "시도교육청코드", "atpt_code", "atpt_code", r"[A-Z]\d{2}", "atpt_code"),
-                    Arch("sdSchulCode", "표준학교코드", "school_code", "school_code", r"\d{7}", "sd_schul_code"),
-                    Arch("schulNm", "학교명", "school_name", "school_name", op="contains")),
-    "law": _arch(Arch("lawId", "법령ID", "law_id", "law_id", r"\d{6}", "law_id"),
-                 Arch("lawNm", "법령명", "law_name", "law_name", op="contains")),
-    "dmember": _arch(Arch("monaCd", "국회의원코드", "mona_cd", "mona_cd", r"[0-9A-Z]{8}", "mona_cd"),
-                     Arch("hgNm", "의원명", "member_name", "member_name")),
+def _roles(*items: Role) -> dict[str, Role]:
+    return {r.kind: r for r in items}
+
+
+def _r(kind: str, entity: str | None, wires: str, labels: str, pattern: str | None = None, fmt: str | None = None,
+       op: str = "eq", generic: str | None = None) -> Role:
+    return Role(kind, entity, tuple(wires.split()), tuple(labels.split("|")), pattern, fmt, op, generic)
+
+
+# Entity roles per group. Real portals name one entity many ways (법인등록번호 is `crno`, `jurirNo`,
+# `corpRegNo`; 시군구코드 is `SIGUN_CD`, `SGG_CD`, `signguCode`), and some datasets name it generically
+# (`CODE`, `NM`). Entities are the names the real platforms' tables annotate; formats are shapes only.
+ENTITY_ROLES: dict[str, dict[str, Role]] = {
+    "gg": _roles(
+        _r("gg_sigun_cd", "sigungu_code", "SIGUN_CD SIGUNGU_CD SGG_CD SIGUN_CODE CTY_CD", "시군코드|시군구코드|시군 행정코드",
+           r"41\d{3}", "digits5", generic="code"),
+        _r("gg_sigun_nm", "sigungu_name", "SIGUN_NM SIGUNGU_NM SGG_NM SIGUN_NAME CTY_NM", "시군명|시군구명|시군 이름",
+           generic="name")),
+    "seoul": _roles(
+        _r("seoul_cgg_cd", "sigungu_code", "CGG_CD GU_CD SGG_CD ATDRC_CD SIGNGU_CD", "자치구코드|구코드|시군구코드",
+           r"11\d{3}", "digits5", generic="code"),
+        _r("seoul_cgg_nm", "sigungu_name", "CGG_NM GU_NM SGG_NM ATDRC_NM SIGNGU_NM", "자치구명|구명|자치구 이름",
+           generic="name")),
+    "member": _roles(
+        _r("mona_cd", "mona_cd", "MONA_CD NAAS_CD MEMBER_CD ASSEM_MEM_CD", "국회의원코드|의원코드|의원 식별코드",
+           r"[0-9A-Z]{8}", "alnum8", generic="code"),
+        _r("member_name", "member_name", "HG_NM NAAS_NM MEMBER_NM ASSEM_MEM_NM", "의원명|국회의원명|의원 성명",
+           generic="name"),
+        _r("party_name", None, "POLY_NM PARTY_NM PLPT_NM", "정당명|소속정당명")),
+    "bill": _roles(
+        _r("bill_id", "bill_id", "BILL_ID BL_ID BILL_KEY", "의안ID|의안 식별번호", r"PRC_[A-Z0-9]{29,30}", "prc_alnum",
+           generic="code"),
+        _r("bill_no", "bill_no", "BILL_NO BILL_NUM BL_NO", "의안번호|의안 번호", r"\d{7}", "digits7", generic="no"),
+        _r("bill_name", "bill_name", "BILL_NAME BILL_NM BL_NM", "의안명|의안 제목", op="contains", generic="name")),
+    "region": _roles(
+        _r("sigungu_cd", "sigungu_code", "sigunguCd sggCd signguCode sigunCd lawdCd", "시군구코드|시군구 행정코드|지역코드",
+           r"\d{5}", "digits5", generic="code"),
+        _r("sigungu_nm", "sigungu_name", "sigunguNm sggNm signguNm sigunNm", "시군구명|지역명|행정구역명",
+           generic="name")),
+    "corp": _roles(
+        _r("jurir_no", "jurir_no", "crno jurirNo corpRegNo lgprRegNo", "법인등록번호|법인번호", r"\d{13}", "digits13",
+           generic="no"),
+        _r("corp_name", "corp_name", "corpNm corpName entrprsNm bzentyNm", "법인명|기업명|회사명", op="contains",
+           generic="name"),
+        _r("stock_code", "stock_code", "srtnCd stckCd shrtnCode isuSrtCd", "단축코드|종목코드|주식 단축코드", r"\d{6}",
+           "digits6", generic="code")),
+    "school": _roles(
+        _r("atpt_code", "atpt_code", "atptOfcdcScCode eduOfcCd ofcdcCode atptCd", "시도교육청코드|교육청코드",
+           r"[A-Z]\d{2}", "letter_digits2", generic="code"),
+        _r("school_code", "school_code", "sdSchulCode schulCode schoolCode schlCd", "표준학교코드|학교코드|행정표준 학교코드",
+           r"\d{7}", "digits7", generic="code"),
+        _r("school_name", "school_name", "schulNm schoolNm schoolName schlNm", "학교명|학교 이름", op="contains",
+           generic="name")),
+    "law": _roles(
+        _r("law_id", "law_id", "lawId lsId lawCd lawCode", "법령ID|법령 식별번호|법령코드", r"\d{6}", "digits6",
+           generic="code"),
+        _r("law_name", "law_name", "lawNm lsNm lawName", "법령명|법령명(한글)", op="contains", generic="name")),
+    "dmember": _roles(
+        _r("mona_cd", "mona_cd", "monaCd naasCd memberCd assemMemCd", "국회의원코드|의원코드", r"[0-9A-Z]{8}", "alnum8",
+           generic="code"),
+        _r("member_name", "member_name", "hgNm naasNm memberNm assemMemNm", "의원명|국회의원명|의원 성명",
+           generic="name")),
 }
+
+# Generic names a dataset may use instead, per wire style: the same name means different entities in
+# different datasets (CODE is a 시군코드 here, a 국회의원코드 there).
+GENERIC_WIRES = {"upper": {"code": ("CODE", "CD"), "no": ("NO",), "name": ("NM",)},
+                 "camel": {"code": ("code",), "no": ("no",), "name": ("name",)}}
+GENERIC_SHARE = 0.12  # chance that a column with a generic class gets its generic name
+USUAL_SHARE = 0.5  # chance that a column gets its platform's usual name (else one of the variants)
+
+
+def name_roles(family: str, key: str, roles: list[Role], style: str) -> list[Arch]:
+    """The dataset's entity columns: each role named and labelled by the dataset's own naming stream.
+
+    Every role draws the same three numbers whatever the branch, so one role's naming never shifts
+    another's; a name already used in the dataset falls back to the role's next free name."""
+    rng = stream(SPEC_SEED, "longtail-naming", f"{family}:{key}")
+    taken: set[str] = set()
+    out = []
+    for role in roles:
+        generic_u, wire_u, label_u = rng.random(3).tolist()
+        generic = GENERIC_WIRES[style].get(role.generic or "", ())
+        if generic and generic_u < GENERIC_SHARE:
+            first = generic[int(wire_u * len(generic))]
+        elif wire_u < USUAL_SHARE or len(role.wires) == 1:
+            first = role.wires[0]
+        else:
+            first = role.wires[1 + int((wire_u - USUAL_SHARE) / (1 - USUAL_SHARE) * (len(role.wires) - 1))]
+        name = next(w for w in (first, *role.wires) if w not in taken)
+        taken.add(name)
+        label = role.labels[int(label_u * len(role.labels))]
+        out.append(Arch(name, label, role.kind, role.kind, role.entity, role.pattern, role.format, role.op))
+    return out
+
 
 # Plain archetypes (no entity) per case style: UPPER_SNAKE for the portals, camelCase for data.go.kr.
 _PLAIN = (
@@ -97,7 +186,7 @@ def plain_archs(style: str) -> list[Arch]:
         name = upper if style == "upper" else camel
         fmt = "yyyymmdd" if kind == "date" else ("yyyy" if kind == "year" else None)
         op = "contains" if kind in ("facility_name", "road_addr") else "eq"
-        out.append(Arch(name, label, kind, None, DATE_FILTER.get(name), fmt, op, integer))
+        out.append(Arch(name, label, kind, name, None, DATE_FILTER.get(name), fmt, op, integer))
     return out
 
 
@@ -369,10 +458,32 @@ def _n_rows(family: str, key: str) -> int:
     return int(min(200, 20 + rng.exponential(45)))
 
 
+def _ro(word: str) -> str:
+    """The particle (으)로 after `word`: 으로 after a final consonant other than ㄹ (시군명으로), else 로
+    (시군코드로, 의안ID로)."""
+    last = word[-1]
+    return "으로" if "가" <= last <= "힣" and (ord(last) - 0xAC00) % 28 not in (0, 8) else "로"
+
+
+def _lookup_sentence(cols: tuple[Arch, ...], filters: tuple[str, ...]) -> str:
+    """How the dataset is looked up, in the labels and wire names it documents (entity filters only)."""
+    by_name = {a.name: a for a in cols}
+    keys = [by_name[f] for f in filters if by_name[f].entity]
+    if not keys:
+        return ""
+    listed = ", ".join(f"{a.label}({a.name})" for a in keys)
+    return f" {listed}{_ro(keys[-1].label)} 조회할 수 있습니다."
+
+
+def _about(subject: str, kind: str) -> str:
+    """'<subject> <kind> 정보', without doubling 정보 (위치 정보 정보)."""
+    return f"{subject} {kind}" + ("" if kind.endswith("정보") else " 정보")
+
+
 def _local(family: str) -> list[Dataset]:
     """경기데이터드림 (gg) or 서울 열린데이터광장 (seoul): local-government datasets, 시군구-keyed."""
     subjects, kinds = _rows(_SUBJECTS_LOCAL), _rows(_KINDS_LOCAL)
-    ents = list(ENTITY_ARCHS[family].values())
+    roles = list(ENTITY_ROLES[family].values())
     sido = "경기도" if family == "gg" else "서울시"
     out = []
     for ko, en, abbr in subjects:
@@ -382,9 +493,8 @@ def _local(family: str) -> list[Dataset]:
             else:
                 key, area = f"Tb{abbr}{kabbr}", "서울시 자치구별"
             title = f"{sido} {ko} {kko}"
-            desc = (f"{area} {ko} {kko} 정보를 제공합니다. "
-                    f"{'시군코드(SIGUN_CD)' if family == 'gg' else '자치구코드(CGG_CD)'}와 명칭으로 조회합니다.")
-            cols, filters = _pick_columns(family, key, ents, "upper")
+            cols, filters = _pick_columns(family, key, name_roles(family, key, roles, "upper"), "upper")
+            desc = f"{area} {_about(ko, kko)}를 제공합니다.{_lookup_sentence(cols, filters)}"
             out.append(Dataset(family, family, "district" if family == "gg" else "traffic", key,
                                f"{verb}_{family}_{en}_{ken}", title, desc, cols, filters, _n_rows(family, key)))
     return out
@@ -404,14 +514,14 @@ def _assembly() -> list[Dataset]:
     out, taken = [], set()
     for ko, en, _abbr in _rows(_SUBJECTS_ASSEMBLY):
         group = "bill" if ko.startswith("의안") else "member"
-        ents = list(ENTITY_ARCHS[group].values())
+        roles = list(ENTITY_ROLES[group].values())
         if group == "bill":
-            ents.append(ENTITY_ARCHS["member"]["HG_NM"])
+            roles.append(ENTITY_ROLES["member"]["member_name"])
         for kko, ken, kabbr, verb in _rows(_KINDS_ASSEMBLY):
             code = _assembly_code(f"{en}:{kabbr}", taken)
             title = f"{ko} {kko}"
-            desc = f"{ko} {kko} 정보를 제공합니다. 대수, {'의안ID' if group == 'bill' else '국회의원코드'}로 조회합니다."
-            cols, filters = _pick_columns("assembly", code, ents, "upper")
+            cols, filters = _pick_columns("assembly", code, name_roles("assembly", code, roles, "upper"), "upper")
+            desc = f"{_about(ko, kko)}를 제공합니다.{_lookup_sentence(cols, filters)}"
             out.append(Dataset("assembly", "assembly", "politics", code, f"{verb}_assembly_{en}_{ken}", title,
                                desc, cols, filters, _n_rows("assembly", code)))
     return out
@@ -421,13 +531,13 @@ def _datagokr() -> list[Dataset]:
     out = []
     for domain, block in _SUBJECTS_DATAGOKR.items():
         platform, prefix, agency, agency_nm, groups = PROVIDERS[domain]
-        ents = [a for g in groups for a in ENTITY_ARCHS[g].values()]
+        roles = [r for g in groups for r in ENTITY_ROLES[g].values()]
         for ko, en, abbr in _rows(block):
             for kko, ken, kabbr, verb in _rows(_KINDS_DATAGOKR):
                 key = f"/{agency}/{abbr}InfoService/get{abbr}{kabbr}"
                 title = f"{agency_nm}_{ko} {kko}"
-                desc = f"{agency_nm}에서 제공하는 {ko} 정보의 {kko} 서비스입니다."
-                cols, filters = _pick_columns("datagokr", key, ents, "camel")
+                cols, filters = _pick_columns("datagokr", key, name_roles("datagokr", key, roles, "camel"), "camel")
+                desc = f"{agency_nm}에서 제공하는 {ko} 정보의 {kko} 서비스입니다.{_lookup_sentence(cols, filters)}"
                 out.append(Dataset("datagokr", platform, domain, key, f"{verb}_{prefix}_{en}_{ken}", title, desc,
                                    cols, filters, _n_rows("datagokr", key)))
     return out

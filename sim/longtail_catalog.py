@@ -2,6 +2,8 @@
 
 The catalog is documentation: these files are written from the simulator's spec, never edited by hand.
 `python -m sim.longtail_catalog` rewrites them; `tests/test_longtail.py` checks they agree with the spec.
+A column is exported as a portal documents it — wire name, Korean label, type and a shape format
+(`digits7`) — never with the entity it carries: that stays the simulator's truth (`sim.truth`).
 """
 
 from __future__ import annotations

@@ -11,11 +11,13 @@ from kopa.catalog import load_catalog
 from kopa.wire import family_of
 from sim.longtail import datasets
 from sim.longtail_catalog import DATA_DIR, render
+from sim.platforms.longtail import HOSTS
 from sim.truth import endpoint_for_url, truth_of
 
 CATALOG = load_catalog()
 GENERATED = {d.name for d in datasets()}
-CODE_LIKE = re.compile(r"(_CD|Cd|_ID|Id|Code|_NO|crno)$")
+# Wire names that look like codes or numbers, generic ones included (CODE, no, …).
+CODE_LIKE = re.compile(r"(_CD|Cd|_ID|Id|Code|_CODE|_NO|No|_NUM|_KEY|crno)$|^(CODE|CD|NO|code|no)$")
 
 
 def _sample(family: str, k: int = 60) -> list[str]:
@@ -60,14 +62,17 @@ def test_generated_schemas_are_valid():
         jsonschema.Draft202012Validator.check_schema(params)
 
 
-def test_every_code_like_column_is_annotated(world):
-    for family in ("gg", "seoul", "assembly", "datagokr"):
-        table = world.table(f"longtail_{family}")
-        for col in table.column_names:
-            if CODE_LIKE.search(col):
-                assert col in table.entities, (family, col)
-    assert world.table("longtail_gg").entities["SIGUN_CD"] == "sigungu_code"
-    assert world.table("longtail_datagokr").entities["crno"] == "jurir_no"
+def test_every_code_like_column_is_annotated(simulator):
+    # Through the simulator's truth API: each endpoint maps its own wire names onto the family table's
+    # columns, and every code-like wire field carries the entity its spec column says.
+    for d in datasets():
+        truth = truth_of(simulator, simulator.endpoint(HOSTS[d.family], d.key))
+        by_name = {a.name: a for a in d.columns}
+        for a in d.columns:
+            if CODE_LIKE.search(a.name):
+                assert a.entity is not None, (d.name, a.name)
+            assert truth.field_entities.get(a.name) == a.entity, (d.name, a.name)
+        assert set(truth.param_entities) == {f for f in d.filters if by_name[f].entity}, d.name
 
 
 @pytest.mark.parametrize("name", SAMPLE)
@@ -95,6 +100,7 @@ def test_simulator_answers_generated_tool(simulator, backend, name):
 def test_malformed_code_is_a_bad_parameter(backend):
     tool = CATALOG["list_gg_senior_welfare_facilities_status"]
     fam = family_of(tool.family)
-    args = {"SIGUN_CD": "9999"}
+    code = next(p for p in tool.spec.params if p.format == "digits5")  # the dataset's 시군코드, whatever its name
+    args = {code.name: "9999"}
     parsed = fam.parse(tool, args, backend.client().send(fam.build(tool, args, backend.issue_key("gg"))))
     assert parsed.error is not None and parsed.error.error_class == "structural"

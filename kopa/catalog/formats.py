@@ -51,6 +51,15 @@ FORMATS: dict[str, tuple[str, str]] = {
     "bus_route_id": (r"^\d{9}$", "서울 버스 노선ID BUS_ROUTE_ID (9자리)"),
     "trdar_cd": (r"^\d{7}$", "서울 상권코드 TRDAR_CD (7자리)"),
     "yyyyq": (r"^\d{4}[1-4]$", "기준년분기코드 (YYYY + 분기 1~4, 예: 20243)"),
+    # Shapes, as a portal documents a code without saying what it identifies (the generated long tail):
+    # one id per shape, shared by every entity of that shape (법령ID and 종목코드 are both 6 digits).
+    "digits5": (r"^\d{5}$", "숫자 5자리"),
+    "digits6": (r"^\d{6}$", "숫자 6자리"),
+    "digits7": (r"^\d{7}$", "숫자 7자리"),
+    "digits13": (r"^\d{13}$", "숫자 13자리"),
+    "alnum8": (r"^[0-9A-Z]{8}$", "영문 대문자·숫자 8자리"),
+    "letter_digits2": (r"^[A-Z]\d{2}$", "영문 대문자 1자리 + 숫자 2자리"),
+    "prc_alnum": (r"^PRC_[A-Z0-9]{29,30}$", "PRC_ 뒤에 영문 대문자·숫자 29~30자리"),
 }
 
 

@@ -28,15 +28,6 @@ from sim.world.table import Cond, TableData
 HOSTS = {"gg": "openapi.gg.go.kr", "seoul": "openapi.seoul.go.kr", "assembly": "open.assembly.go.kr",
          "datagokr": "apis.data.go.kr"}
 FAMILIES = ("gg", "seoul", "assembly", "datagokr")
-# Entities the pools carry, by generator kind; exactly the names the real platforms annotate.
-KIND_ENTITY = {"gg_sigun_cd": "sigungu_code", "gg_sigun_nm": "sigungu_name", "seoul_cgg_cd": "sigungu_code",
-               "seoul_cgg_nm": "sigungu_name", "sigungu_cd": "sigungu_code", "sigungu_nm": "sigungu_name",
-               "mona_cd": "mona_cd", "member_name": "member_name", "bill_id": "bill_id", "bill_no": "bill_no",
-               "bill_name": "bill_name", "jurir_no": "jurir_no", "corp_name": "corp_name",
-               "stock_code": "stock_code", "atpt_code": "atpt_code", "school_code": "school_code",
-               "school_name": "school_name", "law_id": "law_id", "law_name": "law_name"}
-
-
 def _by_family(family: str) -> list[Dataset]:
     return [d for d in datasets() if d.family == family]
 
@@ -112,25 +103,28 @@ def _table(ctx: WorldContext, family: str, pools: dict) -> TableData:
     sizes = np.asarray([d.rows * scale for d in sets])
     n = int(sizes.sum())
     which = np.repeat(np.arange(len(sets)), sizes)
-    rng = ctx.rng("longtail", family)
     cols: dict[str, list] = {"DS_KEY": np.asarray([d.key for d in sets], dtype=object)[which].tolist()}
     entities: dict[str, str] = {}
     subject = np.asarray([d.title.split(" ")[1 if family != "datagokr" else 0].split("_")[-1]
                           for d in sets], dtype=object)[which]
     drawn: dict[str, np.ndarray] = {}  # one draw per pool, so every column of a group agrees
     today = ctx.today.toordinal()
-    archs = {a.name: a for d in sets for a in d.columns}
-    for name in sorted(archs):
-        a = archs[name]
+    # Table columns, not wire names: datasets name one entity column many ways (and `CODE` means a
+    # different entity in different datasets), so an entity role has one column per kind and each
+    # endpoint maps its own wire names onto the columns.
+    archs = {a.column: a for d in sets for a in d.columns}
+    for column in sorted(archs):
+        a = archs[column]
         group = next((g for g, p in pools.items() if a.kind in p), None)
         if group is None:
-            cols[name] = _plain(ctx.rng("longtail", f"{family}:{name}"), a.kind, n, subject, today)
+            cols[column] = _plain(ctx.rng("longtail", f"{family}:{column}"), a.kind, n, subject, today)
             continue
         if group not in drawn:
-            drawn[group] = rng.integers(0, len(next(iter(pools[group].values()))), n)
-        cols[name] = pools[group][a.kind][drawn[group]].tolist()
+            size = len(next(iter(pools[group].values())))
+            drawn[group] = ctx.rng("longtail", f"{family}:pool:{group}").integers(0, size, n)
+        cols[column] = pools[group][a.kind][drawn[group]].tolist()
         if a.entity:
-            entities[name] = a.entity
+            entities[column] = a.entity
     return TableData(f"longtail_{family}", cols, entities=entities)
 
 
@@ -143,23 +137,23 @@ def tables(ctx: WorldContext) -> list[TableData]:
 
 def _endpoint(d: Dataset) -> Endpoint:
     by_name = {a.name: a for a in d.columns}
-    binds = {f: Bind(f, by_name[f].op, by_name[f].pattern) for f in d.filters}  # type: ignore[arg-type]
-    fields = tuple(a.name for a in d.columns)
+    binds = {f: Bind(by_name[f].column, by_name[f].op, by_name[f].pattern) for f in d.filters}  # type: ignore[arg-type]
+    columns = {a.name: a.column for a in d.columns}
     fixed = (Cond("DS_KEY", "eq", d.key),)
     numeric = tuple(a.name for a in d.columns if a.integer)
     table = f"longtail_{d.family}"
     if d.family == "gg":
         opts = {**_gg._OPTS, "numeric_fields": numeric}
-        return Endpoint("portal", HOSTS["gg"], d.key, table, binds=binds, fields=fields, fixed=fixed,
+        return Endpoint("portal", HOSTS["gg"], d.key, table, binds=binds, columns=columns, fixed=fixed,
                         max_page_size=1000, options=opts)
     if d.family == "assembly":
         opts = {**_assembly._PORTAL, "numeric_fields": numeric}
-        return Endpoint("portal", HOSTS["assembly"], d.key, table, binds=binds, fields=fields, fixed=fixed,
+        return Endpoint("portal", HOSTS["assembly"], d.key, table, binds=binds, columns=columns, fixed=fixed,
                         max_page_size=1000, options=opts)
     if d.family == "seoul":
-        return Endpoint("seoul", HOSTS["seoul"], d.key, table, binds=binds, fields=fields, fixed=fixed,
+        return Endpoint("seoul", HOSTS["seoul"], d.key, table, binds=binds, columns=columns, fixed=fixed,
                         options={"positional": d.filters})
-    return Endpoint("datagokr", HOSTS["datagokr"], d.key, table, binds=binds, fields=fields, fixed=fixed,
+    return Endpoint("datagokr", HOSTS["datagokr"], d.key, table, binds=binds, columns=columns, fixed=fixed,
                     options={"format_param": "resultType", "ok_msg": "NORMAL SERVICE."})
 
 
