@@ -69,11 +69,12 @@ def calibration(scores: list[float], labels: list[bool], n_bins: int = 10) -> Ca
 
 @cache
 def generated_tools() -> frozenset[str]:
-    """Tools of the generated long tail: those its catalog files (`<platform>_longtail.yaml`) declare."""
-    from kopa.catalog.loader import catalog_files, load_extension_file
+    """Tools of the generated long tail: those its catalog files (`<platform>_longtail.yaml`) declare.
+    The files are read raw (names only): the catalog has validated them already."""
+    from kopa.catalog.loader import _read_yaml, catalog_files
 
-    return frozenset(t.name for f in catalog_files() if f.stem.endswith("_longtail")
-                     for t in load_extension_file(f).tools)
+    return frozenset(t["name"] for f in catalog_files() if f.stem.endswith("_longtail")
+                     for t in _read_yaml(f)["tools"])
 
 
 def is_generated_edge(edge: Edge) -> bool:
