@@ -156,12 +156,16 @@ def edge_is_true(simulator, edge: Edge) -> bool:
     return True
 
 
+@cache
+def _generic_params(name: str) -> frozenset[str]:
+    return frozenset(p.name for p in view_of(load_catalog()[name]).params if is_generic(p))
+
+
 def _true_pair(simulator, u: str, v: str) -> bool:
     source, target = _tool_truth(simulator, u), _tool_truth(simulator, v)
     if source is None or target is None:
         return False
-    catalog = load_catalog()
-    generic = {p.name for p in view_of(catalog[v]).params if is_generic(p)}
+    generic = _generic_params(v)
     entities_in = {e for p, e in target[0].items() if p not in generic}
     return bool(entities_in & set(source[1].values()))
 
