@@ -218,7 +218,11 @@ BIND_THRESHOLD = 0.3
 # A bound value also has to be one the target holds: the same entity answers only where the target's
 # data covers the values the source hands on.
 CLOSED_SET_COVERAGE = 0.95   # a code of a small closed population (시군, 자치구, 시도): every dataset holds them
-OPEN_SET_COVERAGE = 0.7      # an entity of thousands (회사, 학교, 법령, 의안): a dataset holds some
+# An entity of thousands (회사, 학교, 법령, 의안, 국회의원): a tool that takes it as a REQUIRED key is a lookup,
+# built to answer for any of them; one that takes it as an OPTIONAL filter lists records of a dataset, which
+# holds some of them — filtering by a value handed on from elsewhere mostly finds nothing.
+OPEN_SET_KEY_COVERAGE = 0.7
+OPEN_SET_FILTER_COVERAGE = 0.35
 EVENT_COVERAGE = 0.08        # a target that reports events answers only for the entities that had one
 PERIOD_BINDING = 0.5         # binding a date or period alone says little about a dependency
 # An unbound required parameter must be guessed: from its documented choices (any works), a period's form
@@ -275,6 +279,7 @@ class OfflineProposer:
         best_any = 0.0
         entity_bound = False
         closed = True
+        keyed = True  # every entity binding fills a required input
         notes: list[str] = []
         for param in target.params:
             if is_generic(param):
@@ -292,6 +297,7 @@ class OfflineProposer:
                 if not weak:
                     entity_bound = True
                     closed = closed and pf.closed and ff is not None and ff.closed
+                    keyed = keyed and param.required
                 notes.append(f"{param.name}←{best_f} ({best_m:.2f})")
             else:
                 defaults[param.name] = candidate_values(param)
@@ -308,7 +314,8 @@ class OfflineProposer:
             if EVENT_WORDS.search(target.title):
                 coverage = EVENT_COVERAGE
             else:
-                coverage = CLOSED_SET_COVERAGE if closed else OPEN_SET_COVERAGE
+                coverage = (CLOSED_SET_COVERAGE if closed else OPEN_SET_KEY_COVERAGE if keyed
+                            else OPEN_SET_FILTER_COVERAGE)
             log_score += math.log(coverage)
             notes.append(f"coverage {coverage:.2f}")
         score = math.exp(log_score)
