@@ -62,6 +62,8 @@ CLOSED_SET_WORDS = re.compile(r"시도|시군|자치구|시·군|시군구|교�
 EVENT_WORDS = re.compile(r"주요사항|결정|발생|신청|제기|개시|중단|정지|폐지|해지|체결")
 _EXAMPLE = re.compile(r"예\s*[:：]\s*([0-9A-Za-z가-힣_~.\-]+)")
 _HANGUL_ALNUM = re.compile(r"[가-힣A-Za-z0-9]+")
+_FREE_DIGITS = re.compile(r"^\^[0-9A-Z_]*\\d\{(?:\d+,)?(\d+)\}\$$")
+SMALL_CODE_DIGITS = 4  # a code of at most four free digits (노선번호 0010, 영업소 101, 41xxx) names one of few things
 _DIGITS = re.compile(r"^\^(?:\d+)?\\d\{(\d+)\}\$$|^\^(\d+)\\d\{(\d+)\}\$$")
 
 
@@ -96,6 +98,12 @@ def digit_length(pattern: str | None) -> int | None:
     if m.group(1) is not None:
         return int(m.group(1))
     return len(m.group(2)) + int(m.group(3))
+
+
+def free_digits(pattern: str | None) -> int | None:
+    """How many digits a code's pattern leaves free (^\\d{5}$ → 5, ^41\\d{3}$ → 3, ^A\\d{5}$ → 5), else None."""
+    m = _FREE_DIGITS.match(pattern or "")
+    return int(m.group(1)) if m else None
 
 
 @dataclass(frozen=True, eq=False)  # identity hash: _item() interns one per signature
@@ -136,7 +144,8 @@ def _item(name: str, description: str, pattern: str | None, doc: str | None, typ
     return _Item(name=name, norm="".join(tokens), tokens=frozenset(tokens),
                  name_bigrams=_bigrams("".join(tokens)), desc_bigrams=_bigrams(head or description),
                  pattern=pattern, doc=doc, kind=_kind(tokens, text, pattern, head),
-                 closed=bool(CLOSED_SET_WORDS.search(text)), type=type_)
+                 closed=bool(CLOSED_SET_WORDS.search(text)) or (free_digits(pattern) or 99) <= SMALL_CODE_DIGITS,
+                 type=type_)
 
 
 def _feat(item: ParamView | FieldView) -> _Item:
@@ -250,7 +259,7 @@ class OfflineProposer:
     def __init__(self) -> None:
         # (source tool, parameter documentation) → (best match, field). Targets of one source share
         # parameter documentation (corp_code on 50 DART tools), so a build computes each once.
-        self._best: dict[tuple[int, _Item], tuple[float, str | None, _Item | None]] = {}
+        self._best: dict[tuple[int, _Item], tuple[float, str | None]] = {}
         self._fields: dict[int, tuple[ToolView, list[tuple[str, _Item]]]] = {}
 
     def _source_fields(self, source: ToolView) -> list[tuple[str, _Item]]:
@@ -259,16 +268,16 @@ class OfflineProposer:
             hit = self._fields[id(source)] = (source, [(f.name, _feat(f)) for f in source.output])
         return hit[1]
 
-    def _best_field(self, source: ToolView, pf: _Item) -> tuple[float, str | None, _Item | None]:
+    def _best_field(self, source: ToolView, pf: _Item) -> tuple[float, str | None]:
         fields = self._source_fields(source)
         key = (id(source), pf)
         hit = self._best.get(key)
         if hit is None:
-            best: tuple[float, str | None, _Item | None] = (0.0, None, None)
+            best: tuple[float, str | None] = (0.0, None)
             for fname, ff in fields:  # first best wins: output order is the catalog's
                 m = match(pf, ff)
                 if m > best[0]:
-                    best = (m, fname, ff)
+                    best = (m, fname)
             hit = self._best[key] = best
         return hit
 
@@ -285,7 +294,7 @@ class OfflineProposer:
             if is_generic(param):
                 continue
             pf = _feat(param)
-            best_m, best_f, ff = self._best_field(source, pf)
+            best_m, best_f = self._best_field(source, pf)
             best_any = max(best_any, best_m)
             weak = pf.kind == "date"
             # An optional filter is bound only when it carries a code: binding every optional name or date
@@ -296,7 +305,7 @@ class OfflineProposer:
                 log_score += math.log(best_m * (PERIOD_BINDING if weak else 1.0))
                 if not weak:
                     entity_bound = True
-                    closed = closed and pf.closed and ff is not None and ff.closed
+                    closed = closed and pf.closed  # the parameter's documentation names the population
                     keyed = keyed and param.required
                 notes.append(f"{param.name}←{best_f} ({best_m:.2f})")
             else:
