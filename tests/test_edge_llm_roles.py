@@ -175,3 +175,34 @@ def test_cli_openai_role_without_model_is_a_one_line_usage_error(tmp_path):
     assert "need --model" in result.output
     result = _cli("--model", "m", "--out", str(tmp_path / "y"))
     assert result.exit_code == 2 and "need --proposer openai or --filler openai" in result.output
+
+
+def test_cli_runs_both_roles_through_the_cache_and_replays_with_the_server_gone(catalog, tmp_path, monkeypatch,
+                                                                               backend):
+    import functools
+
+    import kopa.edge.run
+
+    # The whole catalog would ask the stub ~60,000 times; the CLI's plumbing is the same on four tools.
+    tools = [catalog[n] for n in (SOURCE, TARGET, "search_dart_disclosures", "get_dart_dividend_info")]
+    monkeypatch.setattr(kopa.edge.run, "build_graph", functools.partial(kopa.edge.run.build_graph, tools=tools))
+    common = ["--proposer", "openai", "--filler", "openai", "--model", "stub-model", "-T", "1", "-M", "4",
+              "--probe-edges", "0", "--no-truth", "--llm-cache", str(tmp_path / "llm")]
+    with ChatServer([_same_name_model] * 200) as server:
+        first = _cli(*common, "--base-url", server.base_url, "--out", str(tmp_path / "a"))
+    assert first.exit_code == 0, first.output
+    assert server.errors == [] and server.requests
+    again = _cli(*common, "--base-url", server.base_url, "--llm-mode", "replay", "--out", str(tmp_path / "b"))
+    assert again.exit_code == 0, again.output
+    assert (tmp_path / "b" / "graph.json").read_bytes() == (tmp_path / "a" / "graph.json").read_bytes()
+
+    # A filler answer that is no JSON: the command stops with one line naming the model and the tool.
+    def garbled_filler(request: dict) -> Reply:
+        return text("죄송합니다") if "required" in _user_body(request) else _same_name_model(request)
+
+    with ChatServer([garbled_filler] * 200) as server:
+        bad = _cli(*common[:-2], "--llm-cache", str(tmp_path / "llm2"), "--base-url", server.base_url,
+                   "--out", str(tmp_path / "c"))
+    assert bad.exit_code != 0
+    error_lines = [line for line in bad.output.splitlines() if "argument filler" in line]
+    assert len(error_lines) == 1 and "stub-model" in error_lines[0] and "unusable answer" in error_lines[0]
