@@ -17,7 +17,7 @@ import numpy as np
 from kopa.catalog.models import Tool
 from kopa.catalog.view import ParamView, ToolView, view_of
 from kopa.edge.plan import is_generic
-from kopa.edge.proposer import _json_object
+from kopa.edge.proposer import first_json_object
 from kopa.errors import UserError
 from kopa.llm.client import ChatModel, Message
 
@@ -64,7 +64,7 @@ def parse_arguments(tool: ToolView, content: str | None, model: str) -> dict[str
     model says it cannot fill them. Anything else is a FillerAnswerError."""
     required = [p for p in tool.params if p.required and not is_generic(p)]
     try:
-        raw = _json_object(content)
+        raw = first_json_object(content)
     except (ValueError, json.JSONDecodeError) as exc:
         raise FillerAnswerError(f"argument filler {model!r}: unusable answer for {tool.name}: {exc}: "
                                 f"{(content or '')[:80]!r}") from None

@@ -367,8 +367,9 @@ def edge_messages(source: ToolView, target: ToolView) -> list[dict[str, Any]]:
             {"role": "user", "content": json.dumps(body, ensure_ascii=False, sort_keys=True)}]
 
 
-def _json_object(text: str | None) -> dict[str, Any]:
-    """The first JSON object in a reply, tolerating code fences and prose around it."""
+def first_json_object(text: str | None) -> dict[str, Any]:
+    """The first JSON object in a reply, tolerating code fences and prose around it (every chat role
+    of EDGE reads its answer with it)."""
     if not text:
         raise ValueError("empty reply")
     stripped = re.sub(r"^```(?:json)?\s*|\s*```$", "", text.strip())
@@ -388,7 +389,7 @@ def parse_proposal(source: ToolView, target: ToolView, content: str | None) -> P
     """A Proposal from a model's reply. Malformed output is data, not an exception: it becomes score 0
     with the reason. Bindings naming unknown or generic parameters or unknown fields are dropped."""
     try:
-        raw = _json_object(content)
+        raw = first_json_object(content)
         score = float(raw.get("score", 0.0))
         if math.isnan(score):
             raise ValueError("score is NaN")
