@@ -12,7 +12,7 @@ import pytest
 
 from kopa.catalog import load_catalog
 from kopa.catalog.models import ParamSpec
-from kopa.catalog.view import param_view, view_of
+from kopa.catalog.view import FieldView, ParamView, ToolView, param_view, view_of
 from kopa.edge import (
     Edge,
     EdgeConfig,
@@ -130,6 +130,24 @@ def test_offline_proposer_does_not_bind_unrelated_dates(views):
     # than one into the company overview, which answers for every company.
     overview = OfflineProposer().propose(views["find_dart_corp_code"], views["get_dart_company_overview"])
     assert p.score < overview.score / 2
+
+
+def _view(name: str, params=(), output=()) -> ToolView:
+    return ToolView(name=name, title=name, description="", platform="gg", domain="district",
+                    params=tuple(ParamView(name=n, type="string", required=True, description=d) for n, d in params),
+                    output=tuple(FieldView(name=n, type="string", description=d) for n, d in output))
+
+
+def test_a_generic_name_binds_only_by_its_korean_wording():
+    # CODE means 업종코드 in one dataset and 시군코드 in another: equal generic names are no evidence.
+    source = _view("list_gg_shops", output=[("CODE", "업종코드")])
+    assert OfflineProposer().propose(source, _view("get_gg_region", params=[("CODE", "시군코드")])).bindings == {}
+    same = OfflineProposer().propose(source, _view("get_gg_industry", params=[("CODE", "업종코드")]))
+    assert same.bindings == {"CODE": "CODE"}
+    # A specific name still binds on its own.
+    named = OfflineProposer().propose(_view("list_gg_a", output=[("SIGUN_CD", "코드")]),
+                                      _view("get_gg_b", params=[("SIGUN_CD", "시군")]))
+    assert named.bindings == {"SIGUN_CD": "SIGUN_CD"}
 
 
 def test_plan_upstream_default_clarify_on_real_tools(views):

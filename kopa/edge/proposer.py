@@ -47,6 +47,7 @@ TOKEN_SYNONYMS = {"cd": "code", "nm": "name", "num": "no", "nmbr": "no", "ymd": 
 STOP_TOKENS = frozenset({"srch", "search", "sch", "q", "query", "val", "value", "info"})
 KIND_TOKENS = {"code": "code", "id": "code", "no": "code", "seq": "code", "key": "code", "mst": "code",
                "name": "name", "date": "date", "year": "date", "day": "date"}
+GENERIC_NAME_TOKENS = frozenset(KIND_TOKENS)  # a name made only of these says what kind of value, not which
 # Korean head nouns: 코드/번호/ID are one kind (identifiers), 명/이름/성명/명칭 another, dates a third.
 KIND_KOREAN = (("code", ("코드", "번호", "ID", "아이디", "일련번호")),
                ("name", ("명칭", "이름", "성명", "명")),
@@ -155,11 +156,16 @@ def _feat(item: ParamView | FieldView) -> _Item:
 def lexical(p: _Item, f: _Item) -> float:
     """Name and description similarity in [0, 1]: equal normalised names, token overlap, character
     bigrams of the names and of the Korean description heads (고유번호 ~ 고유번호)."""
+    desc = 0.85 * _dice(p.desc_bigrams, f.desc_bigrams)
+    if p.tokens <= GENERIC_NAME_TOKENS or f.tokens <= GENERIC_NAME_TOKENS:
+        # CODE, CD, NO, NM, ID name a kind, not an entity: the same generic name means different things in
+        # different datasets, so only the Korean wording can tell what it carries.
+        return desc
     if p.norm == f.norm:
         return 1.0
     jaccard = len(p.tokens & f.tokens) / len(p.tokens | f.tokens) if p.tokens and f.tokens else 0.0
     name_s = max(jaccard, 0.8 * _dice(p.name_bigrams, f.name_bigrams))
-    return max(name_s, 0.85 * _dice(p.desc_bigrams, f.desc_bigrams))
+    return max(name_s, desc)
 
 
 # How sure a binding is, by what the documentation of the two sides shares. Read as probabilities that
