@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from kopa.edge.config import EdgeConfig
     from kopa.edge.embed import Embedder, HashingEmbedder
+    from kopa.edge.filler import OpenAIFiller
     from kopa.edge.graph import Edge, ToolGraph, beta_cdf, build_skeleton, prior
     from kopa.edge.plan import ParamSource, compile_plan, is_generic
     from kopa.edge.proposer import EdgeProposer, OfflineProposer, OpenAIProposer, Proposal
@@ -23,6 +24,7 @@ _MODULE_OF = {
     "EdgeConfig": "config",
     "Embedder": "embed",
     "HashingEmbedder": "embed",
+    "OpenAIFiller": "filler",
     "Edge": "graph",
     "ToolGraph": "graph",
     "beta_cdf": "graph",
@@ -50,6 +52,7 @@ __all__ = [
     "Embedder",
     "HashingEmbedder",
     "OfflineProposer",
+    "OpenAIFiller",
     "OpenAIProposer",
     "ParamSource",
     "Proposal",

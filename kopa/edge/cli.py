@@ -51,20 +51,35 @@ def graph_group() -> None:
 @click.option("--probe-edges", type=click.IntRange(min=0), default=500, show_default=True,
               help="Held-out probe after convergence: at most N retained and N pruned edges (a seeded sample), "
                    "each executed twice with fresh arguments under a fresh fault seed; 0 skips it.")
+@click.option("--proposer", type=click.Choice(["offline", "openai"]), default="offline", show_default=True,
+              help="Edge proposer: the offline lexical one, or a chat model (--model/--base-url) asked per candidate.")
+@click.option("--filler", type=click.Choice(["offline", "openai"]), default="offline", show_default=True,
+              help="First-call argument filler: the offline rules, or a chat model (--model/--base-url).")
+@click.option("--model", help="Model name of the openai proposer/filler.")
+@click.option("--base-url", help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (vLLM).")
+@click.option("--llm-cache", type=click.Path(file_okay=False),
+              help="Cache of LLM calls (record/replay by request hash); default <out>/llm-cache when a role is openai.")
+@click.option("--llm-mode", type=click.Choice(["auto", "record", "replay"]), default="auto", show_default=True,
+              help="auto answers from the cache and asks the model on a miss; record always asks and stores; "
+                   "replay never asks (a miss is an error).")
 def graph_build(backend_spec: str, record_dir: str | None, faults: str | None, path_seed: int,
                 deprecated_seed: int | None, iterations: int, paths: int, workers: int, out: str, force: bool,
-                no_truth: bool, sampler: str, probe_edges: int) -> None:
+                no_truth: bool, sampler: str, probe_edges: int, proposer: str, filler: str, model: str | None,
+                base_url: str | None, llm_cache: str | None, llm_mode: str) -> None:
     """Skeleton (retriever + proposer), then T × M execution-grounded paths; resumable per iteration.
 
     \b
       kopa edge graph build --faults realistic -T 100 -M 500 --out runs/edge   (the paper's configuration)
       kopa edge graph build -T 2 -M 5 --path-seed 1 --record runs/rec-edge --out runs/edge-small
       kopa edge graph build --faults realistic --sampler coverage --out runs/edge-coverage
+      kopa edge graph build --proposer openai --filler openai --model Qwen/Qwen3.5-9B \\
+                            --base-url http://127.0.0.1:8000/v1 --out runs/edge-llm
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from kopa.edge.config import EdgeConfig
     from kopa.edge.run import build_graph
+    from kopa.llm.client import ChatModelError
 
     if deprecated_seed is not None:
         # The old --seed was both the path seed and the fault seed; for one release it still is both,
@@ -76,6 +91,7 @@ def graph_build(backend_spec: str, record_dir: str | None, faults: str | None, p
     spec = compose_backend(backend_spec, record_dir, faults)
     config = EdgeConfig(seed=path_seed, T=iterations, M=paths, sampler=sampler)
     out_dir = Path(out)
+    roles = llm_roles(proposer, filler, model, base_url, llm_cache or str(out_dir / "llm-cache"), llm_mode)
     started = time.perf_counter()
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TextColumn("{task.fields[status]}"), console=console.real, transient=True) as progress:
@@ -87,7 +103,10 @@ def graph_build(backend_spec: str, record_dir: str | None, faults: str | None, p
                                    f"edges {int(row['edges_retained'])}")
 
         try:
-            phase, skeleton = build_graph(out_dir, config, spec, workers=workers, force=force, on_iteration=tick)
+            phase, skeleton = build_graph(out_dir, config, spec, workers=workers, force=force, on_iteration=tick,
+                                          **roles)
+        except ChatModelError as exc:
+            raise click.ClickException(f"LLM role failed: {exc}") from exc
         except ValueError as exc:
             raise click.UsageError(str(exc)) from exc
     elapsed = time.perf_counter() - started
@@ -105,6 +124,33 @@ def graph_build(backend_spec: str, record_dir: str | None, faults: str | None, p
         elapsed = time.perf_counter() - started
     _report(out_dir, phase.graph, skeleton, phase.history, spec, config, phase.backend, not no_truth, probe)
     console.print(f"done in {elapsed:.1f} s; run folder {out_dir} (report.md, graph.json, graph.graphml, edges.duckdb)")
+
+
+def llm_roles(proposer: str, filler: str, model: str | None, base_url: str | None, cache_dir: str,
+              mode: str) -> dict:
+    """build_graph's keyword arguments for the chosen roles: the openai ones share one cached chat model,
+    and name it in the run's digest (a folder never resumes with another model)."""
+    if "openai" not in (proposer, filler):
+        if model or base_url:
+            raise click.UsageError("--model/--base-url need --proposer openai or --filler openai")
+        return {}
+    if not model:
+        raise click.UsageError("--proposer openai / --filler openai need --model (and usually --base-url)")
+    from kopa.llm.cache import cached_openai_model
+
+    chat = cached_openai_model(model, base_url, cache_dir, mode)  # type: ignore[arg-type]
+    kwargs: dict = {"roles": {}}
+    if proposer == "openai":
+        from kopa.edge.proposer import OpenAIProposer
+
+        kwargs["proposer"] = OpenAIProposer(chat)
+        kwargs["roles"]["proposer"] = f"openai:{model}"
+    if filler == "openai":
+        from kopa.edge.filler import OpenAIFiller
+
+        kwargs["filler"] = lambda today: OpenAIFiller(chat, today)
+        kwargs["roles"]["filler"] = f"openai:{model}"
+    return kwargs
 
 
 def _report(out: Path, graph, skeleton, history, spec: str, config, backend, with_truth: bool, probe=None) -> None:

@@ -17,6 +17,7 @@ import orjson
 from pydantic import BaseModel, ConfigDict
 
 from kopa.catalog.models import Tool
+from kopa.catalog.view import ToolView
 from kopa.edge.config import EdgeConfig
 from kopa.edge.embed import Embedder
 from kopa.edge.plan import ParamSource, compile_plan
@@ -219,11 +220,14 @@ class ToolGraph:
 
 # ---------------------------------------------------------------- skeleton
 
-def build_skeleton(tools: Iterable[Tool], embedder: Embedder, proposer: EdgeProposer,
+def build_skeleton(tools: Iterable[Tool | ToolView], embedder: Embedder, proposer: EdgeProposer,
                    config: EdgeConfig | None = None,
                    progress: Callable[[int, int], None] | None = None) -> ToolGraph:
     """retrieve → propose → keep s_e ≥ s_min with the prior. Deterministic for a deterministic embedder
-    and proposer. `progress(done, total)` is called after each proposal."""
+    and proposer. `progress(done, total)` is called after each proposal.
+
+    Catalog tools are read through their public view (kopa.catalog.view) and only through it: the
+    retriever, the proposer and the plans see what a model would see."""
     config = config or EdgeConfig()
     nodes = graph_tools(tools)
     by_name = {t.name: t for t in nodes}

@@ -31,9 +31,10 @@ import numpy as np
 from kopa.backends.spec import Backend
 from kopa.catalog.loader import Catalog
 from kopa.catalog.models import Tool
+from kopa.catalog.view import ParamView, ToolView, view_of
 from kopa.edge.config import EdgeConfig
 from kopa.edge.graph import Edge, ToolGraph
-from kopa.edge.plan import is_generic
+from kopa.edge.plan import date_form, is_generic
 from kopa.tools.results import ToolResult
 from kopa.tools.runtime import RetryPolicy, ToolRuntime
 
@@ -91,14 +92,24 @@ class PathLog:
 class ArgumentFiller:
     """First-tool arguments without any upstream output: enums, defaults, dates from the virtual 'today',
     and values already seen in successful answers (the validated cache C). Returns None when a required
-    parameter cannot be filled, so the path starts elsewhere."""
+    parameter cannot be filled, so the path starts elsewhere. It reads the tool's public view only: a date
+    is a parameter documented as one (kopa.edge.plan.date_form), not a format identifier."""
+
+    name = "offline-rules"
 
     def __init__(self, today: str) -> None:
         self.today = today.replace("-", "")
+        self._views: dict[int, tuple[Tool, ToolView]] = {}  # by identity; the tool is kept so its id stays its own
+
+    def view(self, tool: Tool) -> ToolView:
+        hit = self._views.get(id(tool))
+        if hit is None or hit[0] is not tool:
+            hit = self._views[id(tool)] = (tool, view_of(tool))
+        return hit[1]
 
     def fill(self, tool: Tool, cache: dict[str, list[str]], rng: np.random.Generator) -> dict[str, Any] | None:
         args: dict[str, Any] = {}
-        for p in tool.spec.params:
+        for p in self.view(tool).params:
             if is_generic(p) or not p.required:
                 continue
             value = self._value(p, cache, rng)
@@ -107,16 +118,17 @@ class ArgumentFiller:
             args[p.name] = value
         return args
 
-    def _value(self, p, cache: dict[str, list[str]], rng: np.random.Generator) -> Any:
+    def _value(self, p: ParamView, cache: dict[str, list[str]], rng: np.random.Generator) -> Any:
         if p.enum:
             return p.enum[int(rng.integers(len(p.enum)))]
         if p.default is not None:
             return p.default
-        if p.format == "yyyymmdd":
+        form = date_form(p)
+        if form == "yyyymmdd":
             return self.today
-        if p.format == "yyyymm":
+        if form == "yyyymm":
             return self.today[:6]
-        if p.format == "yyyy":
+        if form == "yyyy":
             return str(int(self.today[:4]) - 1)
         seen = cache.get(p.name) or []
         if seen:

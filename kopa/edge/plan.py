@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from kopa.catalog.models import ParamSpec, Tool
+from kopa.catalog.view import ParamView, ToolView
 
 if TYPE_CHECKING:
     from kopa.edge.proposer import Proposal
@@ -17,6 +18,8 @@ GENERIC_NAMES = frozenset({
     "type", "resulttype", "datatype", "returntype", "outtype", "apitype", "dataformat", "_type",
     "key", "servicekey", "crtfc_key", "authkey", "apikey", "api_key", "oc",
 })
+# How the docs word a page window: 페이지 위치 / 한 페이지 결과 수 / 요청시작위치 (페이징) / 검색된 결과 개수.
+PAGING_WORDS = re.compile(r"페이지|페이징|결과\s*개?수|출력\s*건수|요청(시작|종료)\s*위치")
 
 
 class ParamSource(BaseModel):
@@ -29,16 +32,36 @@ class ParamSource(BaseModel):
     values: list[str] = []
 
 
-def is_generic(param: ParamSpec) -> bool:
+def is_paging(param: ParamView) -> bool:
+    """A page number, page size or row window, told by its documented wording: an integer the docs
+    describe in terms of pages or result counts (the catalog's own paging flag is not documentation)."""
+    return param.type == "integer" and bool(PAGING_WORDS.search(param.description))
+
+
+def is_generic(param: ParamView) -> bool:
     """A parameter that carries no entity: paging/row windows, format selectors, keys.
 
     Binding such a parameter proves nothing about the dependency, so it is filled statically (DEFAULT)
     and a call that binds only these counts as a generic-only success.
     """
-    return bool(param.paging) or param.name.lower() in GENERIC_NAMES
+    return is_paging(param) or param.name.lower() in GENERIC_NAMES
 
 
-def default_value(param: ParamSpec) -> list[str]:
+# A calendar value the docs spell out: its pattern's digit count and the form named in its wording.
+DATE_FORMS = (("yyyymmdd", r"^\d{8}$", "YYYYMMDD"), ("yyyymm", r"^\d{6}$", "YYYYMM"), ("yyyy", r"^\d{4}$", "YYYY"))
+
+
+def date_form(param: ParamView) -> str | None:
+    """'yyyymmdd', 'yyyymm' or 'yyyy' when the parameter is documented as a date of that form (an
+    8-digit pattern alone may be a DART 고유번호; the wording YYYYMMDD tells them apart), else None."""
+    text = param.text
+    for form, pattern, word in DATE_FORMS:
+        if param.pattern == pattern and word in text:
+            return form
+    return None
+
+
+def default_value(param: ParamView) -> list[str]:
     """d_p: the documented default, else the first enum value, else nothing (the executor omits it)."""
     if param.default is not None:
         return [str(param.default)]
@@ -47,14 +70,14 @@ def default_value(param: ParamSpec) -> list[str]:
     return []
 
 
-def compile_plan(target: Tool, proposal: Proposal) -> dict[str, ParamSource]:
+def compile_plan(target: ToolView, proposal: Proposal) -> dict[str, ParamSource]:
     """Π_e over every parameter of the target, in the catalog's parameter order.
 
     Optional unbound non-generic parameters become CLARIFY with the proposer's candidates (possibly
     none); an executor skips a CLARIFY with no values for an optional parameter.
     """
     plan: dict[str, ParamSource] = {}
-    for param in target.spec.params:
+    for param in target.params:
         field = proposal.bindings.get(param.name)
         if field is not None:
             plan[param.name] = ParamSource(kind="UPSTREAM", field=field, values=[])

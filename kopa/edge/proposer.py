@@ -1,8 +1,9 @@
 """The edge-proposer role (seed §5.2): per candidate edge u → v, a feasibility score s_e ∈ [0, 1],
 a binding set B_e (v's parameter → u's output field) and default candidates D_e for unbound parameters.
 
-`OfflineProposer` is deterministic and reads only what the catalog shows (names, Korean descriptions,
-types, formats) — never the simulator's truth. `OpenAIProposer` asks a chat model the same question
+Both read a tool only through its public view (kopa.catalog.view): names, Korean descriptions, types,
+documented patterns — never kopa's format identifiers, never the simulator's truth. `OfflineProposer` is
+deterministic. `OpenAIProposer` asks a chat model the same question
 with the same contract; wrap its model in `kopa.llm.cache.CachedChatModel` to cache and record calls.
 """
 
@@ -17,8 +18,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
-from kopa.catalog.formats import FORMATS
-from kopa.catalog.models import FieldSpec, ParamSpec, Tool
+from kopa.catalog.view import FieldView, ParamView, ToolView
 from kopa.edge.plan import is_generic
 from kopa.llm.client import ChatModel
 
@@ -36,30 +36,36 @@ class Proposal(BaseModel):
 
 @runtime_checkable
 class EdgeProposer(Protocol):
-    def propose(self, source: Tool, target: Tool) -> Proposal: ...
+    def propose(self, source: ToolView, target: ToolView) -> Proposal: ...
 
 
-# ---------------------------------------------------------------- lexical features (catalog only)
+# ---------------------------------------------------------------- lexical features (the public view only)
 
-# Formats that carry a date/period rather than an entity: binding one is weak evidence of a dependency
-# (any date can be supplied) but an unbound one is easy to clarify.
-WEAK_FORMATS = frozenset({"yyyymmdd", "yyyymm", "yyyy", "hh", "date_range", "yyyyq", "age", "reprt_code"})
-WEAK_LEXICAL = 0.8  # a date/period parameter binds only to a field of the same concept
-# (field format, parameter format) pairs whose value sets nest: every 경기도 시군코드 is a 시군구코드, but a
-# 서울 자치구 코드 fails a 41xxx pattern, so the direction matters.
-COMPATIBLE_FORMATS = frozenset({("sigun_cd", "sigungu_code")})
 # Korean public-API abbreviations, so SIGUN_CD ~ sigunCode and corp_nm ~ corpName.
 TOKEN_SYNONYMS = {"cd": "code", "nm": "name", "num": "no", "nmbr": "no", "ymd": "date", "de": "date",
                   "dt": "date", "yr": "year", "yy": "year", "sn": "seq", "idx": "id"}
 STOP_TOKENS = frozenset({"srch", "search", "sch", "q", "query", "val", "value", "info"})
 KIND_TOKENS = {"code": "code", "id": "code", "no": "code", "seq": "code", "key": "code", "mst": "code",
                "name": "name", "date": "date", "year": "date", "day": "date"}
+GENERIC_NAME_TOKENS = frozenset(KIND_TOKENS)  # a name made only of these says what kind of value, not which
 # Korean head nouns: 코드/번호/ID are one kind (identifiers), 명/이름/성명/명칭 another, dates a third.
 KIND_KOREAN = (("code", ("코드", "번호", "ID", "아이디", "일련번호")),
                ("name", ("명칭", "이름", "성명", "명")),
                ("date", ("일자", "날짜", "연도", "년도", "연월", "기준일")))
+# A period or a small documented choice (YYYYMMDD, 기준년분기, 국회 대수, 보고서 코드 11011|11012…): any value
+# of the right form works, so binding one is weak evidence of a dependency, and leaving it unbound is easy.
+PERIOD_WORDS = re.compile(r"YYYY|\bHH\b|분기|대수")
+# Codes of a closed, small population (시도, 시군구, 자치구, 교육청): every dataset of a region holds them all,
+# so a value handed on is almost always one the target answers for. Other entities (companies, schools,
+# laws, bills) come in thousands, and a dataset holds some of them.
+CLOSED_SET_WORDS = re.compile(r"시도|시군|자치구|시·군|시군구|교육청|광역|행정구역|법정동|지역코드")
+# A target that reports events (주요사항보고서: 결정, 발생, 신청 …) answers only for the entities that had one.
+EVENT_WORDS = re.compile(r"주요사항|결정|발생|신청|제기|개시|중단|정지|폐지|해지|체결")
 _EXAMPLE = re.compile(r"예\s*[:：]\s*([0-9A-Za-z가-힣_~.\-]+)")
 _HANGUL_ALNUM = re.compile(r"[가-힣A-Za-z0-9]+")
+_FREE_DIGITS = re.compile(r"^\^[0-9A-Z_]*\\d\{(?:\d+,)?(\d+)\}\$$")
+SMALL_CODE_DIGITS = 4  # a code of at most four free digits (노선번호 0010, 영업소 101, 41xxx) names one of few things
+_DIGITS = re.compile(r"^\^(?:\d+)?\\d\{(\d+)\}\$$|^\^(\d+)\\d\{(\d+)\}\$$")
 
 
 def _name_tokens(name: str) -> tuple[str, ...]:
@@ -83,24 +89,44 @@ def _desc_head(description: str) -> str:
     return re.split(r"[(:（,]", description, maxsplit=1)[0].strip()
 
 
+def digit_length(pattern: str | None) -> int | None:
+    """n for an all-digit pattern of fixed length (^\\d{5}$, ^41\\d{3}$), else None."""
+    if not pattern:
+        return None
+    m = _DIGITS.match(pattern)
+    if m is None:
+        return None
+    if m.group(1) is not None:
+        return int(m.group(1))
+    return len(m.group(2)) + int(m.group(3))
+
+
+def free_digits(pattern: str | None) -> int | None:
+    """How many digits a code's pattern leaves free (^\\d{5}$ → 5, ^41\\d{3}$ → 3, ^A\\d{5}$ → 5), else None."""
+    m = _FREE_DIGITS.match(pattern or "")
+    return int(m.group(1)) if m else None
+
+
 @dataclass(frozen=True, eq=False)  # identity hash: _item() interns one per signature
 class _Item:
-    """Match features of one parameter or output field, computed once per distinct signature."""
+    """Match features of one parameter or output field, computed once per distinct documentation."""
 
     name: str
     norm: str
     tokens: frozenset[str]
     name_bigrams: frozenset[str]
     desc_bigrams: frozenset[str]
-    fmt: str | None
+    pattern: str | None
+    doc: str | None  # the format's documented wording
     kind: str | None
+    closed: bool
     type: str
 
 
-def _kind(tokens: tuple[str, ...], fmt: str | None, head: str) -> str | None:
-    if fmt in WEAK_FORMATS:
+def _kind(tokens: tuple[str, ...], text: str, pattern: str | None, head: str) -> str | None:
+    if PERIOD_WORDS.search(text) or (pattern is not None and "|" in pattern):
         return "date"
-    if fmt:
+    if pattern:
         return "code"
     for token in reversed(tokens):  # the last token is the head: corp_name → name
         if token in KIND_TOKENS:
@@ -112,64 +138,88 @@ def _kind(tokens: tuple[str, ...], fmt: str | None, head: str) -> str | None:
 
 
 @cache
-def _item(name: str, description: str, fmt: str | None, type_: str) -> _Item:
+def _item(name: str, description: str, pattern: str | None, doc: str | None, type_: str) -> _Item:
     tokens = _name_tokens(name)
     head = _desc_head(description)
+    text = f"{description} {doc or ''}"
     return _Item(name=name, norm="".join(tokens), tokens=frozenset(tokens),
                  name_bigrams=_bigrams("".join(tokens)), desc_bigrams=_bigrams(head or description),
-                 fmt=fmt, kind=_kind(tokens, fmt, head), type=type_)
+                 pattern=pattern, doc=doc, kind=_kind(tokens, text, pattern, head),
+                 closed=bool(CLOSED_SET_WORDS.search(text)) or (free_digits(pattern) or 99) <= SMALL_CODE_DIGITS,
+                 type=type_)
 
 
-def _feat(spec: ParamSpec | FieldSpec) -> _Item:
-    return _item(spec.name, spec.description, spec.format, spec.type)
+def _feat(item: ParamView | FieldView) -> _Item:
+    return _item(item.name, item.description, item.pattern, item.format_description, item.type)
 
 
 def lexical(p: _Item, f: _Item) -> float:
     """Name and description similarity in [0, 1]: equal normalised names, token overlap, character
     bigrams of the names and of the Korean description heads (고유번호 ~ 고유번호)."""
+    desc = 0.85 * _dice(p.desc_bigrams, f.desc_bigrams)
+    if p.tokens <= GENERIC_NAME_TOKENS or f.tokens <= GENERIC_NAME_TOKENS:
+        # CODE, CD, NO, NM, ID name a kind, not an entity: the same generic name means different things in
+        # different datasets, so only the Korean wording can tell what it carries.
+        return desc
     if p.norm == f.norm:
         return 1.0
     jaccard = len(p.tokens & f.tokens) / len(p.tokens | f.tokens) if p.tokens and f.tokens else 0.0
     name_s = max(jaccard, 0.8 * _dice(p.name_bigrams, f.name_bigrams))
-    return max(name_s, 0.85 * _dice(p.desc_bigrams, f.desc_bigrams))
+    return max(name_s, desc)
+
+
+# How sure a binding is, by what the documentation of the two sides shares. Read as probabilities that
+# the field carries what the parameter asks for; the constants were set by reading the calibration curve
+# of a development subset (kopa.edge.truth_study) and checked on a disjoint one.
+SAME_DOC = 0.9          # the same documented format (pattern and wording) on both sides
+SAME_PATTERN = 0.35     # the same pattern, worded differently: 8 digits may be a date or a DART 고유번호
+NESTED_PATTERN = 0.3    # both all-digit of one length, patterns differ (41xxx 시군코드 inside 5-digit 시군구코드)
+ONE_SIDE_DOC = 0.75     # one side documents a format, the other does not: names and wording decide
+NO_DOC = 0.7            # neither documents a format
+KIND_MISMATCH = 0.3     # an identifier bound to a name or a date
+WEAK_LEXICAL = 0.8      # a date/period parameter binds only to a field of the same concept
 
 
 def match(p: _Item, f: _Item) -> float:
-    """How well output field f fills parameter p, in [0, 1]. Same format is the strongest evidence;
-    two different documented formats rule a binding out; otherwise names and descriptions decide.
-    A date/period parameter binds only to a field of the same concept (lexical ≥ WEAK_LEXICAL): a
+    """How likely output field f carries what parameter p asks for, in [0, 1].
+
+    Documented formats that differ rule a binding out; the same documented format is the strongest
+    evidence, the same bare pattern a weak one; otherwise names and Korean descriptions decide. A
+    date/period parameter binds only to a field of the same concept (lexical ≥ WEAK_LEXICAL): a
     disclosure's 접수일자 is no 검색시작일자, and binding it would only narrow the query to one day."""
     lex = lexical(p, f)
     if p.kind == "date" and lex < WEAK_LEXICAL:
         return 0.0
-    if p.fmt and f.fmt:
-        if p.fmt == f.fmt:
-            m = 0.7 + 0.3 * lex
-        elif (f.fmt, p.fmt) in COMPATIBLE_FORMATS:
-            m = 0.45 + 0.3 * lex
+    if p.pattern and f.pattern:
+        if p.pattern == f.pattern and p.doc is not None and p.doc == f.doc:
+            m = SAME_DOC * (0.85 + 0.15 * lex)
+        elif p.pattern == f.pattern:
+            m = SAME_PATTERN + 0.5 * lex
+        elif digit_length(p.pattern) is not None and digit_length(p.pattern) == digit_length(f.pattern):
+            m = NESTED_PATTERN * lex
         else:
             return 0.0
-    elif p.fmt or f.fmt:
-        m = 0.85 * lex
+    elif p.pattern or f.pattern:
+        m = ONE_SIDE_DOC * lex
     else:
-        m = 0.8 * lex
+        m = NO_DOC * lex
     if p.kind and f.kind and p.kind != f.kind:
-        m *= 0.3
+        m *= KIND_MISMATCH
     if p.type != f.type and "boolean" in (p.type, f.type):
         m *= 0.5
-    return m
+    return min(m, 1.0)
 
 
-def candidate_values(param: ParamSpec, limit: int = 5) -> list[str]:
-    """D_e(p) from the catalog: enum values, the documented default, '예: …' examples in the
-    parameter's description and in its format's description."""
+def candidate_values(param: ParamView, limit: int = 5) -> list[str]:
+    """D_e(p) from the documentation: enum values, the documented default, '예: …' examples in the
+    parameter's description and in its format's wording."""
     values: list[str] = []
-    values += [str(v) for v in param.enum or []]
+    values += [str(v) for v in param.enum or ()]
     if param.default is not None:
         values.append(str(param.default))
     values += _EXAMPLE.findall(param.description)
-    if param.format and param.format in FORMATS:
-        values += _EXAMPLE.findall(FORMATS[param.format][1])
+    if param.format_description:
+        values += _EXAMPLE.findall(param.format_description)
     out: list[str] = []
     for v in values:
         if v not in out:
@@ -179,61 +229,74 @@ def candidate_values(param: ParamSpec, limit: int = 5) -> list[str]:
 
 # ---------------------------------------------------------------- offline proposer
 
-def _evidence(param: ParamSpec, pf: _Item) -> float:
-    weight = KIND_WEIGHT.get(pf.kind, 0.6)
-    if pf.kind == "code" and not pf.fmt:
-        weight = UNFORMATTED_CODE
-    return weight * (1.0 if param.required else OPTIONAL_WEIGHT)
-
-
-BIND_THRESHOLD = 0.5
-# Evidence weight of a binding by what it carries: a documented code format is the strongest claim;
-# a free-text name (시설명, 시군명) or a date often matches by wording alone.
-KIND_WEIGHT = {"code": 1.0, "name": 0.6, "date": 0.6, None: 0.6}
-UNFORMATTED_CODE = 0.8     # a code-like parameter without a documented format
-OPTIONAL_WEIGHT = 0.85     # binding an optional filter says less than binding a required input
-CLARIFIABLE = 0.5          # an unbound required param with documented candidates or a weak format
-UNGUESSABLE = 0.15         # an unbound required entity param with nothing to try
-OPTIONAL_ONLY = 0.7        # coverage when the target has no required non-generic params
+BIND_THRESHOLD = 0.3
+# A bound value also has to be one the target holds: the same entity answers only where the target's
+# data covers the values the source hands on.
+CLOSED_SET_COVERAGE = 0.95   # a code of a small closed population (시군, 자치구, 시도): every dataset holds them
+# An entity of thousands (회사, 학교, 법령, 의안, 국회의원): a tool that takes it as a REQUIRED key is a lookup,
+# built to answer for any of them; one that takes it as an OPTIONAL filter lists records of a dataset, which
+# holds some of them — filtering by a value handed on from elsewhere mostly finds nothing.
+OPEN_SET_KEY_COVERAGE = 0.7
+OPEN_SET_FILTER_COVERAGE = 0.35
+EVENT_COVERAGE = 0.08        # a target that reports events answers only for the entities that had one
+PERIOD_BINDING = 0.5         # binding a date or period alone says little about a dependency
+# An unbound required parameter must be guessed: from its documented choices (any works), a period's form
+# (a recent one mostly works), examples in its wording (one of them may), or not at all.
+GUESS_ENUM = 0.95
+GUESS_PERIOD = 0.85
+GUESS_EXAMPLE = 0.6
+UNGUESSABLE = 0.1
+NO_BINDING = 0.1             # an edge with no binding makes no claim: below s_min, ∝ the best near-match
 
 
 class OfflineProposer:
-    """Deterministic lexical proposer: binds each non-generic target parameter to the source output
-    field that matches it best, and scores s_e = strength × coverage, where strength is the best
-    (entity-weighted) binding and coverage the geometric mean of how each required parameter gets
-    its value. Without any binding an edge makes no claim, so s_e stays below s_min."""
+    """Deterministic proposer over the public view: binds each non-generic target parameter to the
+    source output field that documents it best and scores
 
-    name = "offline-lexical-v2"
+        s_e = Π_bound match(p, f) × coverage(target) × Π_unbound-required guessability(p)
+
+    — each factor read as a probability (that the field carries the parameter's entity, that the target
+    holds the value handed on, that a required input left unbound can be guessed), so that s_e estimates
+    the chance the edge executes with its plan. Without any binding an edge makes no claim, so s_e stays
+    below s_min."""
+
+    name = "offline-lexical-v3"
 
     def __init__(self) -> None:
-        # (source tool, parameter signature) → (best match, field). Targets of one source share
-        # parameter signatures (corp_code on 50 DART tools), so a build computes each once.
-        self._best: dict[tuple[str, _Item], tuple[float, str | None]] = {}
-        self._fields: dict[str, list[tuple[str, _Item]]] = {}
+        # (source tool, parameter documentation) → (best match, field). Targets of one source share
+        # parameter documentation (corp_code on 50 DART tools), so a build computes each once.
+        self._best: dict[tuple[int, _Item], tuple[float, str | None]] = {}
+        self._fields: dict[int, tuple[ToolView, list[tuple[str, _Item]]]] = {}
 
-    def _best_field(self, source: Tool, pf: _Item) -> tuple[float, str | None]:
-        key = (source.name, pf)
+    def _source_fields(self, source: ToolView) -> list[tuple[str, _Item]]:
+        hit = self._fields.get(id(source))
+        if hit is None or hit[0] is not source:  # keyed by identity; the view is kept so the id stays its own
+            hit = self._fields[id(source)] = (source, [(f.name, _feat(f)) for f in source.output])
+        return hit[1]
+
+    def _best_field(self, source: ToolView, pf: _Item) -> tuple[float, str | None]:
+        fields = self._source_fields(source)
+        key = (id(source), pf)
         hit = self._best.get(key)
         if hit is None:
-            fields = self._fields.get(source.name)
-            if fields is None:
-                fields = self._fields[source.name] = [(f.name, _feat(f)) for f in source.spec.output]
-            best_m, best_f = 0.0, None
+            best: tuple[float, str | None] = (0.0, None)
             for fname, ff in fields:  # first best wins: output order is the catalog's
                 m = match(pf, ff)
-                if m > best_m:
-                    best_m, best_f = m, fname
-            hit = self._best[key] = (best_m, best_f)
+                if m > best[0]:
+                    best = (m, fname)
+            hit = self._best[key] = best
         return hit
 
-    def propose(self, source: Tool, target: Tool) -> Proposal:
+    def propose(self, source: ToolView, target: ToolView) -> Proposal:
         bindings: dict[str, str] = {}
         defaults: dict[str, list[str]] = {}
-        strength = 0.0
+        log_score = 0.0
         best_any = 0.0
-        coverage_logs: list[float] = []
+        entity_bound = False
+        closed = True
+        keyed = True  # every entity binding fills a required input
         notes: list[str] = []
-        for param in target.spec.params:
+        for param in target.params:
             if is_generic(param):
                 continue
             pf = _feat(param)
@@ -245,25 +308,34 @@ class OfflineProposer:
             bindable = param.required or pf.kind == "code"
             if best_f is not None and best_m >= BIND_THRESHOLD and bindable:
                 bindings[param.name] = best_f
-                strength = max(strength, best_m * _evidence(param, pf))
-                value = best_m
+                log_score += math.log(best_m * (PERIOD_BINDING if weak else 1.0))
+                if not weak:
+                    entity_bound = True
+                    closed = closed and pf.closed  # the parameter's documentation names the population
+                    keyed = keyed and param.required
                 notes.append(f"{param.name}←{best_f} ({best_m:.2f})")
             else:
                 defaults[param.name] = candidate_values(param)
-                value = CLARIFIABLE if (weak or defaults[param.name]) else UNGUESSABLE
                 if param.required:
+                    guess = (GUESS_ENUM if param.enum else GUESS_PERIOD if weak
+                             else GUESS_EXAMPLE if defaults[param.name] else UNGUESSABLE)
+                    log_score += math.log(guess)
                     notes.append(f"{param.name}: clarify" + ("" if defaults[param.name] else " (no candidates)"))
-            if param.required:
-                coverage_logs.append(math.log(value))
-        coverage = math.exp(sum(coverage_logs) / len(coverage_logs)) if coverage_logs else OPTIONAL_ONLY
-        if bindings:
-            score = strength * coverage
-            rationale = "binds " + "; ".join(notes)
-        else:
-            score = 0.15 * best_any
-            rationale = "no output field of the source matches a non-generic parameter of the target"
+        if not bindings:
+            return Proposal(source=source.name, target=target.name, score=round(NO_BINDING * best_any, 4),
+                            defaults=defaults,
+                            rationale="no output field of the source matches a non-generic parameter of the target")
+        if entity_bound:
+            if EVENT_WORDS.search(target.title):
+                coverage = EVENT_COVERAGE
+            else:
+                coverage = (CLOSED_SET_COVERAGE if closed else OPEN_SET_KEY_COVERAGE if keyed
+                            else OPEN_SET_FILTER_COVERAGE)
+            log_score += math.log(coverage)
+            notes.append(f"coverage {coverage:.2f}")
+        score = math.exp(log_score)
         return Proposal(source=source.name, target=target.name, score=round(min(max(score, 0.0), 1.0), 4),
-                        bindings=bindings, defaults=defaults, rationale=rationale)
+                        bindings=bindings, defaults=defaults, rationale="binds " + "; ".join(notes))
 
 
 # ---------------------------------------------------------------- OpenAI-compatible proposer
@@ -278,28 +350,32 @@ JSON 객체 하나로만 답하세요:
 API 키, 페이지 번호/크기, 응답 형식(type) 같은 일반 파라미터는 바인딩하지 마세요."""
 
 
-def _tool_view(tool: Tool, side: str) -> dict[str, Any]:
-    view: dict[str, Any] = {"name": tool.name, "title": tool.spec.title, "description": tool.spec.description}
+def _documented(item: ParamView | FieldView) -> dict[str, Any]:
+    """A field's or parameter's documentation as a JSON schema would carry it: the wording, the pattern."""
+    return {"type": item.type, "description": item.text, **({"pattern": item.pattern} if item.pattern else {})}
+
+
+def _tool_view(tool: ToolView, side: str) -> dict[str, Any]:
+    view: dict[str, Any] = {"name": tool.name, "title": tool.title, "description": tool.description}
     if side == "source":
-        view["output"] = [{"name": f.name, "type": f.type, "description": f.description,
-                           **({"format": f.format} if f.format else {})} for f in tool.spec.output]
+        view["output"] = [{"name": f.name, **_documented(f)} for f in tool.output]
     else:
-        view["params"] = [{"name": p.name, "type": p.type, "required": p.required, "description": p.description,
-                           **({"format": p.format} if p.format else {}),
-                           **({"enum": p.enum} if p.enum else {})}
-                          for p in tool.spec.params if not is_generic(p)]
+        view["params"] = [{"name": p.name, "required": p.required, **_documented(p),
+                           **({"enum": list(p.enum)} if p.enum else {})}
+                          for p in tool.params if not is_generic(p)]
     return view
 
 
-def edge_messages(source: Tool, target: Tool) -> list[dict[str, Any]]:
+def edge_messages(source: ToolView, target: ToolView) -> list[dict[str, Any]]:
     """The prompt contract: the system role above and the two catalog views as JSON."""
     body = {"source": _tool_view(source, "source"), "target": _tool_view(target, "target")}
     return [{"role": "system", "content": SYSTEM_PROMPT},
             {"role": "user", "content": json.dumps(body, ensure_ascii=False, sort_keys=True)}]
 
 
-def _json_object(text: str | None) -> dict[str, Any]:
-    """The first JSON object in a reply, tolerating code fences and prose around it."""
+def first_json_object(text: str | None) -> dict[str, Any]:
+    """The first JSON object in a reply, tolerating code fences and prose around it (every chat role
+    of EDGE reads its answer with it)."""
     if not text:
         raise ValueError("empty reply")
     stripped = re.sub(r"^```(?:json)?\s*|\s*```$", "", text.strip())
@@ -315,18 +391,18 @@ def _json_object(text: str | None) -> dict[str, Any]:
     return value
 
 
-def parse_proposal(source: Tool, target: Tool, content: str | None) -> Proposal:
+def parse_proposal(source: ToolView, target: ToolView, content: str | None) -> Proposal:
     """A Proposal from a model's reply. Malformed output is data, not an exception: it becomes score 0
     with the reason. Bindings naming unknown or generic parameters or unknown fields are dropped."""
     try:
-        raw = _json_object(content)
+        raw = first_json_object(content)
         score = float(raw.get("score", 0.0))
         if math.isnan(score):
             raise ValueError("score is NaN")
     except (ValueError, TypeError) as exc:
         return Proposal(source=source.name, target=target.name, score=0.0, rationale=f"unusable reply: {exc}")
-    params = {p.name: p for p in target.spec.params if not is_generic(p)}
-    fields = {f.name for f in source.spec.output}
+    params = {p.name: p for p in target.params if not is_generic(p)}
+    fields = {f.name for f in source.output}
     bindings: dict[str, str] = {}
     dropped: list[str] = []
     raw_bindings = raw.get("bindings") if isinstance(raw.get("bindings"), dict) else {}
@@ -356,6 +432,6 @@ class OpenAIProposer:
         self.chat_model = chat_model
         self.name = f"chat:{chat_model.model}"
 
-    def propose(self, source: Tool, target: Tool) -> Proposal:
+    def propose(self, source: ToolView, target: ToolView) -> Proposal:
         reply = self.chat_model.complete(edge_messages(source, target))
         return parse_proposal(source, target, reply.content)

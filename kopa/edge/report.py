@@ -145,8 +145,35 @@ def render_markdown(title: str, figures: SuccessFigures, history: list[dict[str,
                   f"| G* recall of the skeleton's true edges | {truth.g_star_recall:.3f} |",
                   f"| skeleton recall of all true pairs ({truth.true_pairs}) | {truth.skeleton_recall:.3f} |", "",
                   "Proposer calibration (s_e bin → share truly bound, edges): "
-                  + "; ".join(f"{c:.2f} → {s:.2f} ({n})" for c, s, n in truth.calibration), ""]
+                  + "; ".join(f"{c:.2f} → {s:.2f} ({n})" for c, s, n in truth.calibration), "",
+                  *_calibration_section(truth)]
     return "\n".join(lines)
+
+
+def _calibration_section(truth: Any) -> list[str]:
+    """The proposer's reliability over the skeleton's edges, documented and generated tools apart: ECE,
+    AUROC and the ten-bin curve (mean s_e beside the share truly bound)."""
+    parts = [("documented tools", getattr(truth, "calibration_real", None)),
+             ("generated long tail", getattr(truth, "calibration_generated", None))]
+    parts = [(label, c) for label, c in parts if c is not None]
+    if not parts:
+        return []
+    lines = ["### Proposer calibration against the truth", "",
+             "| edges of | edges | truly bound | ECE | AUROC |", "|---|---:|---:|---:|---:|"]
+    for label, c in parts:
+        auroc = f"{c.auroc:.3f}" if c.auroc is not None else "n/a"
+        lines.append(f"| {label} | {c.edges} | {c.positives} | {c.ece:.3f} | {auroc} |")
+    lines += ["", "| s_e bin | " + " | ".join(f"{label}: edges, mean s_e → truly bound" for label, _ in parts) + " |",
+              "|---|" + "---:|" * len(parts)]
+    for b in range(10):
+        cells = []
+        for _, c in parts:
+            hit = next((x for x in c.bins if round(x.lo * 10) == b), None)
+            cells.append(f"{hit.edges}, {hit.mean_score:.2f} → {hit.true_rate:.2f}" if hit else "—")
+        lines.append(f"| [{b / 10:.1f}, {(b + 1) / 10:.1f}{']' if b == 9 else ')'} | " + " | ".join(cells) + " |")
+    lines += ["", "An edge is generated when either end is a tool of a `*_longtail.yaml` catalog file. The skeleton "
+              "holds only edges with s_e ≥ s_min; the bins below it are empty by construction.", ""]
+    return lines
 
 
 def _ablation_table(figures: SuccessFigures, probe: ProbeFigures | None) -> list[str]:

@@ -12,6 +12,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from kopa.catalog.models import Tool
+from kopa.catalog.view import ToolView, as_view
 from kopa.edge.embed import Embedder
 from kopa.edge.signature import input_params, input_text, output_text
 
@@ -25,15 +26,19 @@ class Candidate(BaseModel):
     cross_domain: bool
 
 
-def graph_tools(tools: Iterable[Tool]) -> list[Tool]:
-    """The graph's nodes: every non-session tool, sorted by name (the tie-break order everywhere).
+SESSION_PLATFORM = "session"
+
+
+def graph_tools(tools: Iterable[Tool | ToolView]) -> list[ToolView]:
+    """The graph's nodes, as public views: every non-session tool, sorted by name (the tie-break order
+    everywhere).
 
     Session tools (issue_api_key, calculator, watchlist) are plumbing of an episode, not data sources.
     """
-    return sorted((t for t in tools if t.family != "session"), key=lambda t: t.name)
+    return sorted((v for v in map(as_view, tools) if v.platform != SESSION_PLATFORM), key=lambda t: t.name)
 
 
-def retrieve(tools: Iterable[Tool], embedder: Embedder, K: int = 15, Kx: int = 10) -> list[Candidate]:
+def retrieve(tools: Iterable[Tool | ToolView], embedder: Embedder, K: int = 15, Kx: int = 10) -> list[Candidate]:
     """Candidates in (source, rank) order; same-domain first, then cross-domain, per source."""
     nodes = graph_tools(tools)
     if not nodes:

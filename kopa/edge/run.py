@@ -47,23 +47,29 @@ def restore_posteriors(graph: ToolGraph, rows: list[list]) -> None:
 LATER_FIELDS = ("sampler",)
 
 
-def config_digest(config: EdgeConfig, backend_spec: str) -> str:
+def config_digest(config: EdgeConfig, backend_spec: str, roles: dict[str, str] | None = None) -> str:
+    """The run folder's identity. LLM roles other than the offline defaults (`roles`: role → model) are
+    part of it, so a folder built with one proposer never resumes with another; default runs keep the
+    digest they always had."""
     dumped = config.model_dump(mode="json")
     for name in LATER_FIELDS:
         if getattr(config, name) == EdgeConfig.model_fields[name].default:
             dumped.pop(name)
-    payload = {"config": dumped, "backend": backend_spec}
+    payload: dict[str, Any] = {"config": dumped, "backend": backend_spec}
+    if roles:
+        payload["roles"] = dict(sorted(roles.items()))
     return hashlib.sha256(orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
 class EdgeRun:
-    def __init__(self, out_dir: Path, config: EdgeConfig, backend_spec: str, *, force: bool = False) -> None:
+    def __init__(self, out_dir: Path, config: EdgeConfig, backend_spec: str, *, force: bool = False,
+                 roles: dict[str, str] | None = None) -> None:
         self.out = out_dir
         self.config = config
         self.backend_spec = backend_spec
         out_dir.mkdir(parents=True, exist_ok=True)
         manifest = out_dir / "config.json"
-        digest = config_digest(config, backend_spec)
+        digest = config_digest(config, backend_spec, roles)
         if manifest.exists():
             old = orjson.loads(manifest.read_bytes())
             if old["digest"] != digest and not force:
@@ -73,7 +79,8 @@ class EdgeRun:
                 for name in ("checkpoint.json", "skeleton.json", "edges.duckdb"):
                     (out_dir / name).unlink(missing_ok=True)
         write_atomic(manifest, orjson.dumps({"config": config.model_dump(mode="json"), "backend": backend_spec,
-                                              "digest": digest}, option=orjson.OPT_INDENT_2))
+                                              **({"roles": roles} if roles else {}), "digest": digest},
+                                             option=orjson.OPT_INDENT_2))
 
     def skeleton(self, build: Callable[[], ToolGraph]) -> ToolGraph:
         path = self.out / "skeleton.json"
@@ -156,18 +163,23 @@ class EdgeRun:
 def build_graph(out_dir: Path, config: EdgeConfig, backend_spec: str = "sim", *, workers: int = 1,
                 force: bool = False, proposer=None, embedder=None, tools: list | None = None,
                 on_iteration: Callable[[int, dict[str, Any]], None] | None = None,
-                stop_after: int | None = None) -> tuple[PhaseA, ToolGraph]:
+                stop_after: int | None = None, filler: Callable[[str], Any] | None = None,
+                roles: dict[str, str] | None = None) -> tuple[PhaseA, ToolGraph]:
+    """`filler(today)` makes the first-call argument filler (default: the offline ArgumentFiller);
+    `roles` names the non-default LLM roles for the run folder's digest (see config_digest)."""
     from kopa.edge.embed import HashingEmbedder
     from kopa.edge.graph import build_skeleton
     from kopa.edge.proposer import OfflineProposer
 
     catalog = load_catalog()
-    run = EdgeRun(out_dir, config, backend_spec, force=force)
+    run = EdgeRun(out_dir, config, backend_spec, force=force, roles=roles)
     tools = tools if tools is not None else [t for t in catalog if t.family != "session"]
     skeleton = run.skeleton(lambda: build_skeleton(tools, embedder or HashingEmbedder(),
                                                    proposer or OfflineProposer(), config))
     backend: Backend = open_backend(backend_spec)
     phase = PhaseA(ToolGraph.load_json(out_dir / "skeleton.json"), catalog, backend, config)
+    if filler is not None:
+        phase.filler = filler(backend.today().isoformat())
     run.resume(phase)
     while phase.iteration < config.T:
         if stop_after is not None and phase.iteration >= stop_after:

@@ -9,9 +9,78 @@ from functools import cache
 from pydantic import BaseModel
 
 from kopa.catalog.loader import load_catalog
+from kopa.catalog.view import view_of
 from kopa.edge.graph import Edge, ToolGraph
 from kopa.edge.plan import is_generic
 from kopa.wire import family_of
+
+
+class CalibrationBin(BaseModel):
+    lo: float  # the bin is [lo, lo + 0.1), the last one [0.9, 1.0]
+    edges: int
+    mean_score: float
+    true_rate: float  # share of the bin's edges truly bound
+
+
+class Calibration(BaseModel):
+    """How well s_e predicts that an edge is truly bound: the reliability curve over ten equal-width bins,
+    the expected calibration error Σ_b (n_b / N) |mean s_e − true rate| over those bins, and the AUROC
+    (the probability that a truly bound edge outscores a false one, ties counted half)."""
+
+    edges: int
+    positives: int
+    ece: float
+    auroc: float | None  # None when one class is empty
+    bins: list[CalibrationBin]
+
+
+def auroc(scores: list[float], labels: list[bool]) -> float | None:
+    """Mann–Whitney AUROC with mid-ranks for ties."""
+    n_pos = sum(labels)
+    n_neg = len(labels) - n_pos
+    if not n_pos or not n_neg:
+        return None
+    order = sorted(range(len(scores)), key=lambda i: scores[i])
+    rank_sum = 0.0
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and scores[order[j + 1]] == scores[order[i]]:
+            j += 1
+        mid = (i + j) / 2 + 1  # ranks are 1-based
+        rank_sum += mid * sum(labels[order[k]] for k in range(i, j + 1))
+        i = j + 1
+    return (rank_sum - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg)
+
+
+def calibration(scores: list[float], labels: list[bool], n_bins: int = 10) -> Calibration:
+    if len(scores) != len(labels):
+        raise ValueError(f"{len(scores)} scores but {len(labels)} labels")
+    members: list[list[int]] = [[] for _ in range(n_bins)]
+    for i, s in enumerate(scores):
+        members[min(int(s * n_bins), n_bins - 1)].append(i)
+    bins = [CalibrationBin(lo=b / n_bins, edges=len(ix), mean_score=sum(scores[i] for i in ix) / len(ix),
+                           true_rate=sum(labels[i] for i in ix) / len(ix))
+            for b, ix in enumerate(members) if ix]
+    total = len(scores)
+    ece = sum(b.edges / total * abs(b.mean_score - b.true_rate) for b in bins) if total else 0.0
+    return Calibration(edges=total, positives=sum(labels), ece=ece, auroc=auroc(scores, labels), bins=bins)
+
+
+@cache
+def generated_tools() -> frozenset[str]:
+    """Tools of the generated long tail: those its catalog files (`<platform>_longtail.yaml`) declare.
+    The files are read raw (names only): the catalog has validated them already."""
+    from kopa.catalog.loader import _read_yaml, catalog_files
+
+    return frozenset(t["name"] for f in catalog_files() if f.stem.endswith("_longtail")
+                     for t in _read_yaml(f)["tools"])
+
+
+def is_generated_edge(edge: Edge) -> bool:
+    """An edge belongs to the long tail when either end is a generated tool."""
+    generated = generated_tools()
+    return edge.source in generated or edge.target in generated
 
 
 class TruthReport(BaseModel):
@@ -22,6 +91,8 @@ class TruthReport(BaseModel):
     true_pairs: int  # (u, v) pairs among all tools with a same-entity output → input binding
     skeleton_recall: float  # share of those the retriever + proposer put in the skeleton
     calibration: list[tuple[float, float, int]]  # (s_e bin centre, share of edges truly bound, edges)
+    calibration_real: Calibration | None = None  # skeleton edges between documented (real) tools
+    calibration_generated: Calibration | None = None  # skeleton edges touching a generated tool
 
 
 @cache
@@ -85,12 +156,16 @@ def edge_is_true(simulator, edge: Edge) -> bool:
     return True
 
 
+@cache
+def _generic_params(name: str) -> frozenset[str]:
+    return frozenset(p.name for p in view_of(load_catalog()[name]).params if is_generic(p))
+
+
 def _true_pair(simulator, u: str, v: str) -> bool:
     source, target = _tool_truth(simulator, u), _tool_truth(simulator, v)
     if source is None or target is None:
         return False
-    catalog = load_catalog()
-    generic = {p.name for p in catalog[v].spec.params if is_generic(p)}
+    generic = _generic_params(v)
     entities_in = {e for p, e in target[0].items() if p not in generic}
     return bool(entities_in & set(source[1].values()))
 
@@ -115,8 +190,48 @@ def truth_report(simulator, skeleton: ToolGraph, refined: ToolGraph) -> TruthRep
         ks = [k for k in keys if lo <= skeleton.edges[k].score < lo + 0.1 or (lo == 0.9 and skeleton.edges[k].score == 1)]
         if ks:
             bins.append((round(lo + 0.05, 2), share(ks), len(ks)))
+    generated = {k: is_generated_edge(skeleton.edges[k]) for k in keys}
+    by_origin = {}
+    for origin in (False, True):
+        ks = [k for k in keys if generated[k] == origin]
+        by_origin[origin] = calibration([skeleton.edges[k].score for k in ks], [truth[k] for k in ks]) if ks else None
     return TruthReport(
+        calibration_real=by_origin[False], calibration_generated=by_origin[True],
         skeleton_precision=share(keys), g_star_precision=share(kept), pruned_precision=share(pruned),
         g_star_recall=(sum(truth[k] for k in kept) / len(true_in_skeleton)) if true_in_skeleton else 0.0,
         true_pairs=len(true_pairs), skeleton_recall=len(found) / len(true_pairs) if true_pairs else 0.0,
         calibration=bins)
+
+
+class ProposerCalibration(BaseModel):
+    """The proposer's calibration over every retrieved candidate (those below s_min included: a
+    candidate the proposer turns down is a claim too), for documented and generated tools apart."""
+
+    proposer: str
+    candidates: int
+    real: Calibration | None
+    generated: Calibration | None
+
+
+def proposer_calibration(simulator, tools, embedder, proposer, config=None) -> ProposerCalibration:
+    """Retrieve and propose every candidate of `tools` (no Phase A run) and score each proposal against
+    the truth: a candidate is truly bound when its bindings are (`edge_is_true`)."""
+    from kopa.edge.config import EdgeConfig
+    from kopa.edge.retriever import graph_tools, retrieve
+
+    config = config or EdgeConfig()
+    nodes = graph_tools(tools)
+    by_name = {t.name: t for t in nodes}
+    rows: dict[bool, tuple[list[float], list[bool]]] = {False: ([], []), True: ([], [])}
+    candidates = retrieve(nodes, embedder, K=config.K, Kx=config.Kx)
+    for cand in candidates:
+        proposal = proposer.propose(by_name[cand.source], by_name[cand.target])
+        edge = Edge(source=cand.source, target=cand.target, score=proposal.score, alpha=1.0, beta=1.0,
+                    prior_alpha=1.0, prior_beta=1.0, bindings=proposal.bindings)
+        scores, labels = rows[is_generated_edge(edge)]
+        scores.append(proposal.score)
+        labels.append(edge_is_true(simulator, edge))
+    return ProposerCalibration(
+        proposer=getattr(proposer, "name", type(proposer).__name__), candidates=len(candidates),
+        **{origin: calibration(*rows[flag]) if rows[flag][0] else None
+           for origin, flag in (("real", False), ("generated", True))})
