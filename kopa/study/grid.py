@@ -31,8 +31,8 @@ DEFAULT_SEEDS = 5
 # most edges in a small budget (law), and whose endpoints the default drift scenario changes (DART
 # company, KRX / 금융위 prices, NEIS schoolInfo).
 DEFAULT_PLATFORMS = ("dart", "edu", "krx", "law")
-DEFAULT_T = 16
-DEFAULT_M = 160
+DEFAULT_T = 14
+DEFAULT_M = 150
 DRIFT_SCENARIO = "default"
 RETRY_ATTEMPTS = {"off": 1, "on": 5}  # RetryPolicy.max_attempts (5: the runtime's default policy)
 PROBE_PER_CLASS = 100  # held-out probe: at most this many retained and this many pruned edges
