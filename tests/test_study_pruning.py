@@ -241,6 +241,8 @@ def test_help_teaches_with_examples():
     (["--rates", "0,150"], "between 0 and 100"),
     (["--rates", "a"], "comma-separated integers"),
     (["--platforms", "nowhere"], "unknown platform"),
+    (["--backend", "live"], "needs the in-process simulator"),
+    (["--backend", "sim:drift=default"], "the study sets drift itself"),
 ])
 def test_bad_options_are_one_line_errors(tmp_path, args, message):
     result = CliRunner().invoke(main, ["study", "pruning", *args, "-o", str(tmp_path / "s")])

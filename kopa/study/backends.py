@@ -28,6 +28,11 @@ def _world(world_spec: str):
     return load_world(sim_config(options, world_spec))
 
 
+def check_world(world_spec: str) -> None:
+    """Refuse a world spec the study cannot use, before any unit runs (a BackendError: one line)."""
+    _world(world_spec)
+
+
 def open_unit_backend(world_spec: str, profile_path: str, fault_seed: int, drift: str | None, epoch: int) -> Backend:
     from kopa.backends.faults import FaultLog, FaultTransport
     from kopa.backends.sim import SimTransport

@@ -58,7 +58,7 @@ Kill it at any point and run the same command again: finished cells are kept and
 """
 
 
-@study.command("pruning", epilog=EPILOG)
+@study.command("pruning", epilog=EPILOG, short_help="How pruning holds up under injected faults.")
 @click.option("--rates", type=IntList(), default="0,5,10,20,40", show_default=True,
               help="Fault rates, in percent of first attempts failing environmentally.")
 @click.option("--kinds", type=Names(("mix", "rate_limit", "timeout", "server_error", "truncated", "connection_reset",
@@ -77,13 +77,14 @@ Kill it at any point and run the same command again: finished cells are kept and
               help="Paths per iteration.")
 @click.option("--platforms", type=str, default="dart,edu,krx,law", show_default=True,
               help="The tools of these platforms make the skeleton (the default fits the time budget).")
-@click.option("--world", default="sim", show_default=True, metavar="SPEC",
-              help="The simulator every cell's faults wrap (sim[:seed=N,scale=small|full,today=…]).")
+@click.option("--backend", "world_spec", default="sim", show_default=True, metavar="SPEC",
+              help="The simulator every cell's faults wrap: sim[:seed=N,scale=small|full,today=YYYY-MM-DD] "
+                   "(the study sets the faults and the drift itself).")
 @out_option("Study folder: summary.json, grid.duckdb, report.md, plots/.", default="runs/study-pruning")
 @click.option("--force", is_flag=True, help="Start over a study folder made with another configuration.")
 @workers_option(1, "Cells run in parallel (the results do not depend on it).")
 @executor_options
-def pruning(rates, kinds, rules, retries, seeds, T, M, platforms, world, out, force, workers, executor,
+def pruning(rates, kinds, rules, retries, seeds, T, M, platforms, world_spec, out, force, workers, executor,
             address) -> None:
     """Fault-injection study of pruning robustness: how often Phase A prunes a truly bound edge or keeps a
     false one as environmental failures grow, per update rule, with and without retries.
@@ -101,7 +102,7 @@ def pruning(rates, kinds, rules, retries, seeds, T, M, platforms, world, out, fo
         raise UserError(f"--rates {bad}: a rate is a percent between 0 and 100")
     try:
         config = StudyConfig(rates=tuple(rates), kinds=kinds, rules=rules, retries=retries, seeds=seeds, T=T, M=M,
-                             platforms=tuple(p.strip() for p in platforms.split(",") if p.strip()), world=world)
+                             platforms=tuple(p.strip() for p in platforms.split(",") if p.strip()), world=world_spec)
     except ValueError as exc:
         raise UserError(f"kopa study pruning: {exc}") from exc
     from rich.progress import (

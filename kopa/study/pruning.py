@@ -58,7 +58,9 @@ def run_study(folder: Path, config: StudyConfig, *, executor: str = "local", wor
     on_start(units to run, units already done) and on_batch(units finished in the batch) drive a
     progress bar; stop_after stops after that many units of this call (a test's interruption)."""
     from kopa.executor import open_executor
+    from kopa.study.backends import check_world
 
+    check_world(config.world)
     open_folder(folder, config, force=force)
     skeleton = build_skeleton_once(folder, config)
     write_truth_once(folder, config, skeleton)
