@@ -31,9 +31,9 @@ DERIVED = ("skeleton.json", "truth.json", "grid.duckdb", "grid.duckdb.wal", "sum
 
 
 def open_folder(folder: Path, config: StudyConfig, *, force: bool = False) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
     if any(c in str(folder) for c in ",@"):
         raise UserError(f"--out {folder}: the path may not contain ',' or '@' (it becomes part of a backend string)")
+    folder.mkdir(parents=True, exist_ok=True)
     manifest = folder / "config.json"
     digest = config.digest()
     if manifest.exists():

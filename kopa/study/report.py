@@ -147,7 +147,7 @@ def write_plots(directory: Path, config: StudyConfig, rows: list[dict]) -> None:
     groups = _group(rows, "kind", "rate", "rule", "retries")
     kinds, rules, retries, rates = config.kinds, config.rules, config.retries, config.rates
     fig, axes = plt.subplots(len(retries), len(kinds), figsize=(2.6 * len(kinds) + 1, 2.4 * len(retries) + 0.6),
-                             squeeze=False)
+                             squeeze=False, layout="constrained")
     vmax = max((r["wrongly_pruned_share"] for r in rows), default=0.0) * 100 or 1.0
     image = None
     for i, x in enumerate(retries):
@@ -171,10 +171,12 @@ def write_plots(directory: Path, config: StudyConfig, rows: list[dict]) -> None:
     for i, x in enumerate(retries):
         for j, kind in enumerate(kinds):
             ax = axes[i][j]
-            for rule in rules:
+            span = (max(rates) - min(rates)) or 1
+            for k, rule in enumerate(rules):
                 stats = [ci95([100 * r["wrongly_pruned_share"] for r in groups[(kind, rate, rule, x)]]) for rate in rates]
                 means = [s[0] for s in stats]
-                ax.errorbar(rates, means, yerr=[[m - s[1] for m, s in zip(means, stats, strict=True)],
+                dodge = (k - (len(rules) - 1) / 2) * 0.012 * span  # rules that coincide stay visible
+                ax.errorbar([rate + dodge for rate in rates], means, yerr=[[m - s[1] for m, s in zip(means, stats, strict=True)],
                                                 [s[2] - m for m, s in zip(means, stats, strict=True)]],
                             marker="o", markersize=3, capsize=2, label=rule)
             ax.set_title(f"{kind}, retries {x}", fontsize=8)
