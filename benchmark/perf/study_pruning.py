@@ -75,7 +75,10 @@ def main() -> None:
                                            f"{one.unit_id})"),
         (f"{len(sample)} sampled units, workers {args.workers}", f"{sampled:.1f} s "
                                                                  f"({calls / sampled:,.0f} Phase A calls/s)"),
-        ("whole grid, extrapolated", f"{estimate:.0f} s (target <= 1,200 s on 2 cores)"),
+        ("per unit (sample wall / units x workers)", f"{sampled * args.workers / len(sample):.2f} s"),
+        (f"whole grid, extrapolated at {args.workers} worker(s)", f"{estimate:.0f} s"),
+        ("whole grid, extrapolated to 2 cores", f"{prepared + sampled * args.workers * len(all_units) / len(sample) / 2:.0f}"
+                                                " s (target <= 1,200 s; assumes 2 workers scale linearly)"),
         ("peak RSS (this process)", f"{peak_rss_mb():.0f} MB"),
         ("study folder", str(out)),
     ])
