@@ -608,9 +608,11 @@ def sim_faults_show(profile: str) -> None:
 def _register_bench() -> None:
     from kopa.edge.cli import edge
     from kopa.eval.cli import bench
+    from kopa.study.cli import study
 
     main.add_command(bench)
     main.add_command(edge)
+    main.add_command(study)
 
 
 _register_bench()

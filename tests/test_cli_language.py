@@ -20,7 +20,8 @@ from kopa.cli_options import FaultsSpec
 # The commands that call tools on a backend a user chooses.
 TOOL_CALLING = {"kopa call", "kopa demo", "kopa bench run", "kopa bench baselines", "kopa edge graph build"}
 # Each seed's one name (anything else with "seed" in it is a second spelling of one of these).
-SEED_OPTIONS = {"--world-seed": "the world", "--policy-seeds": "episode sampling", "--path-seed": "EDGE paths"}
+SEED_OPTIONS = {"--world-seed": "the world", "--policy-seeds": "episode sampling", "--path-seed": "EDGE paths",
+                "--seeds": "a study's replicates (each one's path and fault seed)"}
 
 
 def commands(group: click.Group = main, path: str = "kopa") -> dict[str, click.Command]:
@@ -45,7 +46,8 @@ ALL = commands()
 
 def test_the_walk_sees_every_group():
     groups = {" ".join(path.split()[:2]) for path in ALL}
-    assert groups == {"kopa tools", "kopa call", "kopa sim", "kopa demo", "kopa record", "kopa bench", "kopa edge"}
+    assert groups == {"kopa tools", "kopa call", "kopa sim", "kopa demo", "kopa record", "kopa bench", "kopa edge",
+                      "kopa study"}
     assert len(ALL) >= 22
 
 

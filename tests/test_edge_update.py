@@ -22,6 +22,7 @@ from kopa.catalog import load_catalog
 from kopa.edge.config import EdgeConfig
 from kopa.edge.graph import Edge, ToolGraph
 from kopa.edge.phase_a import (
+    IGNORED,
     ArgumentFiller,
     PathLog,
     PhaseA,
@@ -118,6 +119,80 @@ def test_the_defaults_are_the_papers_values_to_the_last_bit():
     env = [classify(_err("environmental", k), True, d)[3] for k in paper]
     struct = [classify(_err("structural", k), True, d)[3] for k in ("no_data", "bad_param")]
     assert max(env) < min(struct)
+
+
+# ---------------------------------------------------------------- update rules (the pruning study's axis)
+
+ENV_KINDS = ("rate_limit", "maintenance", "timeout", "connection", "server_error", "malformed", "some_new_kind")
+
+
+def _non_environmental() -> list[tuple[ToolResult, bool]]:
+    return [(_ok(), True), (_ok(), False), (_err("structural", "no_data"), True),
+            (_err("structural", "bad_param"), True), (_err("auth", "invalid_key"), True),
+            (ToolResult(tool="t", arguments={}, ok=True, records=[], total_count=0), True)]
+
+
+@pytest.mark.parametrize("rule", ["asymmetric", "symmetric", "ignore"])
+def test_a_rule_changes_nothing_but_environmental_failures(rule):
+    """Successes, structural, auth and empty answers are read the same under every rule."""
+    ruled = CUSTOM.model_copy(update={"update_rule": rule})
+    for result, bound in _non_environmental():
+        assert classify(result, bound, ruled) == classify(result, bound, CUSTOM)
+
+
+def test_the_asymmetric_rule_is_the_default_and_the_papers_weak_penalty():
+    assert EdgeConfig().update_rule == "asymmetric"
+    ruled = CUSTOM.model_copy(update={"update_rule": "asymmetric"})
+    for kind in ENV_KINDS:
+        assert classify(_err("environmental", kind), True, ruled) == classify(_err("environmental", kind), True, CUSTOM)
+    assert classify(_err("environmental", "rate_limit"), True, ruled)[3] == CUSTOM.beta_environmental[0]
+
+
+def test_the_symmetric_rule_penalises_an_environmental_failure_as_an_untabled_structural_one():
+    """Exactly the Δβ of a structural failure of a kind classify does not table (the high end of
+    beta_structural), whatever the environmental kind; the outcome keeps its class."""
+    ruled = CUSTOM.model_copy(update={"update_rule": "symmetric"})
+    structural = classify(_err("structural", "an_untabled_kind"), True, ruled)[3]
+    assert structural == CUSTOM.beta_structural[1]
+    for kind in ENV_KINDS:
+        assert classify(_err("environmental", kind), True, ruled) == ("environmental", kind, 0.0, structural)
+
+
+def test_the_ignore_rule_gives_no_evidence_and_no_attempt():
+    ruled = CUSTOM.model_copy(update={"update_rule": "ignore", "n_min": 1, "eps_prune": 1.0})
+    for kind in ENV_KINDS:
+        assert classify(_err("environmental", kind), True, ruled) == (IGNORED, kind, 0.0, 0.0)
+    edge = _edge()
+    for _ in range(5):
+        update_posterior(edge, _step(_err("environmental", "timeout"), True, ruled))
+    assert (edge.alpha, edge.beta, edge.attempts, edge.successes) == (_edge().alpha, _edge().beta, 0, 0)
+    # n_min = 1 and eps_prune = 1 would prune any attempted edge: an ignored failure leaves it standing.
+    assert not edge.should_prune(ruled.n_min, ruled.tau, ruled.eps_prune)
+    update_posterior(edge, _step(_err("structural", "bad_param"), True, ruled))
+    assert edge.attempts == 1 and edge.should_prune(ruled.n_min, ruled.tau, ruled.eps_prune)
+
+
+def test_under_asymmetric_and_symmetric_an_environmental_failure_is_an_attempt():
+    for rule in ("asymmetric", "symmetric"):
+        edge = _edge()
+        update_posterior(edge, _step(_err("environmental", "timeout"), True, CUSTOM.model_copy(
+            update={"update_rule": rule})))
+        assert edge.attempts == 1 and edge.beta > _edge().beta
+
+
+def test_the_default_rule_is_left_out_of_dumps_and_digests_so_old_run_folders_keep_theirs():
+    from kopa.edge.run import config_digest
+
+    default = EdgeConfig()
+    assert "update_rule" not in default.model_dump() and "update_rule" not in default.model_dump_json()
+    assert EdgeConfig.model_validate(default.model_dump(mode="json")) == default
+    digests = {rule: config_digest(EdgeConfig(update_rule=rule), "sim") for rule in ("asymmetric", "symmetric", "ignore")}
+    assert len(set(digests.values())) == 3
+    for rule in ("symmetric", "ignore"):
+        dumped = EdgeConfig(update_rule=rule).model_dump(mode="json")
+        assert dumped["update_rule"] == rule and EdgeConfig.model_validate(dumped).update_rule == rule
+    with pytest.raises(ValidationError, match="update_rule"):
+        EdgeConfig(update_rule="lenient")
 
 
 @pytest.mark.parametrize(("update", "result", "bound", "moves"), [

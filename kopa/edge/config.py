@@ -3,13 +3,23 @@
 Every field is read by the code it names (see each description); bounds are checked here so a bad value
 is refused when the config is made, with the field's name, rather than surfacing as a NaN posterior or a
 path loop that never runs. Bounds add no field, so the config digest of a run folder is unchanged.
+
+`update_rule` and `sampler` were added after run folders were first written (LATER_FIELDS): each is left
+out of every dump (config.json, the config digest) while it has its default, so a folder made before it
+existed — or with the paper's rule and sampler — keeps its bytes and its digest; any other value is
+written and changes both.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_serializer
+
+UpdateRule = Literal["asymmetric", "symmetric", "ignore"]
+DEFAULT_UPDATE_RULE: UpdateRule = "asymmetric"
+# Fields added since run folders were first written, with the default that reproduces what came before.
+LATER_FIELDS: dict[str, Any] = {"update_rule": DEFAULT_UPDATE_RULE, "sampler": "paper"}
 
 
 class EdgeConfig(BaseModel):
@@ -37,12 +47,25 @@ class EdgeConfig(BaseModel):
         (1.0, 1.5), description="beta increment range, structural: (no data for a well-formed binding, malformed binding)")
     beta_environmental: tuple[float, float] = Field(
         (0.1, 0.8), description="beta increment range, environmental: (rate limit, malformed envelope)")
+    update_rule: UpdateRule = Field(
+        DEFAULT_UPDATE_RULE, description="how classify reads an environmental failure: 'asymmetric' (the paper: "
+        "a weak beta increment from beta_environmental), 'symmetric' (the structural increment of an untabled "
+        "structural kind, the high end of beta_structural) or 'ignore' (no increment, and not an attempt)")
     seed: int = Field(0, description="path seed: names every path's random stream")
     sampler: Literal["paper", "coverage"] = Field(
         "paper", description="start-tool sampler (kopa.edge.phase_a): 'paper' draws starts uniformly and edges by "
                              "Thompson sampling; 'coverage' first sends each path down an edge still short of n_min "
                              "attempts (fewest attempts first), so every reachable edge is judged within the budget")
     max_path_len: int = Field(4, ge=1, description="tools per sampled path")
+
+    @model_serializer(mode="wrap")
+    def _without_later_defaults(self, handler: Any) -> dict[str, Any]:
+        """Later fields at their defaults are not written, so digests and config.json files predating them hold."""
+        data = handler(self)
+        for name, default in LATER_FIELDS.items():
+            if getattr(self, name) == default:
+                data.pop(name, None)
+        return data
 
     @field_validator("beta_structural", "beta_environmental")
     @classmethod

@@ -56,6 +56,8 @@ STRUCTURAL_DEFAULT_POSITION = 1.0
 ENVIRONMENTAL_POSITION = {"rate_limit": 0.0, "maintenance": 1 / 7, "timeout": 2 / 7, "connection": 2 / 7,
                           "server_error": 4 / 7, "malformed": 1.0}
 ENVIRONMENTAL_DEFAULT_POSITION = 4 / 7
+# The outcome of an environmental failure under update_rule "ignore": no evidence, and not an attempt.
+IGNORED = "ignored"
 
 
 def in_range(bounds: tuple[float, float], position: float) -> float:
@@ -146,6 +148,16 @@ def classify(result: ToolResult, upstream_bound: bool, config: EdgeConfig) -> tu
     structural one is evidence against the binding, an environmental one only weakly (it strikes right
     and wrong bindings alike), an auth one none at all. A call that answers without records and without
     an error found nothing for the bound value: structural "no_data".
+
+    `config.update_rule` changes only how an environmental failure is read (the pruning study compares
+    them, kopa.study.pruning):
+
+    - asymmetric (default, the paper): Δβ from `beta_environmental` at the kind's position;
+    - symmetric: penalised like a structural failure — exactly the increment of a structural failure of
+      an untabled kind (a bad parameter, an unknown code), `beta_structural` at
+      STRUCTURAL_DEFAULT_POSITION, i.e. its high end (1.5 by default); the outcome stays "environmental";
+    - ignore: Δα = Δβ = 0 and the outcome is IGNORED, which update_posterior does not count as an
+      attempt, so it does not bring the edge nearer n_min either.
     """
     if result.ok and result.records:
         if upstream_bound:
@@ -154,6 +166,10 @@ def classify(result: ToolResult, upstream_bound: bool, config: EdgeConfig) -> tu
     error = result.error
     kind = error.kind if error else "no_data"
     if error is not None and error.error_class == "environmental":
+        if config.update_rule == "ignore":
+            return IGNORED, kind, 0.0, 0.0
+        if config.update_rule == "symmetric":
+            return "environmental", kind, 0.0, in_range(config.beta_structural, STRUCTURAL_DEFAULT_POSITION)
         position = ENVIRONMENTAL_POSITION.get(kind, ENVIRONMENTAL_DEFAULT_POSITION)
         return "environmental", kind, 0.0, in_range(config.beta_environmental, position)
     if error is not None and error.error_class == "auth":
@@ -180,10 +196,11 @@ def thompson_choice(out: list[Edge], rng: np.random.Generator, eps_explore: floa
 
 
 def update_posterior(edge: Edge, step: StepOutcome) -> None:
-    """One attempt's evidence on its edge: the increments classify computed, and the counts."""
+    """One attempt's evidence on its edge: the increments classify computed, and the counts (an IGNORED
+    outcome is no attempt: it must not bring the edge to n_min without evidence)."""
     edge.alpha += step.delta_alpha
     edge.beta += step.delta_beta
-    edge.attempts += 1
+    edge.attempts += step.outcome != IGNORED
     edge.successes += step.outcome in ("semantic", "generic")
     edge.semantic_successes += step.outcome == "semantic"
 

@@ -42,20 +42,11 @@ def restore_posteriors(graph: ToolGraph, rows: list[list]) -> None:
             setattr(edge, name, value)
 
 
-# Fields added after run folders existed: left out of the digest while at their default, so a folder made
-# before they existed still resumes (its configuration is the same as it was).
-LATER_FIELDS = ("sampler",)
-
-
 def config_digest(config: EdgeConfig, backend_spec: str, roles: dict[str, str] | None = None) -> str:
     """The run folder's identity. LLM roles other than the offline defaults (`roles`: role → model) are
     part of it, so a folder built with one proposer never resumes with another; default runs keep the
     digest they always had."""
-    dumped = config.model_dump(mode="json")
-    for name in LATER_FIELDS:
-        if getattr(config, name) == EdgeConfig.model_fields[name].default:
-            dumped.pop(name)
-    payload: dict[str, Any] = {"config": dumped, "backend": backend_spec}
+    payload: dict[str, Any] = {"config": config.model_dump(mode="json"), "backend": backend_spec}
     if roles:
         payload["roles"] = dict(sorted(roles.items()))
     return hashlib.sha256(orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)).hexdigest()

@@ -1,0 +1,96 @@
+"""`kopa study pruning`: the fault-injection study of pruning robustness, into a resumable study folder.
+
+runs/<name>/config.json      the StudyConfig and its digest (a folder made with another one is refused)
+runs/<name>/skeleton.json    G_0, built once: faults cannot change the skeleton
+runs/<name>/truth.json       per skeleton edge: truly bound (kopa.edge.truth_study), touches a drifted endpoint
+runs/<name>/profiles/*.toml  the fault profile of every (kind, rate) of the grid
+runs/<name>/grid.duckdb      units, edges, history, truth, cells (kopa.study.store)
+runs/<name>/summary.json     one object per cell: coordinates and every metric
+runs/<name>/report.md, plots/
+
+Units run on an executor (kopa.executor) in batches, so a progress bar advances and every finished batch
+is saved; a rerun (after kill -9 or --stop-after) computes only the units grid.duckdb lacks. Results are
+in grid order whatever ran where, so summary.json is byte-identical across reruns, resumes and executors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import orjson
+
+from kopa.errors import UserError
+from kopa.fileio import write_atomic
+from kopa.study.cell import run_unit
+from kopa.study.grid import StudyConfig, cells, units
+from kopa.study.prepare import build_skeleton_once, write_profiles, write_truth_once
+from kopa.study.store import done_units, save_truth, save_units, summary_rows, unit_metrics, write_summary
+
+DERIVED = ("skeleton.json", "truth.json", "grid.duckdb", "grid.duckdb.wal", "summary.json", "report.md")
+
+
+def open_folder(folder: Path, config: StudyConfig, *, force: bool = False) -> None:
+    if any(c in str(folder) for c in ",@"):
+        raise UserError(f"--out {folder}: the path may not contain ',' or '@' (it becomes part of a backend string)")
+    folder.mkdir(parents=True, exist_ok=True)
+    manifest = folder / "config.json"
+    digest = config.digest()
+    if manifest.exists():
+        old = orjson.loads(manifest.read_bytes())
+        if old.get("digest") != digest:
+            if not force:
+                changed = sorted(k for k, v in config.model_dump(mode="json").items() if old["config"].get(k) != v)
+                raise UserError(f"{folder} holds a pruning study with another configuration (differs in: "
+                                f"{', '.join(changed)}); use --force to start it over or another --out")
+            for name in DERIVED:
+                (folder / name).unlink(missing_ok=True)
+    write_atomic(manifest, orjson.dumps({"config": config.model_dump(mode="json"), "digest": digest},
+                                        option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS))
+
+
+def run_study(folder: Path, config: StudyConfig, *, executor: str = "local", workers: int = 1,
+              address: str | None = None, force: bool = False, stop_after: int | None = None,
+              on_start: Callable[[int, int], None] | None = None,
+              on_batch: Callable[[int], None] | None = None) -> list[dict] | None:
+    """Run (or resume) the study; the summary rows when every unit is done, else None (stop_after).
+
+    on_start(units to run, units already done) and on_batch(units finished in the batch) drive a
+    progress bar; stop_after stops after that many units of this call (a test's interruption)."""
+    from kopa.executor import open_executor
+    from kopa.study.backends import check_world
+
+    check_world(config.world)
+    open_folder(folder, config, force=force)
+    skeleton = build_skeleton_once(folder, config)
+    write_truth_once(folder, config, skeleton)
+    write_profiles(folder, config)
+    save_truth(folder)
+    done = done_units(folder)
+    todo = [u for u in units(config, folder) if u.unit_id not in done]
+    if stop_after is not None:
+        todo = todo[:stop_after]
+    if on_start is not None:
+        on_start(len(todo), len(done))
+    if todo:
+        pool = open_executor(executor, workers=workers, address=address)
+        try:
+            size = max(1, workers) * 2
+            for start in range(0, len(todo), size):
+                batch = todo[start:start + size]
+                results = pool.map(run_unit, batch)
+                save_units(folder, list(zip(batch, results, strict=True)))
+                if on_batch is not None:
+                    on_batch(len(batch))
+        finally:
+            pool.close()
+    metrics = unit_metrics(folder)
+    grid = cells(config)
+    if any(c.unit_id not in metrics for c in grid):
+        return None
+    rows = summary_rows(grid, metrics)
+    write_summary(folder, rows)
+    from kopa.study.report import write_report
+
+    write_report(folder, config, rows)
+    return rows
