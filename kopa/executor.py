@@ -26,12 +26,18 @@ EXECUTORS = ("local", "ray")
 @runtime_checkable
 class Executor(Protocol):
     name: str
+    workers: int  # units that run at once: how many pieces a caller splits its work into
+    in_process: bool  # units run in this process, one after another: a caller may skip the pickling
 
     def map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
         """fn(item) for every item, results in the items' order."""
         ...
 
     def close(self) -> None: ...
+
+    def __enter__(self) -> Executor: ...
+
+    def __exit__(self, *exc: object) -> None: ...
 
 
 class LocalExecutor:
@@ -43,6 +49,7 @@ class LocalExecutor:
         if workers < 1:
             raise UserError(f"--workers {workers}: at least 1")
         self.workers = workers
+        self.in_process = workers == 1
         self._pool = None
 
     def map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:

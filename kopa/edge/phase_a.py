@@ -11,6 +11,12 @@ Determinism: a path's randomness is drawn from its own stream (seed, iteration, 
 iteration reads the posteriors and the value cache as they stood when the iteration began, and the
 iteration's updates are applied afterwards in a canonical order — so the result is the same whatever the
 number of workers, and a run resumed from any completed iteration ends where an uninterrupted one does.
+
+Where paths run: in this process, or as batches on an executor (kopa.executor: local processes, Ray). A
+batch (:class:`PathBatch`) is a picklable unit carrying that very snapshot — the posteriors and the value
+cache as the iteration began — beside the iteration number and its path indices; the process running it
+holds a replica of this Phase A (catalog, backend, skeleton), built once per process from a
+:class:`ReplicaSpec` and cached, and returns the batch's path logs, which this process applies.
 """
 
 from __future__ import annotations
@@ -18,7 +24,6 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +35,7 @@ from kopa.catalog.models import Tool
 from kopa.edge.config import EdgeConfig
 from kopa.edge.graph import Edge, ToolGraph
 from kopa.edge.plan import is_generic
+from kopa.executor import Executor
 from kopa.tools.results import ToolResult
 from kopa.tools.runtime import RetryPolicy, ToolRuntime
 
@@ -172,9 +178,28 @@ def update_posterior(edge: Edge, step: StepOutcome) -> None:
     edge.semantic_successes += step.outcome == "semantic"
 
 
+# The edge fields Phase A changes; everything else in an edge is the skeleton's.
+DYNAMIC_FIELDS = ("alpha", "beta", "attempts", "successes", "semantic_successes", "pruned", "pruned_at")
+
+
+@dataclass(frozen=True)
+class ReplicaSpec:
+    """What another process needs to rebuild a Phase A: the skeleton's file (absolute, so a Ray worker
+    with another working directory finds it), the backend string and the config. ``key`` names the run
+    (its config digest and skeleton path): a worker process keeps the replica of the key it last saw."""
+
+    key: str
+    skeleton: str
+    backend: str
+    config: dict[str, Any]
+
+
 class PhaseA:
     def __init__(self, graph: ToolGraph, catalog: Catalog, backend: Backend, config: EdgeConfig,
-                 runtime_factory: Callable[[], ToolRuntime] | None = None) -> None:
+                 runtime_factory: Callable[[], ToolRuntime] | None = None,
+                 replica: ReplicaSpec | None = None) -> None:
+        """``replica`` lets path batches run in other processes (run_iteration on an executor that is
+        not in-process); without it they run here."""
         self.graph = graph
         self.catalog = catalog
         self.backend = backend
@@ -183,6 +208,7 @@ class PhaseA:
         self.cache: dict[str, list[str]] = {}
         self.iteration = 0
         self.history: list[dict[str, float]] = []
+        self.replica = replica
         self._runtime_factory = runtime_factory or self._default_runtime
         self._starts = sorted({e.source for e in graph.edges.values()})
 
@@ -260,21 +286,27 @@ class PhaseA:
 
     # ------------------------------------------------------------ one iteration
 
-    def run_iteration(self, workers: int = 1) -> list[PathLog]:
+    def run_paths(self, iteration: int, indices: list[int]) -> list[PathLog]:
+        """The paths ``indices`` of ``iteration`` on this process's graph, cache and one runtime."""
+        runtime = self._runtime_factory()
+        return [self.run_path(iteration, i, runtime) for i in indices]
+
+    def run_iteration(self, executor: Executor | None = None) -> list[PathLog]:
+        """One iteration's M paths, here (no executor, or an in-process one: no copy of anything) or as
+        one batch per executor worker; then its updates, applied here in path order."""
         iteration = self.iteration + 1
         indices = list(range(self.config.M))
-        if workers <= 1:
-            runtime = self._runtime_factory()
-            logs = [self.run_path(iteration, i, runtime) for i in indices]
+        if executor is None or executor.in_process:
+            logs = self.run_paths(iteration, indices)
         else:
-            chunks = [indices[w::workers] for w in range(workers)]
-
-            def work(chunk: list[int]) -> list[PathLog]:
-                runtime = self._runtime_factory()
-                return [self.run_path(iteration, i, runtime) for i in chunk]
-
-            with ThreadPoolExecutor(max_workers=workers) as pool:
-                logs = sorted((log for part in pool.map(work, chunks) for log in part), key=lambda g: g.path)
+            if self.replica is None:
+                raise ValueError("path batches on another process need the PhaseA's replica spec")
+            workers = min(executor.workers, len(indices))
+            # Interleaved, so every batch gets paths of every kind; the result does not depend on it.
+            batches = [PathBatch(self.replica, iteration, tuple(indices[w::workers]),
+                                 snapshot_posteriors(self.graph), self.cache) for w in range(workers)]
+            logs = sorted((log for part in executor.map(run_path_batch, batches) for log in part),
+                          key=lambda g: g.path)
         self._apply(logs, iteration)
         self.iteration = iteration
         return logs
@@ -308,3 +340,58 @@ class PhaseA:
             "edges_retained": float(sum(not e.pruned for e in self.graph.edges.values())),
             "calls": float(len(steps)),
         })
+
+
+# ---------------------------------------------------------------- path batches (picklable units)
+
+
+@dataclass(frozen=True)
+class PathBatch:
+    """Some paths of one iteration, with the state every path of that iteration reads."""
+
+    replica: ReplicaSpec
+    iteration: int
+    paths: tuple[int, ...]
+    posteriors: dict[str, list[Any]]  # DYNAMIC_FIELDS, one list each, edges in sorted key order
+    cache: dict[str, list[str]]
+
+
+def snapshot_posteriors(graph: ToolGraph) -> dict[str, list[Any]]:
+    """The edges' dynamic fields as columns (compact to pickle: one list of floats or ints per field)."""
+    edges = [graph.edges[key] for key in sorted(graph.edges)]
+    return {name: [getattr(e, name) for e in edges] for name in DYNAMIC_FIELDS}
+
+
+def restore_snapshot(graph: ToolGraph, columns: dict[str, list[Any]]) -> None:
+    keys = sorted(graph.edges)
+    for name, values in columns.items():
+        if len(values) != len(keys):
+            raise ValueError(f"a posterior snapshot of {len(values)} edges for a graph of {len(keys)}")
+        for key, value in zip(keys, values, strict=True):
+            setattr(graph.edges[key], name, value)
+
+
+# This process's replica: (key, PhaseA). One at a time — a worker serves one run's batches after another.
+_REPLICA: list[tuple[str, PhaseA]] = []
+
+
+def replica_of(spec: ReplicaSpec) -> PhaseA:
+    """The Phase A a worker process runs batches on, built on its first batch of a run."""
+    if _REPLICA and _REPLICA[0][0] == spec.key:
+        return _REPLICA[0][1]
+    from kopa.backends.spec import open_backend
+    from kopa.catalog.loader import load_catalog
+
+    _REPLICA.clear()  # the previous run's replica goes before this one is built: one in memory at a time
+    phase = PhaseA(ToolGraph.load_json(spec.skeleton), load_catalog(), open_backend(spec.backend),
+                   EdgeConfig.model_validate(spec.config), replica=spec)
+    _REPLICA.append((spec.key, phase))
+    return phase
+
+
+def run_path_batch(batch: PathBatch) -> list[PathLog]:
+    """A batch on this process's replica, as of the snapshot it carries (a pure function of the batch)."""
+    phase = replica_of(batch.replica)
+    restore_snapshot(phase.graph, batch.posteriors)
+    phase.cache = batch.cache
+    return phase.run_paths(batch.iteration, list(batch.paths))

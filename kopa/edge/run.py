@@ -24,10 +24,11 @@ from kopa.backends.spec import Backend, open_backend
 from kopa.catalog.loader import load_catalog
 from kopa.edge.config import EdgeConfig
 from kopa.edge.graph import ToolGraph
-from kopa.edge.phase_a import PathLog, PhaseA
+from kopa.edge.phase_a import DYNAMIC_FIELDS as _DYNAMIC
+from kopa.edge.phase_a import PathLog, PhaseA, ReplicaSpec
+from kopa.errors import UserError
+from kopa.executor import Executor, open_executor
 from kopa.fileio import write_atomic
-
-_DYNAMIC = ("alpha", "beta", "attempts", "successes", "semantic_successes", "pruned", "pruned_at")
 
 
 def posterior_state(graph: ToolGraph) -> list[list]:
@@ -142,9 +143,11 @@ class EdgeRun:
 
 
 def build_graph(out_dir: Path, config: EdgeConfig, backend_spec: str = "sim", *, workers: int = 1,
-                force: bool = False, proposer=None, embedder=None, tools: list | None = None,
-                on_iteration: Callable[[int, dict[str, Any]], None] | None = None,
+                executor: Executor | None = None, force: bool = False, proposer=None, embedder=None,
+                tools: list | None = None, on_iteration: Callable[[int, dict[str, Any]], None] | None = None,
                 stop_after: int | None = None) -> tuple[PhaseA, ToolGraph]:
+    """The skeleton, then Phase A's iterations; path batches run on ``executor`` (default: the local one
+    with ``workers`` processes — this process alone for 1). The graph does not depend on where they ran."""
     from kopa.edge.embed import HashingEmbedder
     from kopa.edge.graph import build_skeleton
     from kopa.edge.proposer import OfflineProposer
@@ -154,16 +157,31 @@ def build_graph(out_dir: Path, config: EdgeConfig, backend_spec: str = "sim", *,
     tools = tools if tools is not None else [t for t in catalog if t.family != "session"]
     skeleton = run.skeleton(lambda: build_skeleton(tools, embedder or HashingEmbedder(),
                                                    proposer or OfflineProposer(), config))
+    skeleton_path = (out_dir / "skeleton.json").resolve()
+    skeleton_bytes = skeleton_path.read_bytes()
     backend: Backend = open_backend(backend_spec)
-    phase = PhaseA(ToolGraph.load_json(out_dir / "skeleton.json"), catalog, backend, config)
+    # A worker keeps its replica while the key holds: the same config, backend and skeleton file.
+    key = hashlib.sha256(f"{config_digest(config, backend_spec)}\x1f{skeleton_path}\x1f".encode()
+                         + hashlib.sha256(skeleton_bytes).digest()).hexdigest()
+    replica = ReplicaSpec(key, str(skeleton_path), backend_spec, config.model_dump(mode="json"))
+    phase = PhaseA(ToolGraph.from_json_bytes(skeleton_bytes), catalog, backend, config, replica=replica)
     run.resume(phase)
-    while phase.iteration < config.T:
-        if stop_after is not None and phase.iteration >= stop_after:
-            break
-        logs = phase.run_iteration(workers=workers)
-        run.checkpoint(phase, logs)
-        if on_iteration is not None:
-            on_iteration(phase.iteration, phase.history[-1])
+    owned = executor is None
+    executor = executor or open_executor("local", workers=workers)
+    if backend.observer is not None and not executor.in_process:
+        raise UserError(f"{backend_spec}: a recording is written by one process; record with --workers 1 "
+                        "and the local executor, then run on many from the recording (replay:DIR)")
+    try:
+        while phase.iteration < config.T:
+            if stop_after is not None and phase.iteration >= stop_after:
+                break
+            logs = phase.run_iteration(executor)
+            run.checkpoint(phase, logs)
+            if on_iteration is not None:
+                on_iteration(phase.iteration, phase.history[-1])
+    finally:
+        if owned:
+            executor.close()
     if phase.iteration >= config.T:
         run.finish(phase, skeleton)
     return phase, skeleton
