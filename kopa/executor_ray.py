@@ -13,6 +13,7 @@ its cache builds it (the same world: it is a function of its seed).
 from __future__ import annotations
 
 import logging
+import socket
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -22,6 +23,21 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 INSTALL_HINT = "pip install 'kopa[ray]'"
+
+
+def _check_reachable(address: str, timeout: float = 5.0) -> None:
+    """A HOST:PORT (or ray://HOST:PORT) nobody answers on: one line now, where ray.init would retry
+    the cluster's control service (GCS) for minutes. `auto` is Ray's to resolve (it fails fast)."""
+    if address == "auto":
+        return
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not host or not port.isdigit():
+        raise UserError(f"--address {address!r}: expected auto or HOST:PORT (e.g. 10.0.0.5:6379)")
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except OSError as exc:
+        raise UserError(f"--address {address!r}: no Ray cluster answers there ({exc.strerror or exc}); "
+                        "start one with `ray start --head`") from None
 
 
 def _call(fn: Callable[[Any], Any], item: Any) -> Any:
@@ -49,6 +65,7 @@ class RayExecutor:
                 if address is None:
                     ray.init(num_cpus=workers, **options)
                 else:
+                    _check_reachable(address)
                     ray.init(address=address, **options)
             except (ConnectionError, RuntimeError, ValueError) as exc:
                 where = f"the Ray cluster at {address!r}" if address else "a local Ray instance"

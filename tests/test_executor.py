@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 
 import duckdb
+import orjson
 import pytest
 
 from kopa.backends import open_backend
@@ -13,6 +14,7 @@ from kopa.catalog import load_catalog
 from kopa.edge.config import EdgeConfig
 from kopa.edge.run import build_graph
 from kopa.errors import UserError
+from kopa.eval.runner import RunConfig, generate
 from kopa.executor import LocalExecutor, open_executor
 from kopa.tools.runtime import RetryPolicy, ToolRuntime
 
@@ -173,3 +175,68 @@ def test_phase_a_graph_is_byte_identical_on_ray(tmp_path, phase_a_in_process):
     with open_executor("ray", workers=2) as executor:
         _phase_a(tmp_path / "ray", executor)
     assert _phase_a_outputs(tmp_path / "ray") == phase_a_in_process
+
+
+# ---------------------------------------------------------------- kopa bench run
+
+
+@pytest.fixture(scope="module")
+def bench_config(tmp_path_factory) -> RunConfig:
+    """Three tasks, two seeds, two rollouts under dense faults: retried calls and failed episodes too."""
+    profile = tmp_path_factory.mktemp("profile") / "dense.toml"
+    profile.write_text(DENSE_PROFILE, encoding="utf-8")
+    return RunConfig(policy="oracle", backend=f"faults:{profile},seed=1@sim", rollouts=2, seeds=[0, 1],
+                     only=["finance-001", "law-001", "education-004"])
+
+
+def _bench_outputs(folder) -> tuple[bytes, dict[str, bytes]]:
+    transcripts = {p.name: p.read_bytes() for p in sorted((folder / "transcripts").iterdir())}
+    return (folder / "episodes.jsonl").read_bytes(), transcripts
+
+
+@pytest.fixture(scope="module")
+def bench_on_one_thread(tmp_path_factory, _isolated_cache, bench_config):
+    folder = tmp_path_factory.mktemp("bench") / "one"
+    episodes = generate(bench_config, folder, workers=1)
+    assert len(episodes) == 12 and all(e.error is None and e.calls for e in episodes)
+    outputs = _bench_outputs(folder)
+    retried = [a for data in outputs[1].values() for r in orjson.loads(data)["results"] for a in r["attempts"]
+               if a["outcome"] == "environmental"]
+    assert len(retried) >= 5  # the comparisons below cover calls that met faults
+    return outputs
+
+
+def test_bench_episodes_are_byte_identical_on_threads_and_on_two_local_processes(tmp_path, bench_config,
+                                                                                 bench_on_one_thread):
+    generate(bench_config, tmp_path / "threads", workers=3)  # finished in any order, stored in the canonical one
+    with LocalExecutor(2) as executor:
+        generate(bench_config, tmp_path / "processes", executor=executor)
+    assert _bench_outputs(tmp_path / "threads") == bench_on_one_thread
+    assert _bench_outputs(tmp_path / "processes") == bench_on_one_thread
+
+
+def test_bench_refuses_to_record_from_several_processes(tmp_path):
+    config = RunConfig(policy="oracle", backend=f"record:{tmp_path / 'rec'}@sim", rollouts=1, only=["finance-001"])
+    with LocalExecutor(2) as executor, pytest.raises(UserError, match="recording is written by one process"):
+        generate(config, tmp_path / "run", executor=executor)
+
+
+@pytest.mark.ray
+def test_bench_episodes_are_byte_identical_on_ray(tmp_path, bench_config, bench_on_one_thread):
+    pytest.importorskip("ray")
+    with open_executor("ray", workers=2) as executor:
+        generate(bench_config, tmp_path / "ray", executor=executor)
+    assert _bench_outputs(tmp_path / "ray") == bench_on_one_thread
+
+
+@pytest.mark.ray
+def test_ray_address_nobody_answers_on_is_one_line():
+    pytest.importorskip("ray")
+    import socket
+
+    with socket.socket() as probe:  # a loopback port that was free a moment ago: refused now
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with pytest.raises(UserError, match="no Ray cluster answers there") as caught:
+        open_executor("ray", address=f"127.0.0.1:{port}")
+    assert "\n" not in str(caught.value)
