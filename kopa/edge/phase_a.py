@@ -362,36 +362,48 @@ def snapshot_posteriors(graph: ToolGraph) -> dict[str, list[Any]]:
     return {name: [getattr(e, name) for e in edges] for name in DYNAMIC_FIELDS}
 
 
-def restore_snapshot(graph: ToolGraph, columns: dict[str, list[Any]]) -> None:
-    keys = sorted(graph.edges)
-    for name, values in columns.items():
-        if len(values) != len(keys):
-            raise ValueError(f"a posterior snapshot of {len(values)} edges for a graph of {len(keys)}")
-        for key, value in zip(keys, values, strict=True):
-            setattr(graph.edges[key], name, value)
+class Replica:
+    """A worker process's Phase A for one run, and the snapshot its graph holds now: a new snapshot sets
+    only the values that differ (an iteration changes a few thousand of the 45,834 edges' fields; setting
+    all of them cost 0.17 s per batch). The graph ends equal to the snapshot either way."""
+
+    def __init__(self, spec: ReplicaSpec) -> None:
+        from kopa.backends.spec import open_backend
+        from kopa.catalog.loader import load_catalog
+
+        graph = ToolGraph.load_json(spec.skeleton)
+        self.key = spec.key
+        self.phase = PhaseA(graph, load_catalog(), open_backend(spec.backend),
+                            EdgeConfig.model_validate(spec.config), replica=spec)
+        self._edges = [graph.edges[key] for key in sorted(graph.edges)]
+        self._held = snapshot_posteriors(graph)
+
+    def restore(self, columns: dict[str, list[Any]]) -> None:
+        for name, values in columns.items():
+            if len(values) != len(self._edges):
+                raise ValueError(f"a posterior snapshot of {len(values)} edges for a graph of {len(self._edges)}")
+            held = self._held[name]
+            for i in [i for i, (old, new) in enumerate(zip(held, values, strict=True)) if old != new]:
+                setattr(self._edges[i], name, values[i])
+            self._held[name] = values
 
 
-# This process's replica: (key, PhaseA). One at a time — a worker serves one run's batches after another.
-_REPLICA: list[tuple[str, PhaseA]] = []
+# This process's replica. One at a time — a worker serves one run's batches after another.
+_REPLICA: list[Replica] = []
 
 
-def replica_of(spec: ReplicaSpec) -> PhaseA:
-    """The Phase A a worker process runs batches on, built on its first batch of a run."""
-    if _REPLICA and _REPLICA[0][0] == spec.key:
-        return _REPLICA[0][1]
-    from kopa.backends.spec import open_backend
-    from kopa.catalog.loader import load_catalog
-
+def replica_of(spec: ReplicaSpec) -> Replica:
+    """The replica a worker process runs batches on, built on its first batch of a run."""
+    if _REPLICA and _REPLICA[0].key == spec.key:
+        return _REPLICA[0]
     _REPLICA.clear()  # the previous run's replica goes before this one is built: one in memory at a time
-    phase = PhaseA(ToolGraph.load_json(spec.skeleton), load_catalog(), open_backend(spec.backend),
-                   EdgeConfig.model_validate(spec.config), replica=spec)
-    _REPLICA.append((spec.key, phase))
-    return phase
+    _REPLICA.append(Replica(spec))
+    return _REPLICA[0]
 
 
 def run_path_batch(batch: PathBatch) -> list[PathLog]:
     """A batch on this process's replica, as of the snapshot it carries (a pure function of the batch)."""
-    phase = replica_of(batch.replica)
-    restore_snapshot(phase.graph, batch.posteriors)
-    phase.cache = batch.cache
-    return phase.run_paths(batch.iteration, list(batch.paths))
+    replica = replica_of(batch.replica)
+    replica.restore(batch.posteriors)
+    replica.phase.cache = batch.cache
+    return replica.phase.run_paths(batch.iteration, list(batch.paths))
