@@ -154,24 +154,19 @@ def build_graph(out_dir: Path, config: EdgeConfig, backend_spec: str = "sim", *,
 
     catalog = load_catalog()
     run = EdgeRun(out_dir, config, backend_spec, force=force)
-    tools = tools if tools is not None else [t for t in catalog if t.family != "session"]
-    skeleton = run.skeleton(lambda: build_skeleton(tools, embedder or HashingEmbedder(),
-                                                   proposer or OfflineProposer(), config))
-    skeleton_path = (out_dir / "skeleton.json").resolve()
-    skeleton_bytes = skeleton_path.read_bytes()
     backend: Backend = open_backend(backend_spec)
-    # A worker keeps its replica while the key holds: the same config, backend and skeleton file.
-    key = hashlib.sha256(f"{config_digest(config, backend_spec)}\x1f{skeleton_path}\x1f".encode()
-                         + hashlib.sha256(skeleton_bytes).digest()).hexdigest()
-    replica = ReplicaSpec(key, str(skeleton_path), backend_spec, config.model_dump(mode="json"))
-    phase = PhaseA(ToolGraph.from_json_bytes(skeleton_bytes), catalog, backend, config, replica=replica)
-    run.resume(phase)
     owned = executor is None
     executor = executor or open_executor("local", workers=workers)
-    if backend.observer is not None and not executor.in_process:
-        raise UserError(f"{backend_spec}: a recording is written by one process; record with --workers 1 "
-                        "and the local executor, then run on many from the recording (replay:DIR)")
     try:
+        if backend.observer is not None and not executor.in_process:
+            raise UserError(f"{backend_spec}: a recording is written by one process; record with --workers 1 "
+                            "and the local executor, then run on many from the recording (replay:DIR)")
+        tools = tools if tools is not None else [t for t in catalog if t.family != "session"]
+        skeleton = run.skeleton(lambda: build_skeleton(tools, embedder or HashingEmbedder(),
+                                                       proposer or OfflineProposer(), config))
+        graph, replica = _phase_graph(out_dir / "skeleton.json", config, backend_spec)
+        phase = PhaseA(graph, catalog, backend, config, replica=replica)
+        run.resume(phase)
         while phase.iteration < config.T:
             if stop_after is not None and phase.iteration >= stop_after:
                 break
@@ -185,3 +180,14 @@ def build_graph(out_dir: Path, config: EdgeConfig, backend_spec: str = "sim", *,
     if phase.iteration >= config.T:
         run.finish(phase, skeleton)
     return phase, skeleton
+
+
+def _phase_graph(path: Path, config: EdgeConfig, backend_spec: str) -> tuple[ToolGraph, ReplicaSpec]:
+    """Phase A's own copy of the skeleton, and the spec of its replicas in worker processes: a worker
+    keeps its replica while the key holds — the same config, backend and skeleton file, byte for byte."""
+    path = path.resolve()
+    data = path.read_bytes()
+    key = hashlib.sha256(f"{config_digest(config, backend_spec)}\x1f{path}\x1f".encode()
+                         + hashlib.sha256(data).digest()).hexdigest()
+    spec = ReplicaSpec(key, str(path), backend_spec, config.model_dump(mode="json"))
+    return ToolGraph.from_json_bytes(data), spec
