@@ -28,6 +28,9 @@ class Executor(Protocol):
     name: str
     workers: int  # units that run at once: how many pieces a caller splits its work into
     in_process: bool  # units run in this process, one after another: a caller may skip the pickling
+    # The caller's process counts among the workers (they share one machine): a caller that can run a
+    # unit itself runs one while workers - 1 others run on the executor, and saves a process.
+    caller_is_a_worker: bool
 
     def map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
         """fn(item) for every item, results in the items' order."""
@@ -50,6 +53,7 @@ class LocalExecutor:
             raise UserError(f"--workers {workers}: at least 1")
         self.workers = workers
         self.in_process = workers == 1
+        self.caller_is_a_worker = True
         self._pool = None
 
     def map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:

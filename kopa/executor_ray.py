@@ -48,6 +48,7 @@ def _call(fn: Callable[[Any], Any], item: Any) -> Any:
 class RayExecutor:
     name = "ray"
     in_process = False
+    caller_is_a_worker = False  # the driver may be a small machine; every unit goes to the cluster
 
     def __init__(self, address: str | None = None, workers: int = 1) -> None:
         if workers < 1:

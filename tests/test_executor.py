@@ -157,10 +157,12 @@ def test_phase_a_in_process_run_did_real_work(phase_a_in_process):
     assert len(attempts) >= 40 and {"semantic", "structural", "environmental"} <= outcomes
 
 
-def test_phase_a_graph_is_byte_identical_on_two_local_processes(tmp_path, phase_a_in_process):
-    with LocalExecutor(2) as executor:
-        _phase_a(tmp_path / "two", executor)
-    assert _phase_a_outputs(tmp_path / "two") == phase_a_in_process
+@pytest.mark.parametrize("workers", [2, 3])
+def test_phase_a_graph_is_byte_identical_on_local_processes(tmp_path, phase_a_in_process, workers):
+    """2 workers: this process runs one batch and a pool process the other; 3: two pool processes too."""
+    with LocalExecutor(workers) as executor:
+        _phase_a(tmp_path / "run", executor)
+    assert _phase_a_outputs(tmp_path / "run") == phase_a_in_process
 
 
 def test_phase_a_refuses_to_record_from_several_processes(tmp_path):

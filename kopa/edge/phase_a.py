@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -301,15 +302,24 @@ class PhaseA:
         else:
             if self.replica is None:
                 raise ValueError("path batches on another process need the PhaseA's replica spec")
-            workers = min(executor.workers, len(indices))
-            # Interleaved, so every batch gets paths of every kind; the result does not depend on it.
-            batches = [PathBatch(self.replica, iteration, tuple(indices[w::workers]),
-                                 snapshot_posteriors(self.graph), self.cache) for w in range(workers)]
-            logs = sorted((log for part in executor.map(run_path_batch, batches) for log in part),
-                          key=lambda g: g.path)
+            logs = sorted(self._run_batches(executor, iteration, indices), key=lambda g: g.path)
         self._apply(logs, iteration)
         self.iteration = iteration
         return logs
+
+    def _run_batches(self, executor: Executor, iteration: int, indices: list[int]) -> list[PathLog]:
+        """One batch per worker, interleaved (every batch gets paths of every kind; the result does not
+        depend on it). When this process is one of the workers it runs the first batch itself, on its
+        own graph and cache — the very state the snapshot holds — while the executor runs the rest."""
+        workers = min(executor.workers, len(indices))
+        parts = [indices[w::workers] for w in range(workers)]
+        here = parts.pop(0) if executor.caller_is_a_worker else []
+        snapshot = snapshot_posteriors(self.graph) if parts else {}
+        batches = [PathBatch(self.replica, iteration, tuple(part), snapshot, self.cache) for part in parts]
+        with ThreadPoolExecutor(1) as waiter:  # waits on the executor while this thread runs paths
+            elsewhere = waiter.submit(executor.map, run_path_batch, batches)
+            logs = self.run_paths(iteration, here) if here else []
+            return logs + [log for part in elsewhere.result() for log in part]
 
     def _apply(self, logs: list[PathLog], iteration: int) -> None:
         deltas: dict[tuple[str, str], list[StepOutcome]] = defaultdict(list)
