@@ -57,7 +57,9 @@ class LocalExecutor:
         self._pool = None
 
     def map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
-        if self.workers == 1 or len(items) <= 1:
+        if not items:
+            return []
+        if self.workers == 1:
             return [fn(item) for item in items]
         if self._pool is None:
             import multiprocessing

@@ -37,6 +37,21 @@ def test_local_map_returns_results_in_item_order(workers):
         assert executor.map(_slow_square, []) == []
 
 
+def _pid(_: object) -> int:
+    import os
+
+    return os.getpid()
+
+
+def test_local_pool_runs_even_a_single_unit_in_another_process():
+    """Phase A runs one batch here and hands the executor the rest — one unit when workers = 2: that one
+    must not end up in this process too (it would run under this process's GIL, not beside it)."""
+    import os
+
+    with LocalExecutor(2) as executor:
+        assert executor.map(_pid, ["only"]) != [os.getpid()]
+
+
 def test_executor_names_and_options_are_checked():
     with pytest.raises(UserError, match="--address is for --executor ray"):
         open_executor("local", address="auto")
