@@ -16,7 +16,8 @@ Where paths run: in this process, or as batches on an executor (kopa.executor: l
 batch (:class:`PathBatch`) is a picklable unit carrying that very snapshot — the posteriors and the value
 cache as the iteration began — beside the iteration number and its path indices; the process running it
 holds a replica of this Phase A (catalog, backend, skeleton), built once per process from a
-:class:`ReplicaSpec` and cached, and returns the batch's path logs, which this process applies.
+:class:`ReplicaSpec` and cached, and returns the batch's path logs, which this process applies. On
+local processes this process is one of the workers: it runs the first batch itself, on its own state.
 """
 
 from __future__ import annotations
@@ -187,7 +188,8 @@ DYNAMIC_FIELDS = ("alpha", "beta", "attempts", "successes", "semantic_successes"
 class ReplicaSpec:
     """What another process needs to rebuild a Phase A: the skeleton's file (absolute, so a Ray worker
     with another working directory finds it), the backend string and the config. ``key`` names the run
-    (its config digest and skeleton path): a worker process keeps the replica of the key it last saw."""
+    (its config digest, the skeleton's path and a hash of its bytes): a worker process keeps the replica
+    of the key it last saw."""
 
     key: str
     skeleton: str
