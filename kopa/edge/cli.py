@@ -41,7 +41,8 @@ def graph_group() -> None:
               help="Phase A iterations T (the paper: 100); the run resumes per iteration.")
 @click.option("-M", "--paths", type=click.IntRange(min=1), default=500, show_default=True,
               help="Paths executed per iteration M (the paper: 500).")
-@workers_option(1, "Path batches run concurrently, one per worker process (the graph does not depend on it).")
+@workers_option(1, "Path batches run at once, one per worker process, this one among them (the graph does not "
+                  "depend on it).")
 @executor_options
 @out_option("Run folder: report.md, graph.json, graph.graphml, edges.duckdb, plots.", default="runs/edge")
 @click.option("--force", is_flag=True, help="Discard a run folder made with another configuration.")
