@@ -2,8 +2,10 @@
 
     nox -s demo     install kopa and run the main job on the embedded simulator: multi-step chains, then
                     KOPA-Bench with the offline baselines (a table and runs/baselines/report.md)
-    nox             the default sessions: tests, clients and wheel (what CI runs)
+    nox             the default sessions: tests, ray, clients and wheel (what CI runs)
     nox -s tests    install kopa with test extras, lint, and run the fast test suite
+    nox -s ray      install kopa with the ray extra and run the Ray executor's tests on a local
+                    ray.init(num_cpus=2): the same bytes as in-process (skipped by `tests`, which has no Ray)
     nox -s slow     the slow tests (full-scale worlds)
     nox -s perf     the performance harness in benchmark/perf (prints numbers; asserts nothing)
     nox -s clients  unmodified third-party client libraries (OpenDART, KRX, NEIS, Seoul) against the
@@ -22,7 +24,7 @@ import nox
 
 nox.options.default_venv_backend = "venv"
 nox.options.reuse_existing_virtualenvs = True
-nox.options.sessions = ["tests", "clients", "wheel"]
+nox.options.sessions = ["tests", "ray", "clients", "wheel"]
 
 PYTHON = "3.11"
 
@@ -50,6 +52,12 @@ def tests(session: nox.Session) -> None:
     session.install("-e", ".[test]")
     session.run("ruff", "check", "kopa", "sim", "tests", "benchmark", "noxfile.py", "setup.py")
     session.run("pytest", "-n", "2", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def ray(session: nox.Session) -> None:
+    session.install("-e", ".[test,ray]")
+    session.run("pytest", "-m", "ray", *session.posargs)
 
 
 @nox.session(python=PYTHON)

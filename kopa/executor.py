@@ -26,12 +26,21 @@ EXECUTORS = ("local", "ray")
 @runtime_checkable
 class Executor(Protocol):
     name: str
+    workers: int  # units that run at once: how many pieces a caller splits its work into
+    in_process: bool  # units run in this process, one after another: a caller may skip the pickling
+    # The caller's process counts among the workers (they share one machine): a caller that can run a
+    # unit itself runs one while workers - 1 others run on the executor, and saves a process.
+    caller_is_a_worker: bool
 
     def map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
         """fn(item) for every item, results in the items' order."""
         ...
 
     def close(self) -> None: ...
+
+    def __enter__(self) -> Executor: ...
+
+    def __exit__(self, *exc: object) -> None: ...
 
 
 class LocalExecutor:
@@ -43,10 +52,14 @@ class LocalExecutor:
         if workers < 1:
             raise UserError(f"--workers {workers}: at least 1")
         self.workers = workers
+        self.in_process = workers == 1
+        self.caller_is_a_worker = True
         self._pool = None
 
     def map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
-        if self.workers == 1 or len(items) <= 1:
+        if not items:
+            return []
+        if self.workers == 1:
             return [fn(item) for item in items]
         if self._pool is None:
             import multiprocessing

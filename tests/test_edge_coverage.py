@@ -92,3 +92,11 @@ def test_a_run_folder_made_before_the_sampler_existed_still_matches():
     expected = hashlib.sha256(orjson.dumps({"config": before, "backend": "sim"}, option=orjson.OPT_SORT_KEYS))
     assert config_digest(EdgeConfig(), "sim") == expected.hexdigest()
     assert config_digest(EdgeConfig(sampler="coverage"), "sim") != expected.hexdigest()
+
+
+def test_coverage_on_two_processes_gives_the_same_graph(runs, tmp_path):
+    """The schedule reads the start counts; a worker's replica must get them with the posteriors."""
+    _, coverage = runs
+    two, _ = build_graph(tmp_path / "two", EdgeConfig(**BUDGET, sampler="coverage"), "sim", tools=TOOLS, workers=2)
+    assert posterior_state(two.graph) == posterior_state(coverage.graph)
+    assert two.starts_seen == coverage.starts_seen

@@ -12,6 +12,7 @@ from kopa.cli_options import (
     backend_options,
     compose_backend,
     deprecation_note,
+    executor_options,
     out_option,
     workers_option,
 )
@@ -40,7 +41,9 @@ def graph_group() -> None:
               help="Phase A iterations T (the paper: 100); the run resumes per iteration.")
 @click.option("-M", "--paths", type=click.IntRange(min=1), default=500, show_default=True,
               help="Paths executed per iteration M (the paper: 500).")
-@workers_option(1, "Paths run concurrently (the graph does not depend on it).")
+@workers_option(1, "Path batches run at once, one per worker process, this one among them (the graph does not "
+                  "depend on it).")
+@executor_options
 @out_option("Run folder: report.md, graph.json, graph.graphml, edges.duckdb, plots.", default="runs/edge")
 @click.option("--force", is_flag=True, help="Discard a run folder made with another configuration.")
 @click.option("--no-truth", is_flag=True, help="Skip the precision/recall study against the simulator's truth.")
@@ -63,9 +66,10 @@ def graph_group() -> None:
               help="auto answers from the cache and asks the model on a miss; record always asks and stores; "
                    "replay never asks (a miss is an error).")
 def graph_build(backend_spec: str, record_dir: str | None, faults: str | None, path_seed: int,
-                deprecated_seed: int | None, iterations: int, paths: int, workers: int, out: str, force: bool,
-                no_truth: bool, sampler: str, probe_edges: int, proposer: str, filler: str, model: str | None,
-                base_url: str | None, llm_cache: str | None, llm_mode: str) -> None:
+                deprecated_seed: int | None, iterations: int, paths: int, workers: int, executor: str,
+                address: str | None, out: str, force: bool, no_truth: bool, sampler: str, probe_edges: int,
+                proposer: str, filler: str, model: str | None, base_url: str | None, llm_cache: str | None,
+                llm_mode: str) -> None:
     """Skeleton (retriever + proposer), then T × M execution-grounded paths; resumable per iteration.
 
     \b
@@ -79,6 +83,7 @@ def graph_build(backend_spec: str, record_dir: str | None, faults: str | None, p
 
     from kopa.edge.config import EdgeConfig
     from kopa.edge.run import build_graph
+    from kopa.executor import open_executor
     from kopa.llm.client import ChatModelError
 
     if deprecated_seed is not None:
@@ -103,8 +108,9 @@ def graph_build(backend_spec: str, record_dir: str | None, faults: str | None, p
                                    f"edges {int(row['edges_retained'])}")
 
         try:
-            phase, skeleton = build_graph(out_dir, config, spec, workers=workers, force=force, on_iteration=tick,
-                                          **roles)
+            with open_executor(executor, workers=workers, address=address) as units:
+                phase, skeleton = build_graph(out_dir, config, spec, executor=units, force=force,
+                                              on_iteration=tick, **roles)
         except ChatModelError as exc:
             raise click.ClickException(f"LLM role failed: {exc}") from exc
         except ValueError as exc:

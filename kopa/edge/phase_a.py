@@ -15,6 +15,13 @@ Determinism: a path's randomness is drawn from its own stream (seed, iteration, 
 iteration reads the posteriors and the value cache as they stood when the iteration began, and the
 iteration's updates are applied afterwards in a canonical order — so the result is the same whatever the
 number of workers, and a run resumed from any completed iteration ends where an uninterrupted one does.
+
+Where paths run: in this process, or as batches on an executor (kopa.executor: local processes, Ray). A
+batch (:class:`PathBatch`) is a picklable unit carrying that very snapshot — the posteriors and the value
+cache as the iteration began — beside the iteration number and its path indices; the process running it
+holds a replica of this Phase A (catalog, backend, skeleton), built once per process from a
+:class:`ReplicaSpec` and cached, and returns the batch's path logs, which this process applies. On
+local processes this process is one of the workers: it runs the first batch itself, on its own state.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ from kopa.catalog.view import ParamView, ToolView, view_of
 from kopa.edge.config import EdgeConfig
 from kopa.edge.graph import Edge, ToolGraph
 from kopa.edge.plan import date_form, is_generic
+from kopa.executor import Executor
 from kopa.tools.results import ToolResult
 from kopa.tools.runtime import RetryPolicy, ToolRuntime
 
@@ -205,9 +213,29 @@ def update_posterior(edge: Edge, step: StepOutcome) -> None:
     edge.semantic_successes += step.outcome == "semantic"
 
 
+# The edge fields Phase A changes; everything else in an edge is the skeleton's.
+DYNAMIC_FIELDS = ("alpha", "beta", "attempts", "successes", "semantic_successes", "pruned", "pruned_at")
+
+
+@dataclass(frozen=True)
+class ReplicaSpec:
+    """What another process needs to rebuild a Phase A: the skeleton's file (absolute, so a Ray worker
+    with another working directory finds it), the backend string and the config. ``key`` names the run
+    (its config digest, the skeleton's path and a hash of its bytes): a worker process keeps the replica
+    of the key it last saw."""
+
+    key: str
+    skeleton: str
+    backend: str
+    config: dict[str, Any]
+
+
 class PhaseA:
     def __init__(self, graph: ToolGraph, catalog: Catalog, backend: Backend, config: EdgeConfig,
-                 runtime_factory: Callable[[], ToolRuntime] | None = None) -> None:
+                 runtime_factory: Callable[[], ToolRuntime] | None = None,
+                 replica: ReplicaSpec | None = None) -> None:
+        """``replica`` lets path batches run in other processes (run_iteration on an executor that is
+        not in-process); without it they run here."""
         self.graph = graph
         self.catalog = catalog
         self.backend = backend
@@ -216,6 +244,7 @@ class PhaseA:
         self.cache: dict[str, list[str]] = {}
         self.iteration = 0
         self.history: list[dict[str, float]] = []
+        self.replica = replica
         self._runtime_factory = runtime_factory or self._default_runtime
         self._starts = sorted({e.source for e in graph.edges.values()})
         self._schedule: tuple[int, list[Edge]] | None = None
@@ -361,24 +390,40 @@ class PhaseA:
 
     # ------------------------------------------------------------ one iteration
 
-    def run_iteration(self, workers: int = 1) -> list[PathLog]:
+    def run_paths(self, iteration: int, indices: list[int]) -> list[PathLog]:
+        """The paths ``indices`` of ``iteration`` on this process's graph, cache and one runtime."""
+        runtime = self._runtime_factory()
+        return [self.run_path(iteration, i, runtime) for i in indices]
+
+    def run_iteration(self, executor: Executor | None = None) -> list[PathLog]:
+        """One iteration's M paths, here (no executor, or an in-process one: no copy of anything) or as
+        one batch per executor worker; then its updates, applied here in path order."""
         iteration = self.iteration + 1
         indices = list(range(self.config.M))
-        if workers <= 1:
-            runtime = self._runtime_factory()
-            logs = [self.run_path(iteration, i, runtime) for i in indices]
+        if executor is None or executor.in_process:
+            logs = self.run_paths(iteration, indices)
         else:
-            chunks = [indices[w::workers] for w in range(workers)]
-
-            def work(chunk: list[int]) -> list[PathLog]:
-                runtime = self._runtime_factory()
-                return [self.run_path(iteration, i, runtime) for i in chunk]
-
-            with ThreadPoolExecutor(max_workers=workers) as pool:
-                logs = sorted((log for part in pool.map(work, chunks) for log in part), key=lambda g: g.path)
+            if self.replica is None:
+                raise ValueError("path batches on another process need the PhaseA's replica spec")
+            logs = sorted(self._run_batches(executor, iteration, indices), key=lambda g: g.path)
         self._apply(logs, iteration)
         self.iteration = iteration
         return logs
+
+    def _run_batches(self, executor: Executor, iteration: int, indices: list[int]) -> list[PathLog]:
+        """One batch per worker, interleaved (every batch gets paths of every kind; the result does not
+        depend on it). When this process is one of the workers it runs the first batch itself, on its
+        own graph and cache — the very state the snapshot holds — while the executor runs the rest."""
+        workers = min(executor.workers, len(indices))
+        parts = [indices[w::workers] for w in range(workers)]
+        here = parts.pop(0) if executor.caller_is_a_worker else []
+        snapshot = snapshot_posteriors(self.graph) if parts else {}
+        batches = [PathBatch(self.replica, iteration, tuple(part), snapshot, self.cache, self.starts_seen)
+                   for part in parts]
+        with ThreadPoolExecutor(1) as waiter:  # waits on the executor while this thread runs paths
+            elsewhere = waiter.submit(executor.map, run_path_batch, batches)
+            logs = self.run_paths(iteration, here) if here else []
+            return logs + [log for part in elsewhere.result() for log in part]
 
     def _apply(self, logs: list[PathLog], iteration: int) -> None:
         deltas: dict[tuple[str, str], list[StepOutcome]] = defaultdict(list)
@@ -413,3 +458,73 @@ class PhaseA:
             "edges_retained": float(sum(not e.pruned for e in self.graph.edges.values())),
             "calls": float(len(steps)),
         })
+
+
+# ---------------------------------------------------------------- path batches (picklable units)
+
+
+@dataclass(frozen=True)
+class PathBatch:
+    """Some paths of one iteration, with the state every path of that iteration reads."""
+
+    replica: ReplicaSpec
+    iteration: int
+    paths: tuple[int, ...]
+    posteriors: dict[str, list[Any]]  # DYNAMIC_FIELDS, one list each, edges in sorted key order
+    cache: dict[str, list[str]]
+    starts_seen: dict[str, tuple[int, int]]  # the coverage sampler's start counts
+
+
+def snapshot_posteriors(graph: ToolGraph) -> dict[str, list[Any]]:
+    """The edges' dynamic fields as columns (compact to pickle: one list of floats or ints per field)."""
+    edges = [graph.edges[key] for key in sorted(graph.edges)]
+    return {name: [getattr(e, name) for e in edges] for name in DYNAMIC_FIELDS}
+
+
+class Replica:
+    """A worker process's Phase A for one run, and the snapshot its graph holds now: a new snapshot sets
+    only the values that differ (an iteration changes a few thousand of the 45,834 edges' fields; setting
+    all of them cost 0.17 s per batch). The graph ends equal to the snapshot either way."""
+
+    def __init__(self, spec: ReplicaSpec) -> None:
+        from kopa.backends.spec import open_backend
+        from kopa.catalog.loader import load_catalog
+
+        graph = ToolGraph.load_json(spec.skeleton)
+        self.key = spec.key
+        self.phase = PhaseA(graph, load_catalog(), open_backend(spec.backend),
+                            EdgeConfig.model_validate(spec.config), replica=spec)
+        self._edges = [graph.edges[key] for key in sorted(graph.edges)]
+        self._held = snapshot_posteriors(graph)
+
+    def restore(self, columns: dict[str, list[Any]]) -> None:
+        for name, values in columns.items():
+            if len(values) != len(self._edges):
+                raise ValueError(f"a posterior snapshot of {len(values)} edges for a graph of {len(self._edges)}")
+            held = self._held[name]
+            for i in [i for i, (old, new) in enumerate(zip(held, values, strict=True)) if old != new]:
+                setattr(self._edges[i], name, values[i])
+            self._held[name] = values
+
+
+# This process's replica. One at a time — a worker serves one run's batches after another.
+_REPLICA: list[Replica] = []
+
+
+def replica_of(spec: ReplicaSpec) -> Replica:
+    """The replica a worker process runs batches on, built on its first batch of a run."""
+    if _REPLICA and _REPLICA[0].key == spec.key:
+        return _REPLICA[0]
+    _REPLICA.clear()  # the previous run's replica goes before this one is built: one in memory at a time
+    _REPLICA.append(Replica(spec))
+    return _REPLICA[0]
+
+
+def run_path_batch(batch: PathBatch) -> list[PathLog]:
+    """A batch on this process's replica, as of the snapshot it carries (a pure function of the batch)."""
+    replica = replica_of(batch.replica)
+    replica.restore(batch.posteriors)
+    replica.phase.cache = batch.cache
+    replica.phase.starts_seen = batch.starts_seen
+    replica.phase._schedule = None  # a schedule is a function of the state just restored
+    return replica.phase.run_paths(batch.iteration, list(batch.paths))

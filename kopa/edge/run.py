@@ -24,10 +24,11 @@ from kopa.backends.spec import Backend, open_backend
 from kopa.catalog.loader import load_catalog
 from kopa.edge.config import EdgeConfig
 from kopa.edge.graph import ToolGraph
-from kopa.edge.phase_a import PathLog, PhaseA
+from kopa.edge.phase_a import DYNAMIC_FIELDS as _DYNAMIC
+from kopa.edge.phase_a import PathLog, PhaseA, ReplicaSpec
+from kopa.errors import UserError
+from kopa.executor import Executor, open_executor
 from kopa.fileio import write_atomic
-
-_DYNAMIC = ("alpha", "beta", "attempts", "successes", "semantic_successes", "pruned", "pruned_at")
 
 
 def posterior_state(graph: ToolGraph) -> list[list]:
@@ -152,11 +153,13 @@ class EdgeRun:
 
 
 def build_graph(out_dir: Path, config: EdgeConfig, backend_spec: str = "sim", *, workers: int = 1,
-                force: bool = False, proposer=None, embedder=None, tools: list | None = None,
-                on_iteration: Callable[[int, dict[str, Any]], None] | None = None,
+                executor: Executor | None = None, force: bool = False, proposer=None, embedder=None,
+                tools: list | None = None, on_iteration: Callable[[int, dict[str, Any]], None] | None = None,
                 stop_after: int | None = None, filler: Callable[[str], Any] | None = None,
                 roles: dict[str, str] | None = None) -> tuple[PhaseA, ToolGraph]:
-    """`filler(today)` makes the first-call argument filler (default: the offline ArgumentFiller);
+    """The skeleton, then Phase A's iterations; path batches run on ``executor`` (default: the local one
+    with ``workers`` processes — this process alone for 1). The graph does not depend on where they ran.
+    `filler(today)` makes the first-call argument filler (default: the offline ArgumentFiller);
     `roles` names the non-default LLM roles for the run folder's digest (see config_digest)."""
     from kopa.edge.embed import HashingEmbedder
     from kopa.edge.graph import build_skeleton
@@ -164,21 +167,46 @@ def build_graph(out_dir: Path, config: EdgeConfig, backend_spec: str = "sim", *,
 
     catalog = load_catalog()
     run = EdgeRun(out_dir, config, backend_spec, force=force, roles=roles)
-    tools = tools if tools is not None else [t for t in catalog if t.family != "session"]
-    skeleton = run.skeleton(lambda: build_skeleton(tools, embedder or HashingEmbedder(),
-                                                   proposer or OfflineProposer(), config))
     backend: Backend = open_backend(backend_spec)
-    phase = PhaseA(ToolGraph.load_json(out_dir / "skeleton.json"), catalog, backend, config)
-    if filler is not None:
-        phase.filler = filler(backend.today().isoformat())
-    run.resume(phase)
-    while phase.iteration < config.T:
-        if stop_after is not None and phase.iteration >= stop_after:
-            break
-        logs = phase.run_iteration(workers=workers)
-        run.checkpoint(phase, logs)
-        if on_iteration is not None:
-            on_iteration(phase.iteration, phase.history[-1])
+    owned = executor is None
+    executor = executor or open_executor("local", workers=workers)
+    try:
+        if backend.observer is not None and not executor.in_process:
+            raise UserError(f"{backend_spec}: a recording is written by one process; record with --workers 1 "
+                            "and the local executor, then run on many from the recording (replay:DIR)")
+        if filler is not None and not executor.in_process:
+            # A worker's replica would fill first calls with the offline rules: another graph.
+            raise UserError("an LLM filler runs in this process: use --workers 1 with the local executor "
+                            "(its answers are cached, so a rerun is fast)")
+        tools = tools if tools is not None else [t for t in catalog if t.family != "session"]
+        skeleton = run.skeleton(lambda: build_skeleton(tools, embedder or HashingEmbedder(),
+                                                       proposer or OfflineProposer(), config))
+        graph, replica = _phase_graph(out_dir / "skeleton.json", config, backend_spec)
+        phase = PhaseA(graph, catalog, backend, config, replica=replica)
+        if filler is not None:
+            phase.filler = filler(backend.today().isoformat())
+        run.resume(phase)
+        while phase.iteration < config.T:
+            if stop_after is not None and phase.iteration >= stop_after:
+                break
+            logs = phase.run_iteration(executor)
+            run.checkpoint(phase, logs)
+            if on_iteration is not None:
+                on_iteration(phase.iteration, phase.history[-1])
+    finally:
+        if owned:
+            executor.close()
     if phase.iteration >= config.T:
         run.finish(phase, skeleton)
     return phase, skeleton
+
+
+def _phase_graph(path: Path, config: EdgeConfig, backend_spec: str) -> tuple[ToolGraph, ReplicaSpec]:
+    """Phase A's own copy of the skeleton, and the spec of its replicas in worker processes: a worker
+    keeps its replica while the key holds — the same config, backend and skeleton file, byte for byte."""
+    path = path.resolve()
+    data = path.read_bytes()
+    key = hashlib.sha256(f"{config_digest(config, backend_spec)}\x1f{path}\x1f".encode()
+                         + hashlib.sha256(data).digest()).hexdigest()
+    spec = ReplicaSpec(key, str(path), backend_spec, config.model_dump(mode="json"))
+    return ToolGraph.from_json_bytes(data), spec

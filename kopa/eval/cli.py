@@ -11,6 +11,7 @@ from kopa.cli_options import (
     backend_options,
     compose_backend,
     deprecated_option,
+    executor_options,
     json_option,
     out_option,
     workers_option,
@@ -186,6 +187,7 @@ def _with_run_options(f, rollouts: int):
 @click.option("--policy", type=click.Choice(POLICY_NAMES), default="oracle", show_default=True,
               help="Who plays: the oracle, a failure-mode baseline, or openai (a model via --model/--base-url).")
 @_run_options(rollouts=4)
+@executor_options
 @out_option("Run folder (default runs/<policy>).")
 @click.option("--force", is_flag=True, help="Discard a run folder made with another configuration.")
 @click.option("--model", help="Model name (openai policy).")
@@ -199,9 +201,10 @@ def _with_run_options(f, rollouts: int):
 @click.option("--judge-model", help="An LLM judge for open-ended answers (default: the offline judge).")
 @click.option("--judge-base-url", help="OpenAI-compatible endpoint of the judge model.")
 def bench_run(policy: str, backend_spec: str, record_dir: str | None, faults: str | None, rollouts: int,
-              policy_seeds: list[int], tasks_path: str | None, only: str, workers: int, out: str | None,
-              force: bool, model: str | None, base_url: str | None, llm_cache: str | None, llm_mode: str,
-              temperature: float, judge_model: str | None, judge_base_url: str | None) -> None:
+              policy_seeds: list[int], tasks_path: str | None, only: str, workers: int, executor: str,
+              address: str | None, out: str | None, force: bool, model: str | None, base_url: str | None,
+              llm_cache: str | None, llm_mode: str, temperature: float, judge_model: str | None,
+              judge_base_url: str | None) -> None:
     """Run episodes (resumable: finished episodes are skipped), score them from the stored files and
     write the report.
 
@@ -212,10 +215,15 @@ def bench_run(policy: str, backend_spec: str, record_dir: str | None, faults: st
       kopa bench run --tasks my-task-set --policy oracle -n 1
       kopa bench run --policy openai --model Qwen/Qwen3.5-9B --base-url http://127.0.0.1:8000/v1 \\
                      --llm-cache runs/llm-cache --policy-seeds 0,1,2,3,4,5,6,7
+      kopa bench run --policy oracle --executor ray --address auto
+
+    With --executor local the episodes run on --workers threads of this process (for the offline policies
+    faster than processes, which would each load the world first); with ray, as Ray tasks.
     """
     from pathlib import Path
 
     from kopa.eval.runner import RunConfig
+    from kopa.executor import open_executor
 
     if policy == "openai" and not model:
         raise click.UsageError("--policy openai needs --model (and usually --base-url)")
@@ -226,7 +234,10 @@ def bench_run(policy: str, backend_spec: str, record_dir: str | None, faults: st
                        judge_base_url=judge_base_url)
     target = Path(out or f"runs/{policy}")
     total = _episode_count(config, found)
-    _report(target, _run_with_progress([(config, target)], total, workers, force)[0])
+    with open_executor(executor, workers=workers, address=address) as units:
+        scored = _run_with_progress([(config, target)], total, workers, force,
+                                    executor=None if units.name == "local" else units)
+    _report(target, scored[0])
 
 
 def _only(text: str) -> list[str]:
@@ -243,8 +254,9 @@ def _episode_count(config, found) -> int:
         raise click.BadParameter(str(exc), param_hint="'--only'") from exc
 
 
-def _run_with_progress(runs, total: int, workers: int, force: bool) -> list:
-    """Play and score each (config, folder) in turn under one progress bar; the scored episodes of each."""
+def _run_with_progress(runs, total: int, workers: int, force: bool, executor=None) -> list:
+    """Play and score each (config, folder) in turn under one progress bar; the scored episodes of each.
+    Episodes run on ``workers`` threads, or as units on ``executor`` when one is given."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from kopa.eval.runner import ConfigChanged, read_episodes, run_bench
@@ -257,7 +269,7 @@ def _run_with_progress(runs, total: int, workers: int, force: bool) -> list:
             already = len(read_episodes(folder)) if (folder / "config.json").exists() else 0
             progress.update(bar, description=f"{config.policy} episodes", advance=already)
             try:
-                results.append(run_bench(config, folder, workers=workers, force=force,
+                results.append(run_bench(config, folder, workers=workers, force=force, executor=executor,
                                          on_episode=lambda e: progress.advance(bar)))
             except ConfigChanged as exc:
                 raise click.UsageError(str(exc)) from exc

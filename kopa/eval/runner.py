@@ -2,7 +2,9 @@
 
 runs/<name>/config.json      the resolved configuration (a changed config is refused unless forced)
 runs/<name>/episodes.jsonl   one Episode per line — the calls, answer and end state — appended as each
-                             finishes (resume skips them); scoring never rewrites it
+                             finishes (resume skips them), then rewritten in the canonical order (task-set
+                             order, seed, rollout) once all are in, so its bytes do not depend on where
+                             episodes ran or which finished first; scoring never rewrites it
 runs/<name>/transcripts/     <task>.s<seed>.r<rollout>.json: the chat messages and every call's full result
 runs/<name>/scores.jsonl     one ScoredEpisode per line, in task-set order, rewritten by every scoring
 runs/<name>/scoring.json     how the scores were made: the run scored, the task set, the judge
@@ -11,6 +13,11 @@ runs/<name>/report.md, metrics.json, plots/*.png
 Generation (:func:`generate`) executes policies against a backend; scoring (:func:`score_run`) reads only
 ``episodes.jsonl``, the task set and its targets — no tool, no backend, no model (unless a judge model is
 named) — so a scorer fix re-scores a finished run, and the run's own scores come from the same code.
+
+Where episodes run: threads of this process (the default: the offline policies spend their time in the
+in-process simulator, where another process would first have to load the world and the catalog), or as
+units on an executor (kopa.executor: local processes, Ray) — an :class:`EpisodeUnit` names its task,
+seed and rollout; the process running it builds the task set, backend and policies once per run.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ import hashlib
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +40,8 @@ from kopa.eval.episode import Episode, PredictedCall, ScoredEpisode, Transcript
 from kopa.eval.policies.offline import POLICIES
 from kopa.eval.scoring.episode import score_stored
 from kopa.eval.task import Target, Task, TaskSet, task_set
+from kopa.executor import Executor
+from kopa.fileio import write_atomic
 
 INFRA_RETRIES = 1  # an infrastructure failure (not the model's) is retried once, then reported apart
 
@@ -214,8 +224,10 @@ def _sorted(items: list, tasks: list[Task] | tuple[Task, ...]) -> list:
 
 
 def generate(config: RunConfig, out_dir: Path, *, workers: int = 4, force: bool = False,
-             on_episode: Callable[[Episode], Any] | None = None) -> list[Episode]:
-    """Play every (task, seed, rollout) not yet in ``episodes.jsonl`` and append it there."""
+             executor: Executor | None = None, on_episode: Callable[[Episode], Any] | None = None
+             ) -> list[Episode]:
+    """Play every (task, seed, rollout) not yet in ``episodes.jsonl`` and append it there: on ``workers``
+    threads, or as units on ``executor`` when one is given; then put the file in the canonical order."""
     from kopa.backends.spec import open_backend  # looked up at call time: scoring never reaches it
 
     prepare_folder(config, out_dir, force)
@@ -230,39 +242,127 @@ def generate(config: RunConfig, out_dir: Path, *, workers: int = 4, force: bool 
     transcripts = out_dir / "transcripts"
     transcripts.mkdir(exist_ok=True)
     _drop_partial_line(out_dir / "episodes.jsonl")
-    if jobs:
+    if jobs and executor is not None and not executor.in_process:
+        _play_units(config, jobs, executor, out_dir, on_episode)
+    elif jobs:
         backend = open_backend(config.backend)
         policies = {seed: make_policy(config, seed) for seed in config.seeds}
         _play(jobs, targets, policies, backend, out_dir, workers, on_episode)
-    return _sorted(read_episodes(out_dir), tasks)
+    episodes = _sorted(read_episodes(out_dir), tasks)
+    _write_canonical(out_dir / "episodes.jsonl", episodes)
+    return episodes
+
+
+def _write_canonical(path: Path, episodes: list[Episode]) -> None:
+    """The episodes in their canonical order, written whole and renamed (an interruption keeps the old file)."""
+    data = b"".join(e.model_dump_json().encode() + b"\n" for e in episodes)
+    if not path.exists() or path.read_bytes() != data:
+        write_atomic(path, data)
+
+
+def play_one(task: Task, target: Target, policy, backend: Backend, seed: int, rollout: int
+             ) -> tuple[Episode, Transcript | None]:
+    """One episode; an infrastructure failure (not the model's) is retried, then reported apart."""
+    for attempt in range(INFRA_RETRIES + 1):
+        try:
+            return run_episode(task, target, policy, backend, seed, rollout)
+        except Exception as exc:
+            if attempt == INFRA_RETRIES:
+                return _infra_failure(task, policy.name, seed, rollout, exc), None
+    raise AssertionError("unreachable")
+
+
+def _store(out_dir: Path, sink, episode: Episode, transcript: Transcript | None) -> None:
+    if transcript is not None:  # written first: an episode line always has its transcript
+        name = transcript_name(episode.task_id, episode.seed, episode.rollout)
+        (out_dir / "transcripts" / name).write_bytes(
+            orjson.dumps(transcript.model_dump(mode="json"), option=orjson.OPT_INDENT_2))
+    sink.write(episode.model_dump_json().encode() + b"\n")
+    sink.flush()
 
 
 def _play(jobs: list[tuple[Task, int, int]], targets: dict[str, Target], policies: dict[int, Any],
           backend: Backend, out_dir: Path, workers: int, on_episode: Callable[[Episode], Any] | None) -> None:
     lock = threading.Lock()
-
-    def one(task: Task, seed: int, rollout: int) -> tuple[Episode, Transcript | None]:
-        for attempt in range(INFRA_RETRIES + 1):
-            try:
-                return run_episode(task, targets[task.id], policies[seed], backend, seed, rollout)
-            except Exception as exc:  # infrastructure, not the model: retried, then reported apart
-                if attempt == INFRA_RETRIES:
-                    return _infra_failure(task, policies[seed].name, seed, rollout, exc), None
-        raise AssertionError("unreachable")
-
     with (out_dir / "episodes.jsonl").open("ab") as sink, ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(one, *job) for job in jobs]
+        futures = [pool.submit(play_one, task, targets[task.id], policies[seed], backend, seed, rollout)
+                   for task, seed, rollout in jobs]
         for future in as_completed(futures):
             episode, transcript = future.result()
-            if transcript is not None:  # written first: an episode line always has its transcript
-                name = transcript_name(episode.task_id, episode.seed, episode.rollout)
-                (out_dir / "transcripts" / name).write_bytes(
-                    orjson.dumps(transcript.model_dump(mode="json"), option=orjson.OPT_INDENT_2))
             with lock:
-                sink.write(episode.model_dump_json().encode() + b"\n")
-                sink.flush()
+                _store(out_dir, sink, episode, transcript)
             if on_episode is not None:
                 on_episode(episode)
+
+
+# ---------------------------------------------------------------- episodes as executor units
+
+
+@dataclass(frozen=True)
+class EpisodeUnit:
+    """One episode to play in whatever process runs it: the run's configuration (its paths made absolute,
+    so a worker with another working directory finds them) and the episode's coordinates."""
+
+    config: dict[str, Any]
+    task_id: str
+    seed: int
+    rollout: int
+
+
+@dataclass
+class _Player:
+    tasks: dict[str, Task]
+    targets: dict[str, Target]
+    backend: Backend
+    policies: dict[int, Any]
+
+
+_PLAYER: list[tuple[str, _Player]] = []  # this process's (run digest, player): one run at a time
+
+
+def _player_of(config: RunConfig) -> _Player:
+    digest = config.digest()
+    if _PLAYER and _PLAYER[0][0] == digest:
+        return _PLAYER[0][1]
+    from kopa.backends.spec import open_backend
+
+    _PLAYER.clear()
+    found = load_task_set(config)
+    player = _Player({t.id: t for t in found.tasks()}, found.targets(), open_backend(config.backend),
+                     {seed: make_policy(config, seed) for seed in config.seeds})
+    _PLAYER.append((digest, player))
+    return player
+
+
+def play_unit(unit: EpisodeUnit) -> tuple[Episode, Transcript | None]:
+    player = _player_of(RunConfig.model_validate(unit.config))
+    task = player.tasks[unit.task_id]
+    return play_one(task, player.targets[task.id], player.policies[unit.seed], player.backend, unit.seed,
+                    unit.rollout)
+
+
+def _absolute(config: RunConfig) -> RunConfig:
+    update = {name: str(Path(value).resolve()) for name in ("task_set", "llm_cache")
+              if (value := getattr(config, name)) is not None}
+    return config.model_copy(update=update)
+
+
+def _play_units(config: RunConfig, jobs: list[tuple[Task, int, int]], executor: Executor, out_dir: Path,
+                on_episode: Callable[[Episode], Any] | None) -> None:
+    if any(part.startswith("record:") for part in config.backend.split("@")):
+        raise UserError(f"{config.backend}: a recording is written by one process; record with the local "
+                        "executor, then run on many from the recording (replay:DIR)")
+    shipped = _absolute(config).model_dump()
+    units = [EpisodeUnit(shipped, task.id, seed, rollout) for task, seed, rollout in jobs]
+    # A few rounds of units per worker at a time: finished episodes are stored (and a resume keeps them)
+    # as they come, not only at the end.
+    step = 4 * executor.workers
+    with (out_dir / "episodes.jsonl").open("ab") as sink:
+        for start in range(0, len(units), step):
+            for episode, transcript in executor.map(play_unit, units[start:start + step]):
+                _store(out_dir, sink, episode, transcript)
+                if on_episode is not None:
+                    on_episode(episode)
 
 
 def score_run(run_dir: Path, out_dir: Path | None = None, *, judge_model: str | None = None,
@@ -298,8 +398,9 @@ def score_run(run_dir: Path, out_dir: Path | None = None, *, judge_model: str | 
 
 
 def run_bench(config: RunConfig, out_dir: Path, *, workers: int = 4, force: bool = False,
-              on_episode: Callable[[Episode], Any] | None = None) -> list[ScoredEpisode]:
+              executor: Executor | None = None, on_episode: Callable[[Episode], Any] | None = None
+              ) -> list[ScoredEpisode]:
     """Generate, then score from the files with the run's judge: the run's scores are a re-score."""
-    generate(config, out_dir, workers=workers, force=force, on_episode=on_episode)
+    generate(config, out_dir, workers=workers, force=force, executor=executor, on_episode=on_episode)
     return score_run(out_dir, judge_model=config.judge_model, judge_base_url=config.judge_base_url,
                      workers=workers)

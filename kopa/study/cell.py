@@ -93,7 +93,7 @@ def run_unit(unit: Unit) -> UnitResult:
     phase = PhaseA(graph, catalog, backends[0], edge_config, runtime_factory=runtime)
     outcomes: Counter[str] = Counter()
     for _ in range(config.T):
-        logs = phase.run_iteration(workers=1)
+        logs = phase.run_iteration()
         outcomes.update(s.outcome for log in logs for s in log.steps)
     probe = held_out_probe(phase, catalog, config, unit, max(epochs))
     figures = probe_figures(phase.graph, probe, config.probe_repeats)
