@@ -180,6 +180,16 @@ def test_two_runs_are_byte_identical_whatever_the_workers(tiny, tmp_path):
         assert (again / name).read_bytes() == (folder / name).read_bytes(), name
 
 
+@pytest.mark.ray
+def test_the_same_study_on_ray_is_byte_identical(tiny, tmp_path):
+    pytest.importorskip("ray")
+    folder, _ = tiny
+    on_ray = tmp_path / "ray"
+    run_study(on_ray, TINY, executor="ray", workers=2)
+    for name in ("summary.json", "report.md", "truth.json", "skeleton.json"):
+        assert (on_ray / name).read_bytes() == (folder / name).read_bytes(), name
+
+
 def test_a_folder_with_another_configuration_is_refused_by_field(tiny):
     from kopa.errors import UserError
 
