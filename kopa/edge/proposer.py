@@ -47,6 +47,7 @@ TOKEN_SYNONYMS = {"cd": "code", "nm": "name", "num": "no", "nmbr": "no", "ymd": 
 STOP_TOKENS = frozenset({"srch", "search", "sch", "q", "query", "val", "value", "info"})
 KIND_TOKENS = {"code": "code", "id": "code", "no": "code", "seq": "code", "key": "code", "mst": "code",
                "name": "name", "date": "date", "year": "date", "day": "date"}
+IDENTIFIER_HEAD = "code"
 GENERIC_NAME_TOKENS = frozenset(KIND_TOKENS)  # a name made only of these says what kind of value, not which
 # Korean head nouns: 코드/번호/ID are one kind (identifiers), 명/이름/성명/명칭 another, dates a third.
 KIND_KOREAN = (("code", ("코드", "번호", "ID", "아이디", "일련번호")),
@@ -140,6 +141,7 @@ class _Item:
     name: str
     norm: str
     tokens: frozenset[str]
+    stems: frozenset[str]  # the tokens without the identifier head `code`
     name_bigrams: frozenset[str]
     desc_bigrams: frozenset[str]
     pattern: str | None
@@ -172,8 +174,13 @@ def _item(name: str, description: str, pattern: str | None, doc: str | None, typ
     text = f"{description} {doc or ''}"
     small = (free_digits(pattern) or 99) <= SMALL_CODE_DIGITS or bool(FEW_MEMBER_WORDS.search(text))
     region = bool(CLOSED_SET_WORDS.search(text))
-    return _Item(name=name, norm="".join(tokens), tokens=frozenset(tokens),
-                 name_bigrams=_bigrams("".join(tokens)), desc_bigrams=_bigrams(head or description),
+    # 코드 / code heads nearly every identifier (법령코드, 단축코드, lawCd, srtnCd): sharing it says nothing
+    # about which thing two sides name, so names and wording are compared without it where more is left.
+    stems = tuple(t for t in tokens if t != IDENTIFIER_HEAD) or tokens
+    stem_head = re.sub(r"\s*코드$", "", head)
+    return _Item(name=name, norm="".join(tokens), tokens=frozenset(tokens), stems=frozenset(stems),
+                 name_bigrams=_bigrams("".join(stems)),
+                 desc_bigrams=_bigrams(stem_head if len(stem_head) >= 2 else (head or description)),
                  pattern=pattern, doc=None if shape_only(doc) else doc, kind=_kind(tokens, text, pattern, head),
                  closed=region or small, region=region, small=small, type=type_)
 
@@ -192,7 +199,7 @@ def lexical(p: _Item, f: _Item) -> float:
         return desc
     if p.norm == f.norm:
         return 1.0
-    jaccard = len(p.tokens & f.tokens) / len(p.tokens | f.tokens) if p.tokens and f.tokens else 0.0
+    jaccard = len(p.stems & f.stems) / len(p.stems | f.stems) if p.stems and f.stems else 0.0
     name_s = max(jaccard, 0.8 * _dice(p.name_bigrams, f.name_bigrams))
     return max(name_s, desc)
 
