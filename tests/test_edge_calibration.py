@@ -176,3 +176,24 @@ def test_offline_proposer_is_calibrated_on_a_moderate_subset(simulator, subset):
         base_rate = part.positives / part.edges
         assert cut.precision > base_rate + 0.3  # a constant score keeps everything or nothing
         assert cut.recall > 0.7
+
+
+def test_report_links_survive_the_console_and_say_what_the_pair_share_counts():
+    """The CLI prints report.md through rich, whose markup reads a lowercase [word] as a style tag: the
+    image links must come out as written. The share of all same-entity pairs names its ceiling."""
+    from rich.console import Console
+
+    from kopa.edge.report import SuccessFigures, render_markdown
+
+    figures = SuccessFigures(skeleton=50.0, g_star=60.0, pruned=10.0, pruned_never=70.0, retained_never=20.0,
+                             edges=300, retained=250, pruned_count=50, attempted=200)
+    truth = TruthReport(skeleton_precision=0.5, g_star_precision=0.6, pruned_precision=0.1, g_star_recall=0.9,
+                        true_pairs=3000, skeleton_recall=0.05, calibration=[])
+    text = render_markdown("t", figures, [], truth, {})
+    console = Console(record=True, width=400)
+    console.print(text)
+    shown = console.export_text()
+    for link in ("(plots/convergence.png)", "(plots/prior_posterior.png)"):
+        line = next(x for x in text.splitlines() if link in x)
+        assert line.startswith("![") and line in shown
+    assert "of all 3,000 tool pairs with a same-entity output → input that are skeleton edges (at most 0.100" in text
