@@ -317,14 +317,16 @@ class OfflineProposer:
     """Deterministic proposer over the public view: binds each non-generic target parameter to the
     source output field that documents it best and scores
 
-        s_e = Π_bound match(p, f) × coverage(target) × Π_unbound-required guessability(p)
+        s_e = Π_bound match(p, f) × coverage(source, target) × Π_unbound-required guessability(p)
 
     — each factor read as a probability (that the field carries the parameter's entity, that the target
     holds the value handed on, that a required input left unbound can be guessed), so that s_e estimates
-    the chance the edge executes with its plan. Without any binding an edge makes no claim, so s_e stays
-    below s_min."""
+    the chance the edge executes with its plan. Coverage reads the population the bound codes name (a
+    handful of 시도, the 시군구 of a region, thousands of companies), where the two datasets are (the
+    시도 their titles name) and whether the target is a lookup (required key) or a filtered list. Without
+    any binding an edge makes no claim, so s_e stays below s_min."""
 
-    name = "offline-lexical-v3"
+    name = "offline-lexical-v4"  # v4: region scopes, region-code wording, shape-only formats
 
     def __init__(self) -> None:
         # (source tool, parameter documentation) → (best match, field). Targets of one source share
