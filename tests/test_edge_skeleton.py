@@ -150,6 +150,59 @@ def test_a_generic_name_binds_only_by_its_korean_wording():
     assert named.bindings == {"SIGUN_CD": "SIGUN_CD"}
 
 
+
+def _region_view(name: str, title: str, wire: str, label: str, side: str, pattern: str = r"^\d{5}$") -> ToolView:
+    """A dataset documenting one region code as the long tail does: a shape-only format wording."""
+    doc = "숫자 5자리"
+    params, output = (), ()
+    if side == "param":
+        params = (ParamView(name=wire, type="string", required=False, description=label, pattern=pattern,
+                            format_description=doc),)
+    else:
+        output = (FieldView(name=wire, type="string", description=label, pattern=pattern, format_description=doc),)
+    return ToolView(name=name, title=title, description=f"{title} 정보를 제공합니다.", platform="x", domain="district",
+                    params=params, output=output)
+
+
+def test_region_codes_bind_across_wire_names_and_hold_only_within_a_region():
+    # 자치구코드 CGG_CD and 구코드 GU_CD are one kind of code; a Seoul dataset's values answer another Seoul
+    # dataset, never a Gyeonggi one (its 시군 are other codes of the same 5-digit shape).
+    source = _region_view("seoul_a", "서울시 공연장 점검 결과", "CGG_CD", "자치구코드", "field")
+    seoul = OfflineProposer().propose(source, _region_view("seoul_b", "서울시 경로당 현황", "GU_CD", "구코드", "param"))
+    gg = OfflineProposer().propose(source, _region_view("gg_b", "경기도 경로당 현황", "SIGUN_CD", "시군코드", "param"))
+    nationwide = OfflineProposer().propose(
+        _region_view("mois_a", "행정안전부_지방세 현황", "sggCd", "시군구코드", "field"),
+        _region_view("gg_c", "경기도 경로당 현황", "SIGUN_CD", "시군코드", "param"))
+    assert seoul.bindings == {"GU_CD": "CGG_CD"} and gg.bindings == {"SIGUN_CD": "CGG_CD"}
+    assert seoul.score >= 0.8 > 0.3 > nationwide.score > gg.score
+
+
+def test_region_scope_and_shape_only_wording():
+    from kopa.edge.proposer import closed_coverage, region_scope, shape_only
+
+    assert region_scope(_region_view("a", "서울시 공연장", "X", "x", "field")) == "서울"
+    assert region_scope(_region_view("b", "국토교통부_버스정류소 목록", "X", "x", "field")) is None
+    assert shape_only("숫자 6자리") and shape_only("영문 대문자·숫자 8자리") and shape_only("PRC_ 뒤에 영문 대문자·숫자 29~30자리")
+    assert not shape_only("법령ID (6자리)") and not shape_only("YYYYMMDD 형식의 날짜 (예: 20260130)")
+    assert not shape_only(None)
+    # A few-member population (시도, 교육청) is held by any dataset; 시군구 codes only within their region.
+    assert closed_coverage("서울", "경기", small=True) < 0.1 < closed_coverage(None, None, small=True)
+    assert closed_coverage("서울", "서울", small=False) > closed_coverage(None, None, small=False) \
+        > closed_coverage(None, "서울", small=False)
+
+
+def test_the_same_shape_is_no_shared_concept():
+    # 법령ID and 단축코드 are both '숫자 6자리' in the long tail: the wording of a shape binds nothing by
+    # itself, so the pair is no better than a same-pattern guess.
+    def item(name, label):
+        return dict(name=name, type="string", description=label, pattern=r"^\d{6}$", format_description="숫자 6자리")
+
+    source = ToolView(name="s", title="s", description="", platform="x", domain=None, params=(),
+                      output=(FieldView(**item("srtnCd", "단축코드")),))
+    target = ToolView(name="t", title="t", description="", platform="x", domain=None,
+                      params=(ParamView(required=True, **item("lawCd", "법령코드")),), output=())
+    assert OfflineProposer().propose(source, target).score < 0.3
+
 def test_plan_upstream_default_clarify_on_real_tools(views):
     target = views["get_dart_single_company_key_accounts"]
     p = OfflineProposer().propose(views["find_dart_corp_code"], target)

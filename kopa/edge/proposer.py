@@ -47,6 +47,7 @@ TOKEN_SYNONYMS = {"cd": "code", "nm": "name", "num": "no", "nmbr": "no", "ymd": 
 STOP_TOKENS = frozenset({"srch", "search", "sch", "q", "query", "val", "value", "info"})
 KIND_TOKENS = {"code": "code", "id": "code", "no": "code", "seq": "code", "key": "code", "mst": "code",
                "name": "name", "date": "date", "year": "date", "day": "date"}
+IDENTIFIER_HEAD = "code"
 GENERIC_NAME_TOKENS = frozenset(KIND_TOKENS)  # a name made only of these says what kind of value, not which
 # Korean head nouns: 코드/번호/ID are one kind (identifiers), 명/이름/성명/명칭 another, dates a third.
 KIND_KOREAN = (("code", ("코드", "번호", "ID", "아이디", "일련번호")),
@@ -58,9 +59,19 @@ PERIOD_WORDS = re.compile(r"YYYY|\bHH\b|분기|대수")
 # Codes of a closed, small population (시도, 시군구, 자치구, 교육청): every dataset of a region holds them all,
 # so a value handed on is almost always one the target answers for. Other entities (companies, schools,
 # laws, bills) come in thousands, and a dataset holds some of them.
-CLOSED_SET_WORDS = re.compile(r"시도|시군|자치구|시·군|시군구|교육청|광역|행정구역|법정동|지역코드")
+# ... and of those, the ones of a handful of members (17 시도, 17 시도교육청): any dataset holds them all.
+FEW_MEMBER_WORDS = re.compile(r"시도|교육청|광역")
+CLOSED_SET_WORDS = re.compile(r"시도|시군|자치구|(?<![가-힣])구코드|시·군|시군구|교육청|광역|행정구역|법정동|지역코드")
 # A target that reports events (주요사항보고서: 결정, 발생, 신청 …) answers only for the entities that had one.
 EVENT_WORDS = re.compile(r"주요사항|결정|발생|신청|제기|개시|중단|정지|폐지|해지|체결")
+# Where a dataset is: a 시도 named in its title (else its description) scopes the region codes it holds. A
+# Seoul dataset's 자치구 codes are none of a Gyeonggi dataset's 시군 codes, although both are 5-digit
+# 시군구코드 (the nesting 경기도 시군 ⊂ 전국 시군구 is told by this wording, not by the pattern).
+SIDO_WORDS = re.compile(r"서울|부산|대구|인천|광주|대전|울산|세종|경기|강원|충청북도|충북|충청남도|충남|전라북도|전북|"
+                        r"전라남도|전남|경상북도|경북|경상남도|경남|제주")
+# The wording of a shape alone (숫자 5자리, 영문 대문자·숫자 8자리, PRC_ 뒤에 …): it says how a value is
+# written, not which thing it names, so two sides documented with it agree on the shape only.
+SHAPE_WORDS = re.compile(r"숫자|영문|대문자|소문자|자리|뒤에|[^가-힣]")
 _EXAMPLE = re.compile(r"예\s*[:：]\s*([0-9A-Za-z가-힣_~.\-]+)")
 _HANGUL_ALNUM = re.compile(r"[가-힣A-Za-z0-9]+")
 _FREE_DIGITS = re.compile(r"^\^[0-9A-Z_]*\\d\{(?:\d+,)?(\d+)\}\$$")
@@ -107,6 +118,22 @@ def free_digits(pattern: str | None) -> int | None:
     return int(m.group(1)) if m else None
 
 
+def shape_only(doc: str | None) -> bool:
+    """True when a format's documented wording describes only the value's shape (숫자 6자리)."""
+    return doc is not None and not SHAPE_WORDS.sub("", doc)
+
+
+@cache
+def _scope(title: str, description: str) -> str | None:
+    found = set(SIDO_WORDS.findall(title)) or set(SIDO_WORDS.findall(description))
+    return found.pop() if len(found) == 1 else None
+
+
+def region_scope(tool: ToolView) -> str | None:
+    """The one 시도 a tool's title (else description) names (경기, 서울 …), or None: nationwide or unsaid."""
+    return _scope(tool.title, tool.description)
+
+
 @dataclass(frozen=True, eq=False)  # identity hash: _item() interns one per signature
 class _Item:
     """Match features of one parameter or output field, computed once per distinct documentation."""
@@ -114,12 +141,15 @@ class _Item:
     name: str
     norm: str
     tokens: frozenset[str]
+    stems: frozenset[str]  # the tokens without the identifier head `code`
     name_bigrams: frozenset[str]
     desc_bigrams: frozenset[str]
     pattern: str | None
-    doc: str | None  # the format's documented wording
+    doc: str | None  # the format's documented wording, None when it names only a shape
     kind: str | None
     closed: bool
+    region: bool  # worded as a region code (시군, 자치구, 시군구, 지역코드 …)
+    small: bool  # one of few values wherever it is used: ≤ SMALL_CODE_DIGITS free digits, or 시도/교육청 wording
     type: str
 
 
@@ -142,11 +172,17 @@ def _item(name: str, description: str, pattern: str | None, doc: str | None, typ
     tokens = _name_tokens(name)
     head = _desc_head(description)
     text = f"{description} {doc or ''}"
-    return _Item(name=name, norm="".join(tokens), tokens=frozenset(tokens),
-                 name_bigrams=_bigrams("".join(tokens)), desc_bigrams=_bigrams(head or description),
-                 pattern=pattern, doc=doc, kind=_kind(tokens, text, pattern, head),
-                 closed=bool(CLOSED_SET_WORDS.search(text)) or (free_digits(pattern) or 99) <= SMALL_CODE_DIGITS,
-                 type=type_)
+    small = (free_digits(pattern) or 99) <= SMALL_CODE_DIGITS or bool(FEW_MEMBER_WORDS.search(text))
+    region = bool(CLOSED_SET_WORDS.search(text))
+    # 코드 / code heads nearly every identifier (법령코드, 단축코드, lawCd, srtnCd): sharing it says nothing
+    # about which thing two sides name, so names and wording are compared without it where more is left.
+    stems = tuple(t for t in tokens if t != IDENTIFIER_HEAD) or tokens
+    stem_head = re.sub(r"\s*코드$", "", head)
+    return _Item(name=name, norm="".join(tokens), tokens=frozenset(tokens), stems=frozenset(stems),
+                 name_bigrams=_bigrams("".join(stems)),
+                 desc_bigrams=_bigrams(stem_head if len(stem_head) >= 2 else (head or description)),
+                 pattern=pattern, doc=None if shape_only(doc) else doc, kind=_kind(tokens, text, pattern, head),
+                 closed=region or small, region=region, small=small, type=type_)
 
 
 def _feat(item: ParamView | FieldView) -> _Item:
@@ -163,7 +199,7 @@ def lexical(p: _Item, f: _Item) -> float:
         return desc
     if p.norm == f.norm:
         return 1.0
-    jaccard = len(p.tokens & f.tokens) / len(p.tokens | f.tokens) if p.tokens and f.tokens else 0.0
+    jaccard = len(p.stems & f.stems) / len(p.stems | f.stems) if p.stems and f.stems else 0.0
     name_s = max(jaccard, 0.8 * _dice(p.name_bigrams, f.name_bigrams))
     return max(name_s, desc)
 
@@ -174,6 +210,10 @@ def lexical(p: _Item, f: _Item) -> float:
 SAME_DOC = 0.9          # the same documented format (pattern and wording) on both sides
 SAME_PATTERN = 0.35     # the same pattern, worded differently: 8 digits may be a date or a DART 고유번호
 NESTED_PATTERN = 0.3    # both all-digit of one length, patterns differ (41xxx 시군코드 inside 5-digit 시군구코드)
+# Both sides worded as region codes with one pattern, or all-digit patterns of one length (경기도 시군코드
+# 41xxx is a 5-digit 시군구코드): the same kind of code whatever the wire names (SIGUN_CD, CGG_CD, CODE) —
+# whether the target holds the values is the regions' question (closed_coverage), not the names'.
+SAME_REGION_CODE = 1.0
 ONE_SIDE_DOC = 0.75     # one side documents a format, the other does not: names and wording decide
 NO_DOC = 0.7            # neither documents a format
 KIND_MISMATCH = 0.3     # an identifier bound to a name or a date
@@ -191,11 +231,14 @@ def match(p: _Item, f: _Item) -> float:
     if p.kind == "date" and lex < WEAK_LEXICAL:
         return 0.0
     if p.pattern and f.pattern:
-        if p.pattern == f.pattern and p.doc is not None and p.doc == f.doc:
+        same_length = digit_length(p.pattern) is not None and digit_length(p.pattern) == digit_length(f.pattern)
+        if p.region and f.region and (p.pattern == f.pattern or same_length):
+            m = SAME_REGION_CODE * (0.85 + 0.15 * lex)
+        elif p.pattern == f.pattern and p.doc is not None and p.doc == f.doc:
             m = SAME_DOC * (0.85 + 0.15 * lex)
         elif p.pattern == f.pattern:
             m = SAME_PATTERN + 0.5 * lex
-        elif digit_length(p.pattern) is not None and digit_length(p.pattern) == digit_length(f.pattern):
+        elif same_length:
             m = NESTED_PATTERN * lex
         else:
             return 0.0
@@ -233,6 +276,15 @@ BIND_THRESHOLD = 0.3
 # A bound value also has to be one the target holds: the same entity answers only where the target's
 # data covers the values the source hands on.
 CLOSED_SET_COVERAGE = 0.95   # a code of a small closed population (시군, 자치구, 시도): every dataset holds them
+# ... of its region: a 시군구 code handed from one 시도's dataset to another's (서울 자치구 → 경기 시군), or from
+# a nationwide one to a regional one, is mostly not a value the target holds; a nationwide dataset of
+# 시군구 codes (about 250 of them, 5 free digits) holds part of them.
+REGION_MISMATCH = 0.02
+NATIONAL_TO_REGIONAL = 0.05
+NATIONAL_REGION_CODES = 0.45
+# A regional source's codes handed to a nationwide target: a nationwide lookup holds them all, a nationwide
+# dataset of a few dozen rows some (the dev subset: 10 of 16 such edges truly bound).
+REGIONAL_TO_NATIONAL = 0.6
 # An entity of thousands (회사, 학교, 법령, 의안, 국회의원): a tool that takes it as a REQUIRED key is a lookup,
 # built to answer for any of them; one that takes it as an OPTIONAL filter lists records of a dataset, which
 # holds some of them — filtering by a value handed on from elsewhere mostly finds nothing.
@@ -249,18 +301,32 @@ UNGUESSABLE = 0.1
 NO_BINDING = 0.1             # an edge with no binding makes no claim: below s_min, ∝ the best near-match
 
 
+def closed_coverage(source_scope: str | None, target_scope: str | None, small: bool) -> float:
+    """How likely a target holds the closed-population codes (region codes above all) a source hands on,
+    by where the two datasets are (their 시도, or None for nationwide)."""
+    if source_scope is not None and target_scope is not None and source_scope != target_scope:
+        return REGION_MISMATCH
+    if small:
+        return CLOSED_SET_COVERAGE
+    if target_scope is not None:
+        return CLOSED_SET_COVERAGE if source_scope == target_scope else NATIONAL_TO_REGIONAL
+    return NATIONAL_REGION_CODES if source_scope is None else REGIONAL_TO_NATIONAL
+
+
 class OfflineProposer:
     """Deterministic proposer over the public view: binds each non-generic target parameter to the
     source output field that documents it best and scores
 
-        s_e = Π_bound match(p, f) × coverage(target) × Π_unbound-required guessability(p)
+        s_e = Π_bound match(p, f) × coverage(source, target) × Π_unbound-required guessability(p)
 
     — each factor read as a probability (that the field carries the parameter's entity, that the target
     holds the value handed on, that a required input left unbound can be guessed), so that s_e estimates
-    the chance the edge executes with its plan. Without any binding an edge makes no claim, so s_e stays
-    below s_min."""
+    the chance the edge executes with its plan. Coverage reads the population the bound codes name (a
+    handful of 시도, the 시군구 of a region, thousands of companies), where the two datasets are (the
+    시도 their titles name) and whether the target is a lookup (required key) or a filtered list. Without
+    any binding an edge makes no claim, so s_e stays below s_min."""
 
-    name = "offline-lexical-v3"
+    name = "offline-lexical-v4"  # v4: region scopes, region-code wording, shape-only formats
 
     def __init__(self) -> None:
         # (source tool, parameter documentation) → (best match, field). Targets of one source share
@@ -294,6 +360,7 @@ class OfflineProposer:
         best_any = 0.0
         entity_bound = False
         closed = True
+        small = True  # every closed binding is a code of few values (시도 2 digits, 교육청 B10)
         keyed = True  # every entity binding fills a required input
         notes: list[str] = []
         for param in target.params:
@@ -312,6 +379,7 @@ class OfflineProposer:
                 if not weak:
                     entity_bound = True
                     closed = closed and pf.closed  # the parameter's documentation names the population
+                    small = small and pf.small
                     keyed = keyed and param.required
                 notes.append(f"{param.name}←{best_f} ({best_m:.2f})")
             else:
@@ -329,8 +397,8 @@ class OfflineProposer:
             if EVENT_WORDS.search(target.title):
                 coverage = EVENT_COVERAGE
             else:
-                coverage = (CLOSED_SET_COVERAGE if closed else OPEN_SET_KEY_COVERAGE if keyed
-                            else OPEN_SET_FILTER_COVERAGE)
+                coverage = (closed_coverage(region_scope(source), region_scope(target), small) if closed
+                            else OPEN_SET_KEY_COVERAGE if keyed else OPEN_SET_FILTER_COVERAGE)
             log_score += math.log(coverage)
             notes.append(f"coverage {coverage:.2f}")
         score = math.exp(log_score)

@@ -10,6 +10,9 @@ from pydantic import BaseModel
 
 from kopa.edge.graph import ToolGraph
 
+# Image alt texts start with a capital: the CLI prints the report through rich, which reads a bracketed
+# word starting lowercase ([convergence]) as a style tag and swallows it, leaving "!(plots/…)".
+PLOTS = "plots"
 PAPER = {"skeleton": 50.2, "g_star": 62.7, "pruned": 14.8, "pruned_never": 70.5, "retained_never": 27.7}
 
 
@@ -131,11 +134,11 @@ def render_markdown(title: str, figures: SuccessFigures, history: list[dict[str,
              f"({100 * (last.get('trajectory_pass_rate', 0) - first.get('trajectory_pass_rate', 0)):+.1f} pp); "
              f"step success rate {first.get('step_success_rate', 0):.3f} → {last.get('step_success_rate', 0):.3f} "
              f"({100 * (last.get('step_success_rate', 0) - first.get('step_success_rate', 0)):+.1f} pp) "
-             f"over {len(history)} iterations (paper: +31 pp, +28 pp)", "", "![convergence](plots/convergence.png)", "",
+             f"over {len(history)} iterations (paper: +31 pp, +28 pp)", "", f"![Convergence]({PLOTS}/convergence.png)", "",
              "## Execution success of edge sets (ablation 4)", "", *_ablation_table(figures, probe),
              "", f"{figures.edges} skeleton edges, {figures.attempted} attempted, {figures.retained} retained, "
              f"{figures.pruned_count} pruned.", *_probe_note(probe), "",
-             "![prior vs posterior](plots/prior_posterior.png)", ""]
+             f"![Prior vs posterior]({PLOTS}/prior_posterior.png)", ""]
     if truth is not None:
         lines += ["## Against the simulator's true bindings", "",
                   "| measure | value |", "|---|---:|",
@@ -143,11 +146,17 @@ def render_markdown(title: str, figures: SuccessFigures, history: list[dict[str,
                   f"| G* precision | {truth.g_star_precision:.3f} |",
                   f"| pruned edges truly bound | {truth.pruned_precision:.3f} |",
                   f"| G* recall of the skeleton's true edges | {truth.g_star_recall:.3f} |",
-                  f"| skeleton recall of all true pairs ({truth.true_pairs}) | {truth.skeleton_recall:.3f} |", "",
+                  f"| share of all {truth.true_pairs:,} tool pairs with a same-entity output → input that are "
+                  f"skeleton edges (at most {_ceiling(figures.edges, truth.true_pairs):.3f}: the skeleton holds "
+                  f"{figures.edges:,}) | {truth.skeleton_recall:.3f} |", "",
                   "Proposer calibration (s_e bin → share truly bound, edges): "
                   + "; ".join(f"{c:.2f} → {s:.2f} ({n})" for c, s, n in truth.calibration), "",
                   *_calibration_section(truth)]
     return "\n".join(lines)
+
+
+def _ceiling(edges: int, pairs: int) -> float:
+    return min(1.0, edges / pairs) if pairs else 0.0
 
 
 def _calibration_section(truth: Any) -> list[str]:

@@ -5,6 +5,7 @@ nothing that builds or refines graphs imports it."""
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -88,8 +89,12 @@ class TruthReport(BaseModel):
     g_star_precision: float
     pruned_precision: float
     g_star_recall: float  # share of the skeleton's true edges that survived pruning
-    true_pairs: int  # (u, v) pairs among all tools with a same-entity output → input binding
-    skeleton_recall: float  # share of those the retriever + proposer put in the skeleton
+    # (u, v) pairs among all graph tools with an output of u and a non-generic input of v of one entity
+    # (values not compared): millions on the full catalog, where 시군구 codes are in thousands of tools
+    true_pairs: int
+    # share of those pairs that are skeleton edges: at most |E| / true_pairs, since the retriever shows the
+    # proposer K + Kx targets per source — a measure of reach, not of the proposer
+    skeleton_recall: float
     calibration: list[tuple[float, float, int]]  # (s_e bin centre, share of edges truly bound, edges)
     calibration_real: Calibration | None = None  # skeleton edges between documented (real) tools
     calibration_generated: Calibration | None = None  # skeleton edges touching a generated tool
@@ -203,14 +208,43 @@ def truth_report(simulator, skeleton: ToolGraph, refined: ToolGraph) -> TruthRep
         calibration=bins)
 
 
+class SkeletonCut(BaseModel):
+    """What s_min does to the retrieved candidates of one origin: the skeleton it keeps, how precise that
+    is, and the truly bound candidates it drops (Phase A never sees them again)."""
+
+    s_min: float
+    skeleton_edges: int  # candidates with s_e ≥ s_min
+    skeleton_true: int  # of those, truly bound
+    true_below: int  # truly bound candidates with s_e < s_min
+
+    @property
+    def precision(self) -> float:
+        return self.skeleton_true / self.skeleton_edges if self.skeleton_edges else 0.0
+
+    @property
+    def recall(self) -> float:
+        """Share of the retrieved truly bound candidates that enter the skeleton."""
+        total = self.skeleton_true + self.true_below
+        return self.skeleton_true / total if total else 0.0
+
+
+def skeleton_cut(scores: list[float], labels: list[bool], s_min: float) -> SkeletonCut:
+    kept = [y for x, y in zip(scores, labels, strict=True) if x >= s_min]
+    return SkeletonCut(s_min=s_min, skeleton_edges=len(kept), skeleton_true=sum(kept),
+                       true_below=sum(y for x, y in zip(scores, labels, strict=True) if x < s_min))
+
+
 class ProposerCalibration(BaseModel):
     """The proposer's calibration over every retrieved candidate (those below s_min included: a
-    candidate the proposer turns down is a claim too), for documented and generated tools apart."""
+    candidate the proposer turns down is a claim too), for documented and generated tools apart, with
+    the skeleton s_min cuts from each."""
 
     proposer: str
     candidates: int
     real: Calibration | None
     generated: Calibration | None
+    real_cut: SkeletonCut | None = None
+    generated_cut: SkeletonCut | None = None
 
 
 def proposer_calibration(simulator, tools, embedder, proposer, config=None) -> ProposerCalibration:
@@ -231,7 +265,10 @@ def proposer_calibration(simulator, tools, embedder, proposer, config=None) -> P
         scores, labels = rows[is_generated_edge(edge)]
         scores.append(proposal.score)
         labels.append(edge_is_true(simulator, edge))
-    return ProposerCalibration(
-        proposer=getattr(proposer, "name", type(proposer).__name__), candidates=len(candidates),
-        **{origin: calibration(*rows[flag]) if rows[flag][0] else None
-           for origin, flag in (("real", False), ("generated", True))})
+    parts: dict[str, Any] = {}
+    for origin, flag in (("real", False), ("generated", True)):
+        scores, labels = rows[flag]
+        parts[origin] = calibration(scores, labels) if scores else None
+        parts[f"{origin}_cut"] = skeleton_cut(scores, labels, config.s_min) if scores else None
+    return ProposerCalibration(proposer=getattr(proposer, "name", type(proposer).__name__),
+                               candidates=len(candidates), **parts)
