@@ -177,7 +177,7 @@ def _report(out: Path, graph, skeleton, history, spec: str, config, backend, wit
                                                      "probe": probe.model_dump() if probe else None,
                                                      "truth": truth.model_dump() if truth else None},
                                                     option=orjson.OPT_INDENT_2))
-    console.print(text)
+    console.print(text, markup=False)
 
 
 @graph_group.command("show")
