@@ -105,3 +105,17 @@ def view_of(tool: Tool) -> ToolView:
 def as_view(tool: Tool | ToolView) -> ToolView:
     """A catalog tool's view; a view as it is (graph code takes either at its edges)."""
     return tool if isinstance(tool, ToolView) else view_of(tool)
+
+
+class ToolViews:
+    """Views made once per tool object: callers that look at the same tools again and again (fillers,
+    once per path) keep one of these. Keyed by identity, with the tool kept so its id stays its own."""
+
+    def __init__(self) -> None:
+        self._views: dict[int, tuple[Tool, ToolView]] = {}
+
+    def __call__(self, tool: Tool) -> ToolView:
+        hit = self._views.get(id(tool))
+        if hit is None or hit[0] is not tool:
+            hit = self._views[id(tool)] = (tool, view_of(tool))
+        return hit[1]

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from kopa.catalog.models import Tool
-from kopa.catalog.view import ParamView, ToolView, view_of
+from kopa.catalog.view import ParamView, ToolView, ToolViews
 from kopa.edge.plan import is_generic
 from kopa.edge.proposer import first_json_object
 from kopa.errors import UserError
@@ -90,13 +90,7 @@ class OpenAIFiller:
         self.chat_model = chat_model
         self.today = today.replace("-", "")
         self.name = f"chat:{chat_model.model}"
-        self._views: dict[int, tuple[Tool, ToolView]] = {}
-
-    def view(self, tool: Tool) -> ToolView:
-        hit = self._views.get(id(tool))
-        if hit is None or hit[0] is not tool:
-            hit = self._views[id(tool)] = (tool, view_of(tool))
-        return hit[1]
+        self.view = ToolViews()
 
     def fill(self, tool: Tool, cache: dict[str, list[str]], rng: np.random.Generator) -> dict[str, Any] | None:
         view = self.view(tool)

@@ -38,7 +38,7 @@ import numpy as np
 from kopa.backends.spec import Backend
 from kopa.catalog.loader import Catalog
 from kopa.catalog.models import Tool
-from kopa.catalog.view import ParamView, ToolView, view_of
+from kopa.catalog.view import ParamView, ToolViews
 from kopa.edge.config import EdgeConfig
 from kopa.edge.graph import Edge, ToolGraph
 from kopa.edge.plan import date_form, is_generic
@@ -109,13 +109,7 @@ class ArgumentFiller:
 
     def __init__(self, today: str) -> None:
         self.today = today.replace("-", "")
-        self._views: dict[int, tuple[Tool, ToolView]] = {}  # by identity; the tool is kept so its id stays its own
-
-    def view(self, tool: Tool) -> ToolView:
-        hit = self._views.get(id(tool))
-        if hit is None or hit[0] is not tool:
-            hit = self._views[id(tool)] = (tool, view_of(tool))
-        return hit[1]
+        self.view = ToolViews()
 
     def fill(self, tool: Tool, cache: dict[str, list[str]], rng: np.random.Generator) -> dict[str, Any] | None:
         args: dict[str, Any] = {}
