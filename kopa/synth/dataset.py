@@ -1,0 +1,265 @@
+"""`kopa edge synth` / `kopa edge filter`: the Phase B run folder.
+
+DIR/config.json          the G* run, its graph digest, seed, backend, φ, writer, held-out platforms
+DIR/parts/NNNNN.jsonl    synthesized chunks of CHUNK trajectory indices (a candidate or a failure each):
+                         an interrupted run resumes from the last finished chunk
+DIR/candidates.jsonl     the first N candidates in index order; failures.jsonl the failed attempts before
+DIR/dataset.jsonl        after `filter`: one verified task per line (task, target, structure, provenance)
+DIR/tasks/*.yaml         the same tasks as a KOPA-Bench task set, targets/*.json their targets, so
+                         `kopa bench run --tasks DIR` evaluates any policy on them
+DIR/dropped.jsonl        every dropped candidate with its stage and reason code
+DIR/report.md            statistics beside the paper's, drops per stage and reason
+
+Every trajectory draws from its own stream (seed, index), and the dataset is the first N successes by
+index, so the bytes depend neither on the number of workers nor on where a run was interrupted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import statistics
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import orjson
+import yaml
+
+from kopa.backends.spec import open_backend
+from kopa.catalog.loader import load_catalog
+from kopa.edge.graph import ToolGraph
+from kopa.errors import UserError
+from kopa.fileio import write_atomic
+from kopa.synth.filters import Drop, filter_candidates
+from kopa.synth.junction import PHI
+from kopa.synth.query import QueryWriter, TemplateWriter
+from kopa.synth.trajectory import Candidate, Failure, SynthContext, synthesize
+
+CHUNK = 25
+MAX_ATTEMPTS_PER_TASK = 20  # attempts allowed per wanted task before synthesis gives up
+_JSON = orjson.OPT_SORT_KEYS
+
+
+class SynthError(UserError, ValueError):
+    """A Phase B run folder or G* run that cannot be used."""
+
+
+def _load_graph_run(graph_run: Path) -> tuple[ToolGraph, dict[str, list[str]], str]:
+    graph_path, checkpoint = graph_run / "graph.json", graph_run / "checkpoint.json"
+    if not graph_path.exists() or not checkpoint.exists():
+        raise SynthError(f"{graph_run}: not a finished EDGE run (needs graph.json and checkpoint.json; "
+                         "run `kopa edge graph build` first)")
+    data = graph_path.read_bytes()
+    try:
+        graph = ToolGraph.from_json_bytes(data)
+        cache = orjson.loads(checkpoint.read_bytes())["cache"]
+    except (ValueError, KeyError, orjson.JSONDecodeError) as exc:
+        raise SynthError(f"{graph_run}: cannot read G* ({exc})") from exc
+    return graph, cache, hashlib.sha256(data).hexdigest()
+
+
+def _config(out: Path, payload: dict, force: bool) -> None:
+    path = out / "config.json"
+    body = orjson.dumps(payload, option=_JSON | orjson.OPT_INDENT_2)
+    if path.exists() and path.read_bytes() != body:
+        if not force:
+            old = orjson.loads(path.read_bytes())
+            changed = sorted(k for k in set(old) | set(payload) if old.get(k) != payload.get(k))
+            raise SynthError(f"{out} holds a synthesis run with another configuration ({', '.join(changed)} "
+                             "differ); use --force or another --out")
+        for part in sorted((out / "parts").glob("*.jsonl")):
+            part.unlink()
+    out.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, body)
+
+
+def _line(item: Candidate | Failure) -> bytes:
+    kind = "candidate" if isinstance(item, Candidate) else "failure"
+    return orjson.dumps({kind: item.model_dump(mode="json")}, option=_JSON) + b"\n"
+
+
+def _read_part(path: Path) -> list[Candidate | Failure]:
+    out: list[Candidate | Failure] = []
+    for raw in path.read_bytes().splitlines():
+        row = orjson.loads(raw)
+        out.append(Candidate.model_validate(row["candidate"]) if "candidate" in row
+                   else Failure.model_validate(row["failure"]))
+    return out
+
+
+def synth_run(graph_run: Path, out: Path, n: int, *, seed: int = 0, workers: int = 1, backend_spec: str = "sim",
+              hold_out: frozenset[str] = frozenset(), writer: QueryWriter | None = None, force: bool = False,
+              progress: Callable[[int, int], None] | None = None, stop_after_chunks: int | None = None
+              ) -> tuple[list[Candidate], list[Failure]]:
+    """Synthesize until n candidates exist (or n × MAX_ATTEMPTS_PER_TASK attempts were made)."""
+    writer = writer or TemplateWriter()
+    graph, cache, digest = _load_graph_run(graph_run)
+    _config(out, {"graph_run": str(graph_run), "graph_sha256": digest, "seed": seed, "backend": backend_spec,
+                  "phi": PHI, "writer": writer.name, "hold_out": sorted(hold_out), "chunk": CHUNK}, force)
+    parts = out / "parts"
+    parts.mkdir(exist_ok=True)
+    ctx = SynthContext(graph, load_catalog(), open_backend(backend_spec), cache, seed=seed, hold_out=hold_out)
+    if not ctx.starts:
+        raise SynthError(f"{graph_run}: G* has no retained edge between usable tools")
+    results: dict[int, list[Candidate | Failure]] = {}
+    max_chunks = -(-n * MAX_ATTEMPTS_PER_TASK // CHUNK)
+
+    def done(chunk: int) -> Path:
+        return parts / f"{chunk:05d}.jsonl"
+
+    def work(chunk: int) -> list[Candidate | Failure]:
+        if done(chunk).exists():
+            return _read_part(done(chunk))
+        items = [synthesize(ctx, i, writer) for i in range(chunk * CHUNK, (chunk + 1) * CHUNK)]
+        write_atomic(done(chunk), b"".join(_line(x) for x in items))
+        return items
+
+    def found() -> int:
+        return sum(isinstance(x, Candidate) for items in results.values() for x in items)
+
+    chunk = 0
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        while found() < n and chunk < max_chunks:
+            if stop_after_chunks is not None and chunk >= stop_after_chunks:
+                return [], []
+            batch = list(range(chunk, min(chunk + max(1, workers), max_chunks)))
+            for c, items in zip(batch, pool.map(work, batch), strict=True):
+                results[c] = items
+            chunk = batch[-1] + 1
+            if progress is not None:
+                progress(min(found(), n), n)
+    ordered = [x for c in sorted(results) for x in results[c]]
+    candidates, failures = [], []
+    for item in ordered:
+        if len(candidates) >= n:
+            break
+        (candidates if isinstance(item, Candidate) else failures).append(item)
+    write_atomic(out / "candidates.jsonl", b"".join(_line(c) for c in candidates))
+    write_atomic(out / "failures.jsonl", b"".join(_line(f) for f in failures))
+    return candidates, failures
+
+
+def read_candidates(out: Path) -> list[Candidate]:
+    path = out / "candidates.jsonl"
+    if not path.exists():
+        raise SynthError(f"{out}: no candidates.jsonl (run `kopa edge synth` first)")
+    return [c for c in _read_part(path) if isinstance(c, Candidate)]
+
+
+def filter_run(out: Path, progress: Callable[[str, int, int], None] | None = None
+               ) -> tuple[list[Candidate], list[Drop], dict[str, int]]:
+    config = orjson.loads((out / "config.json").read_bytes())
+    candidates = read_candidates(out)
+    _, cache, _ = _load_graph_run(Path(config["graph_run"]))
+    spec = config["backend"]
+    kept, drops, notes = filter_candidates(candidates, load_catalog(), open_backend(spec),
+                                           lambda: open_backend(spec), cache, config["seed"], progress)
+    write_dataset(out, kept, config)
+    write_atomic(out / "dropped.jsonl", b"".join(orjson.dumps(d.model_dump(), option=_JSON) + b"\n" for d in drops))
+    failures = [f for f in _read_part(out / "failures.jsonl") if isinstance(f, Failure)] \
+        if (out / "failures.jsonl").exists() else []
+    (out / "report.md").write_text(render_report(out.name, candidates, kept, drops, notes, failures, config),
+                                   encoding="utf-8")
+    return kept, drops, notes
+
+
+def write_dataset(out: Path, kept: list[Candidate], config: dict) -> None:
+    provenance = {k: config[k] for k in ("graph_run", "graph_sha256", "seed", "backend", "writer")}
+    lines = []
+    for c in kept:
+        row = {"id": c.task.id, "query": c.task.query, "answer": c.target.answer, "pattern": c.pattern,
+               "category": c.category, "calls": c.target.optimal_calls, "task": c.task.model_dump(mode="json"),
+               "target": c.target.model_dump(mode="json"),
+               "junctions": [j.model_dump(mode="json") for j in c.junctions], "provenance": provenance}
+        lines.append(orjson.dumps(row, option=_JSON) + b"\n")
+    write_atomic(out / "dataset.jsonl", b"".join(lines))
+    by_domain: dict[str, list[Candidate]] = {}
+    for c in kept:
+        by_domain.setdefault(c.task.domain, []).append(c)
+    for folder in ("tasks", "targets"):
+        (out / folder).mkdir(exist_ok=True)
+        for stale in (out / folder).iterdir():
+            stale.unlink()
+    for domain, items in sorted(by_domain.items()):
+        tasks = [c.task.model_dump(mode="json", exclude_defaults=True) for c in items]
+        text = yaml.safe_dump({"tasks": tasks}, allow_unicode=True, sort_keys=False, width=120)
+        write_atomic(out / "tasks" / f"{domain}.yaml", f"# EDGE Phase B synthesized tasks ({domain})\n{text}".encode())
+        targets = [c.target.model_dump(mode="json") for c in items]
+        write_atomic(out / "targets" / f"{domain}.json", orjson.dumps(targets, option=orjson.OPT_INDENT_2) + b"\n")
+
+
+# ------------------------------------------------------------------------------------------ statistics
+
+PAPER_MIX = {"MIXED": 36.7, "DRV": 19.7, "SEM": 17.0, "SEQ": 12.1, "CMP": 9.0, "COND": 2.8, "FAN": 2.7}
+PAPER_ROWS = [("ToolBench-v1", "1.9%", "1", "127"), ("APIGen-MT", "10.0%", "1", "16"),
+              ("Nemotron", "1.6%", "1", "15"), ("ToolACE", "4.5%", "1", "10")]
+
+
+def _parallel(c: Candidate) -> bool:
+    turns = [call.turn for call in c.target.calls]
+    return any(turns.count(t) > 1 for t in set(turns))
+
+
+def statistics_of(kept: list[Candidate]) -> dict:
+    total = len(kept) or 1
+    mix = Counter(c.category for c in kept)
+    single = [c for c in kept if len(c.junctions) == 1]
+    calls = [c.target.optimal_calls for c in kept]
+    cards = [j.cardinality for c in kept for j in c.junctions]
+    records = [j.total if j.total is not None else j.records for c in kept for j in c.junctions]
+    return {
+        "tasks": len(kept),
+        "mix": {k: mix.get(k, 0) for k in PAPER_MIX},
+        "fan_drv_single": sum(c.category in ("FAN", "DRV") for c in single), "single": len(single),
+        "calls_mean": statistics.fmean(calls) if calls else 0.0, "calls_max": max(calls, default=0),
+        "hops4": sum(x >= 4 for x in calls) / total,
+        "parallel": sum(_parallel(c) for c in kept) / total,
+        "one_to_many": sum(any(j.cardinality > 1 for j in c.junctions) for c in kept) / total,
+        "card_median": statistics.median(cards) if cards else 0, "card_max": max(cards, default=0),
+        "records_median": statistics.median(records) if records else 0, "records_max": max(records, default=0),
+        "patterns": dict(Counter(c.pattern for c in kept).most_common()),
+    }
+
+
+def render_report(name: str, candidates: list[Candidate], kept: list[Candidate], drops: list[Drop],
+                  notes: dict[str, int], failures: list[Failure], config: dict) -> str:
+    s = statistics_of(kept)
+    total = s["tasks"] or 1
+    lines = [f"# EDGE Phase B — {name}", "",
+             f"G* run `{config['graph_run']}` (sha256 {config['graph_sha256'][:12]}), backend `{config['backend']}`, "
+             f"seed {config['seed']}, φ = {config['phi']}, writer `{config['writer']}`, held out: "
+             f"{', '.join(config['hold_out']) or 'none'}.", "",
+             f"{len(failures)} attempts failed before {len(candidates)} candidates were executed "
+             f"({', '.join(f'{k} {v}' for k, v in Counter(f.reason for f in failures).most_common()) or 'none'}); "
+             f"**{s['tasks']} tasks** passed the three-stage filter (paper: 1,781).", "",
+             "## Type mix", "", "| type | tasks | share | paper |", "|---|---:|---:|---:|"]
+    for k, paper in PAPER_MIX.items():
+        lines.append(f"| {k} | {s['mix'][k]} | {100 * s['mix'][k] / total:.1f}% | {paper}% |")
+    lines += ["", "MIXED here counts sequential chains of two or more junctions (non-sequential templates SEM / "
+              "CMP / COND are not synthesized yet, so their rows are 0).", "",
+              "## Structure", "", "| statistic | here | paper |", "|---|---:|---:|",
+              f"| FAN + DRV share of single-junction sequential | "
+              f"{100 * s['fan_drv_single'] / (s['single'] or 1):.1f}% ({s['fan_drv_single']}/{s['single']}) | "
+              "64.9% (398/613) |",
+              f"| calls per task (mean / max) | {s['calls_mean']:.2f} / {s['calls_max']} | 4.13 / 36 |",
+              f"| tasks with ≥ 4 calls (hops) | {100 * s['hops4']:.1f}% | 57.6% |",
+              f"| sequential : parallel (two or more calls in one turn) | {100 * (1 - s['parallel']):.1f} : "
+              f"{100 * s['parallel']:.1f} | 63.8 : 36.2 |", "",
+              "## One-to-many chaining", "",
+              "| dataset | one-to-many chaining | median cardinality | max |", "|---|---:|---:|---:|"]
+    lines += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in PAPER_ROWS]
+    lines += ["| KOPA (paper) | 81.2% | 27 | 224,958 |",
+              f"| **this run** | {100 * s['one_to_many']:.1f}% | {s['card_median']:g} | {s['card_max']:,} |", "",
+              f"Cardinality n is the number of distinct values of the connecting field in the executed result; the "
+              f"records behind each junction (service totals): median {s['records_median']:g}, max "
+              f"{s['records_max']:,}.", "", "## Structure patterns", "", "| pattern | tasks |", "|---|---:|"]
+    lines += [f"| {p} | {k} |" for p, k in s["patterns"].items()]
+    lines += ["", "## Drops", "", "| stage | reason | dropped |", "|---:|---|---:|"]
+    for (stage, reason), k in sorted(Counter((d.stage, d.reason) for d in drops).items()):
+        lines.append(f"| {stage} | {reason} | {k} |")
+    lines += ["", f"Single-judge verdicts that did not drop (the paper drops only on two judges' agreement): "
+              f"leak {notes.get('leak_one_judge', 0)}, decorative by execution only "
+              f"{notes.get('decorative_execution_only', 0)}, decorative by references only "
+              f"{notes.get('decorative_static_only', 0)}.", ""]
+    return "\n".join(lines)
