@@ -258,8 +258,9 @@ def render_report(name: str, candidates: list[Candidate], kept: list[Candidate],
     lines += ["", "## Drops", "", "| stage | reason | dropped |", "|---:|---|---:|"]
     for (stage, reason), k in sorted(Counter((d.stage, d.reason) for d in drops).items()):
         lines.append(f"| {stage} | {reason} | {k} |")
-    lines += ["", f"Single-judge verdicts that did not drop (the paper drops only on two judges' agreement): "
-              f"leak {notes.get('leak_one_judge', 0)}, decorative by execution only "
-              f"{notes.get('decorative_execution_only', 0)}, decorative by references only "
-              f"{notes.get('decorative_static_only', 0)}.", ""]
+    lines += ["", "Stage 2 offline: the leak and decorative-chain judges are exact checks (a string check plus lint's "
+              "leak rule; perturbation of intermediate results, re-executed), so each drops alone — the paper's "
+              "two-judge agreement is for LLM judges. The static judge (steps nothing references) flagged "
+              f"{notes.get('decorative_static', 0)} candidates, "
+              f"{notes.get('decorative_static_not_execution', 0)} of them not confirmed by execution.", ""]
     return "\n".join(lines)

@@ -6,12 +6,13 @@ Stage 1, rules: `non_reproducible` (a real-time tool whose answer has no fixed t
 `redundant` (a near-duplicate of an earlier task: the same tool chain with the same answer, or the same
 query).
 
-Stage 2, static judges: `non_gradable`; `answer_leaking` and `decorative_chain`, each dropped only when two
-independent judges agree, as the paper requires. Offline the leak judges are a string check of the query
-against the answer and every value the chain hands on, and lint's leak rule; the decorative-chain judges are
-a judge BY EXECUTION — replace an intermediate step's result with other values and re-derive the answer: if
-it does not change, that call does not constrain the answer — and a static one: no later template
-references the step.
+Stage 2, static judges: `non_gradable`; `answer_leaking` and `decorative_chain`. The paper asks two LLM
+judges to agree before these two drop, because such judges are noisy; offline the judges are exact checks,
+so each drops on its own: a leak is the query stating the answer (in any of its forms) or a value the chain
+hands on (a string check), or lint's leak rule (a code the chain looks up); a decorative chain is found BY
+EXECUTION — an intermediate step's result is replaced with other values (PERTURBATIONS independent draws)
+and the answer re-derived: if no draw changes it, that call does not constrain the answer. A static judge
+(no later template references the step) is recorded beside it.
 
 Stage 3, independent re-solving: the task's golden trajectory is executed again on a fresh backend and a
 fresh environment; a task whose answer or final state does not reproduce is dropped (`not_reproduced`).
@@ -32,7 +33,7 @@ from kopa.catalog.loader import Catalog
 from kopa.edge.phase_a import stream
 from kopa.eval.environment import Environment
 from kopa.eval.golden import GoldenError, GoldenExecutor
-from kopa.eval.lint import lint_task
+from kopa.eval.lint import LintResult, lint_task
 from kopa.eval.targets import compute_target
 from kopa.eval.task import AnswerKey, Task
 from kopa.synth.junction import number
@@ -47,6 +48,7 @@ _FOREIGN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\u3040-\u30ff\uf900-\ufaff]")
 _ERROR_WORDS = re.compile(r"(?i)^(?:none|null|error|에러|오류|없음|정보 없음|-)$")
 _REF_HEAD = re.compile(r"\{\s*([A-Za-z_][A-Za-z0-9_]*)|\$([A-Za-z_][A-Za-z0-9_]*)")
 MAX_ANSWER_CHARS = 200
+PERTURBATIONS = 3  # draws per step: a small answer space (원안가결, a count) can survive one by chance
 MAX_LIST_ITEMS = 10
 
 
@@ -87,9 +89,10 @@ def realtime_tools(candidate: Candidate, catalog: Catalog) -> list[str]:
     return sorted(t for t in tools if "실시간" in catalog[t].spec.title or "실시간" in catalog[t].spec.description)
 
 
-def stage1(candidate: Candidate, catalog: Catalog, backend: Backend) -> tuple[str, str] | None:
+def stage1(candidate: Candidate, catalog: Catalog, backend: Backend, lint: LintResult | None = None
+           ) -> tuple[str, str] | None:
     """(reason, detail) of the first rule the candidate breaks, or None. Redundancy is judged across
-    candidates (`redundant`)."""
+    candidates (`redundant`). `lint`: the task's lint result, when the caller already has it."""
     task, target = candidate.task, candidate.target
     live = realtime_tools(candidate, catalog)
     today = task.state.predefined.get("current_date", "")
@@ -107,7 +110,7 @@ def stage1(candidate: Candidate, catalog: Catalog, backend: Backend) -> tuple[st
         Task.model_validate(task.model_dump(mode="json"))
     except ValueError as exc:
         return "malformed", f"schema: {exc}"
-    problems = [p for p in lint_task(task, backend).issues if p.kind in MALFORMED_KINDS]
+    problems = [p for p in (lint or lint_task(task, backend)).issues if p.kind in MALFORMED_KINDS]
     if problems:
         return "malformed", f"lint {problems[0].kind}: {problems[0].text}"
     return None
@@ -162,7 +165,7 @@ def intermediate_values(candidate: Candidate) -> list[str]:
 
 
 def leak_by_strings(candidate: Candidate) -> str | None:
-    """Judge 1: the query states the answer (in any of its forms) or an intermediate value."""
+    """The query states the answer (in any of its forms) or an intermediate value."""
     query, key = candidate.task.query, candidate.target.key
     forms = set()
     if key is not None:
@@ -181,9 +184,9 @@ def leak_by_strings(candidate: Candidate) -> str | None:
     return None
 
 
-def leak_by_lint(candidate: Candidate, backend: Backend) -> str | None:
-    """Judge 2: lint's leak rule (the answer, or a code the chain looks up) on the executed golden run."""
-    found = [p.text for p in lint_task(candidate.task, backend).issues if p.kind == "leak"]
+def leak_by_lint(candidate: Candidate, backend: Backend, lint: LintResult | None = None) -> str | None:
+    """Lint's leak rule (the answer, or a code the chain looks up) on the executed golden run."""
+    found = [p.text for p in (lint or lint_task(candidate.task, backend)).issues if p.kind == "leak"]
     return found[0] if found else None
 
 
@@ -237,7 +240,7 @@ def _perturb(view: dict[str, Any], cache: dict[str, list[str]], rng) -> None:
 
 
 def perturbed_answer(task: Task, step_index: int, backend: Backend, cache: dict[str, list[str]],
-                     seed: int = 0) -> AnswerKey | None:
+                     seed: int = 0, draw: int = 0) -> AnswerKey | None:
     """Execute the golden steps up to `step_index`, perturb that step's result, execute the rest and
     re-derive the answer; None when the perturbed chain no longer yields one (the answer changed)."""
     env = Environment(task, backend)
@@ -246,7 +249,7 @@ def perturbed_answer(task: Task, step_index: int, backend: Backend, cache: dict[
         executor.execute(task.golden[: step_index + 1])
         step = task.golden[step_index]
         view = copy.deepcopy(executor.run.scope[step.id])
-        _perturb(view, cache, stream(seed, "synth-perturb", f"{task.id}:{step.id}"))
+        _perturb(view, cache, stream(seed, "synth-perturb", f"{task.id}:{step.id}:{draw}"))
         executor.run.scope[step.id] = view
         executor.execute(task.golden[step_index + 1:])
         return executor.answer_key()
@@ -256,11 +259,12 @@ def perturbed_answer(task: Task, step_index: int, backend: Backend, cache: dict[
 
 def decorative_by_execution(candidate: Candidate, backend: Backend, cache: dict[str, list[str]],
                             seed: int = 0) -> list[str]:
-    """Judge 1: the intermediate steps whose perturbation leaves the answer as it was."""
+    """The intermediate steps no perturbation of whose result changes the answer."""
     task, original = candidate.task, _key(candidate.target.key)
     out = []
     for i, step in enumerate(task.golden[:-1]):
-        if _key(perturbed_answer(task, i, backend, cache, seed)) == original:
+        if all(_key(perturbed_answer(task, i, backend, cache, seed, draw)) == original
+               for draw in range(PERTURBATIONS)):
             out.append(step.id)
     return out
 
@@ -286,53 +290,52 @@ def filter_candidates(candidates: list[Candidate], catalog: Catalog, backend: Ba
                       fresh_backend: Callable[[], Backend], cache: dict[str, list[str]], seed: int = 0,
                       progress: Callable[[str, int, int], None] | None = None
                       ) -> tuple[list[Candidate], list[Drop], dict[str, int]]:
-    """(kept, dropped, notes): notes count the single-judge verdicts that were not enough to drop."""
+    """(kept, dropped, notes): notes count the static decorative judge's verdicts, beside the executed one."""
     drops: list[Drop] = []
-    notes = {"leak_one_judge": 0, "decorative_execution_only": 0, "decorative_static_only": 0}
+    notes = {"decorative_static": 0, "decorative_static_not_execution": 0}
 
-    def tick(stage: str, i: int) -> None:
+    def tick(stage: str, i: int, total: int) -> None:
         if progress is not None:
-            progress(stage, i, len(candidates))
+            progress(stage, i, total)
 
     survivors = []
+    lints: dict[int, LintResult] = {}
     for i, c in enumerate(candidates, 1):
-        verdict = stage1(c, catalog, backend)
+        lints[c.index] = lint_task(c.task, backend)
+        verdict = stage1(c, catalog, backend, lints[c.index])
         if verdict is None:
             survivors.append(c)
         else:
             drops.append(Drop(index=c.index, task_id=c.task.id, stage=1, reason=verdict[0], detail=verdict[1]))
-        tick("stage 1", i)
+        tick("stage 1", i, len(candidates))
     repeats = redundant(survivors)
     drops += [Drop(index=c.index, task_id=c.task.id, stage=1, reason="redundant", detail=f"repeats {repeats[c.index]}")
               for c in survivors if c.index in repeats]
     survivors = [c for c in survivors if c.index not in repeats]
     stage2_kept = []
     for i, c in enumerate(survivors, 1):
-        tick("stage 2", i)
+        tick("stage 2", i, len(survivors))
         why = non_gradable(c)
         if why is not None:
             drops.append(Drop(index=c.index, task_id=c.task.id, stage=2, reason="non_gradable", detail=why))
             continue
-        a, b = leak_by_strings(c), leak_by_lint(c, backend)
-        if a is not None and b is not None:
-            drops.append(Drop(index=c.index, task_id=c.task.id, stage=2, reason="answer_leaking",
-                              detail=f"{a}; lint: {b}"))
+        leak = leak_by_strings(c) or leak_by_lint(c, backend, lints[c.index])
+        if leak is not None:
+            drops.append(Drop(index=c.index, task_id=c.task.id, stage=2, reason="answer_leaking", detail=leak))
             continue
-        notes["leak_one_judge"] += (a is None) != (b is None)
+        executed = decorative_by_execution(c, backend, cache, seed)
         unreferenced = set(unreferenced_steps(c.task))
-        executed = set(decorative_by_execution(c, backend, cache, seed))
-        both = sorted(unreferenced & executed)
-        notes["decorative_execution_only"] += bool(executed - unreferenced)
-        notes["decorative_static_only"] += bool(unreferenced - executed)
-        if both:
+        notes["decorative_static"] += bool(unreferenced)
+        notes["decorative_static_not_execution"] += bool(unreferenced - set(executed))
+        if executed:
             drops.append(Drop(index=c.index, task_id=c.task.id, stage=2, reason="decorative_chain",
-                              detail=f"step(s) {', '.join(both)} do not constrain the answer "
-                                     "(unreferenced, and perturbing them leaves it unchanged)"))
+                              detail=f"perturbing step(s) {', '.join(executed)} leaves the answer unchanged"
+                                     + (" (and nothing references them)" if unreferenced >= set(executed) else "")))
             continue
         stage2_kept.append(c)
     kept = []
     for i, c in enumerate(stage2_kept, 1):
-        tick("stage 3", i)
+        tick("stage 3", i, len(stage2_kept))
         why = resolve_again(c, fresh_backend)
         if why is not None:
             drops.append(Drop(index=c.index, task_id=c.task.id, stage=3, reason="not_reproduced", detail=why))

@@ -155,9 +155,12 @@ def param_label(param: ParamSpec) -> str:
     return label[:24] or param.name
 
 
-def param_value(param: ParamSpec, cache: dict[str, list[str]], today: str, rng: np.random.Generator) -> Any:
+def param_value(param: ParamSpec, cache: dict[str, list[str]], today: str, rng: np.random.Generator,
+                avoid: frozenset[str] = frozenset()) -> Any:
     """A value for an argument no junction fixes: an enum, the documented default, a date from 'today', a
-    value of the same name from the validated cache C; None when there is none."""
+    value of the same name from the validated cache C; None when there is none. Cached values in `avoid`
+    (what earlier steps returned) are not used: typed into the query, such a value would hand the agent
+    a code the chain itself looks up."""
     day = today.replace("-", "")
     if param.enum:
         return param.enum[int(rng.integers(len(param.enum)))]
@@ -169,7 +172,7 @@ def param_value(param: ParamSpec, cache: dict[str, list[str]], today: str, rng: 
         return day[:6]
     if param.format == "yyyy":
         return str(int(day[:4]) - 1)
-    seen = cache.get(param.name) or []
+    seen = [v for v in cache.get(param.name) or [] if v not in avoid]
     if seen:
         return seen[int(rng.integers(len(seen)))]
     if param.type == "integer" and param.required:
@@ -191,6 +194,7 @@ class _Build:
         self.junctions: list[JunctionInfo] = []
         self.literals: list[Literal_] = []
         self._marks: dict[str, tuple[int, int]] = {}  # step id → (calls, turns) before it ran
+        self._seen: tuple[tuple[str, ...], frozenset[str]] = ((), frozenset())
 
     # ------------------------------------------------------------ executing steps
 
@@ -247,6 +251,14 @@ class _Build:
 
     # ------------------------------------------------------------ arguments
 
+    def _returned(self) -> frozenset[str]:
+        """Every scalar the steps so far returned, as text (kept per chain prefix: rollbacks change it)."""
+        key = tuple(s.id for s in self.steps)
+        if self._seen[0] != key:
+            self._seen = (key, frozenset(str(v) for s in self.steps for r in self.executor.run.scope[s.id]["records"]
+                                         for v in r.values() if not isinstance(v, dict | list)))
+        return self._seen[1]
+
     def _rest(self, tool: Tool, edge: Edge | None, bound: dict[str, Any], step: str) -> dict[str, Any] | None:
         """`bound` plus every required argument no junction fixes (None when one cannot be filled)."""
         args = dict(bound)
@@ -257,7 +269,7 @@ class _Build:
             if source is not None and source.kind == "CLARIFY" and source.values:
                 value: Any = source.values[int(self.rng.integers(len(source.values)))]
             else:
-                value = param_value(p, self.ctx.cache, self.ctx.today, self.rng)
+                value = param_value(p, self.ctx.cache, self.ctx.today, self.rng, self._returned())
             if value is None:
                 return None
             args[p.name] = value
