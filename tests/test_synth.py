@@ -196,13 +196,13 @@ def test_a_planted_decorative_call_is_caught_and_a_genuine_chain_passes(candidat
 
 def test_a_planted_leak_is_caught(candidates):
     backend = open_backend("sim")
-    genuine, handed = next((c, v) for c in candidates if c.pattern == "SEQ" for v in c.junctions[0].passed
-                           if len(v) >= 3 and v not in {x.value for x in c.literals})
+    genuine, handed = next((c, v) for c in candidates for j in c.junctions for v in j.passed
+                           if len(v) >= 3 and v not in {x.value for x in c.literals} and leak_by_strings(c) is None)
     assert leak_by_strings(genuine) is None
     leaky = genuine.model_copy(update={"task": genuine.task.model_copy(
         update={"query": genuine.task.query + f" (참고: {handed})"})})
     assert "intermediate" in (leak_by_strings(leaky) or "")
-    named = next(c for c in candidates if c.task.answer.type == "string" and len(c.target.key.display) >= 3)
+    named = next(c for c in candidates if c.task.answer.type != "judge" and len(c.target.key.display) >= 3)
     answer = named.model_copy(update={"task": named.task.model_copy(
         update={"query": named.task.query + f" 정답은 {named.target.key.display}"})})
     assert "answer" in (leak_by_strings(answer) or "")
@@ -251,3 +251,80 @@ def test_the_dataset_does_not_depend_on_workers_or_interruption(graph_run, tmp_p
     one = (tmp_path / "one" / "candidates.jsonl").read_bytes()
     assert one and one == (tmp_path / "two" / "candidates.jsonl").read_bytes()
     assert one == (tmp_path / "cut" / "candidates.jsonl").read_bytes()
+
+
+# ------------------------------------------------------------------ non-sequential templates
+
+def _blocks(graph_run, kind: str, want: int = 2) -> list[Candidate]:
+    _, phase = graph_run
+    ctx = SynthContext(phase.graph, CATALOG, open_backend("sim"), phase.cache, seed=0)
+    found = []
+    for i in range(40):
+        c = synthesize(ctx, i, TemplateWriter(), shape=kind)
+        if isinstance(c, Candidate) and c.pattern == kind:
+            found.append(c)
+            if len(found) == want:
+                break
+    assert found, f"no standalone {kind} trajectory in 40 attempts"
+    return found
+
+
+_FIELD = re.compile(r"^\{s1\.records\[(\d)\]\.([^}|]+)\}$")
+
+
+def _member_calls(runtime, step, source: list[dict]) -> list[dict]:
+    """A member's records, called directly with the source record's value in place of its reference."""
+    args = {}
+    for name, value in step.args.items():
+        m = _FIELD.match(str(value))
+        args[name] = source[int(m.group(1))][m.group(2)] if m else value
+    return _read(runtime, step.call, args, step.pages == "all")
+
+
+def test_sem_calls_two_tools_with_one_record_and_combines_them(graph_run):
+    runtime = _runtime()
+    for c in _blocks(graph_run, "SEM"):
+        first, group = c.task.golden[:2]
+        source = _read(runtime, first.call, first.args, first.pages == "all")
+        a, b = (_member_calls(runtime, m, source) for m in group.parallel)
+        assert group.parallel[0].call != group.parallel[1].call
+        assert len({call.turn for call in c.target.calls if call.tool in c.block.tools}) == 1  # one parallel turn
+        if c.answer.kind == "facts":
+            assert c.target.key.display == f"{a[0][c.answer.field]} / {b[0][c.answer.by]}"
+        else:
+            assert c.target.key.exact == str(len(a) + len(b))
+
+
+def test_cmp_calls_one_tool_on_two_values_and_compares(graph_run):
+    runtime = _runtime()
+    for c in _blocks(graph_run, "CMP"):
+        first, group = c.task.golden[:2]
+        assert group.parallel[0].call == group.parallel[1].call
+        source = _read(runtime, first.call, first.args, first.pages == "all")
+        a, b = (_member_calls(runtime, m, source) for m in group.parallel)
+        q = c.block.quantity_field
+        if c.answer.kind == "argmax":
+            best = a[0] if _num(a[0][q]) > _num(b[0][q]) else b[0]
+            assert c.target.key.display == str(best[c.answer.field])
+        elif q is not None:
+            assert _num(c.target.key.exact) == _num(a[0][q]) - _num(b[0][q])
+        else:
+            assert c.target.key.exact == str(len(a) - len(b))
+
+
+def test_cond_takes_the_branch_its_condition_selects(graph_run):
+    runtime = _runtime()
+    for c in _blocks(graph_run, "COND"):
+        first, branch = c.task.golden
+        source = _read(runtime, first.call, first.args, first.pages == "all")
+        holds = _num(source[0][c.block.quantity_field]) >= _num(c.block.threshold)
+        assert branch.call == c.block.tools[0 if holds else 1]
+        records = _member_calls(runtime, branch, source)
+        expected = _expected_answer(c, records)
+        if isinstance(expected, list):
+            assert sorted(c.target.key.items) == expected
+        elif isinstance(expected, Decimal):
+            assert _num(c.target.key.exact) == expected
+        else:
+            assert c.target.key.display == expected
+        assert c.block.threshold in c.task.query

@@ -236,8 +236,8 @@ def render_report(name: str, candidates: list[Candidate], kept: list[Candidate],
              "## Type mix", "", "| type | tasks | share | paper |", "|---|---:|---:|---:|"]
     for k, paper in PAPER_MIX.items():
         lines.append(f"| {k} | {s['mix'][k]} | {100 * s['mix'][k] / total:.1f}% | {paper}% |")
-    lines += ["", "MIXED here counts sequential chains of two or more junctions (non-sequential templates SEM / "
-              "CMP / COND are not synthesized yet, so their rows are 0).", "",
+    lines += ["", "SEQ / FAN / DRV: single-junction sequential; SEM / CMP / COND: a template on a start lookup; "
+              "MIXED: every longer composition (two or more junctions, or junctions then a template).", "",
               "## Structure", "", "| statistic | here | paper |", "|---|---:|---:|",
               f"| FAN + DRV share of single-junction sequential | "
               f"{100 * s['fan_drv_single'] / (s['single'] or 1):.1f}% ({s['fan_drv_single']}/{s['single']}) | "

@@ -48,7 +48,7 @@ _FOREIGN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\u3040-\u30ff\uf900-\ufaff]")
 _ERROR_WORDS = re.compile(r"(?i)^(?:none|null|error|에러|오류|없음|정보 없음|-)$")
 _REF_HEAD = re.compile(r"\{\s*([A-Za-z_][A-Za-z0-9_]*)|\$([A-Za-z_][A-Za-z0-9_]*)")
 MAX_ANSWER_CHARS = 200
-PERTURBATIONS = 3  # draws per step: a small answer space (원안가결, a count) can survive one by chance
+PERTURBATIONS = 4  # per step: one drops a record, three replace values (원안가결 can survive one by chance)
 MAX_LIST_ITEMS = 10
 
 
@@ -201,19 +201,27 @@ def _heads(value: Any) -> set[str]:
 
 
 def unreferenced_steps(task: Task) -> list[str]:
-    """Static judge: steps no path of references leads from the answer back to."""
-    uses = {s.id: _heads(s.args) | _heads(s.for_each if isinstance(s.for_each, str) else None)
-            | (_heads("{" + s.for_each.strip("{}") + "}") if isinstance(s.for_each, str) else set())
-            for s in task.golden}
+    """Static judge: top-level steps (a parallel group counts with its members) that no path of
+    references leads from the answer back to."""
+    uses: dict[str, set[str]] = {}
+    owner: dict[str, str] = {}
+    for top in task.golden:
+        for s in [top, *(top.parallel or [])]:
+            owner[s.id] = top.id
+            each = "{" + s.for_each.strip("{}") + "}" if isinstance(s.for_each, str) else None
+            uses[s.id] = _heads(s.args) | _heads(each)
+        for member in top.parallel or []:  # the group's merged result reads what its members read
+            uses[top.id] |= uses[member.id]
     needed: set[str] = set()
     frontier = _heads(task.answer.value) if task.answer is not None else set()
     while frontier:
-        step = frontier.pop()
-        if step in needed or step not in uses:
+        name = frontier.pop()
+        if name in needed or name not in uses:
             continue
-        needed.add(step)
-        frontier |= uses[step]
-    return [s.id for s in task.golden[:-1] if s.id not in needed]
+        needed.add(name)
+        frontier |= uses[name]
+    reached = {owner[n] for n in needed}
+    return [s.id for s in task.golden[:-1] if s.id not in reached]
 
 
 def _perturb(view: dict[str, Any], cache: dict[str, list[str]], rng) -> None:
@@ -241,16 +249,23 @@ def _perturb(view: dict[str, Any], cache: dict[str, list[str]], rng) -> None:
 
 def perturbed_answer(task: Task, step_index: int, backend: Backend, cache: dict[str, list[str]],
                      seed: int = 0, draw: int = 0) -> AnswerKey | None:
-    """Execute the golden steps up to `step_index`, perturb that step's result, execute the rest and
-    re-derive the answer; None when the perturbed chain no longer yields one (the answer changed)."""
+    """Execute the golden steps up to `step_index`, perturb that step's result (each member's, for a
+    parallel group), execute the rest and re-derive the answer; None when the perturbed chain no longer
+    yields one (the answer changed). Draw 0 drops the (first member's) last record, which a count reads;
+    the other draws replace values, which a lookup reads."""
     env = Environment(task, backend)
     executor = GoldenExecutor(task, env)
     try:
         executor.execute(task.golden[: step_index + 1])
         step = task.golden[step_index]
-        view = copy.deepcopy(executor.run.scope[step.id])
-        _perturb(view, cache, stream(seed, "synth-perturb", f"{task.id}:{step.id}:{draw}"))
-        executor.run.scope[step.id] = view
+        for k, member in enumerate(step.parallel or [step]):
+            view = copy.deepcopy(executor.run.scope[member.id])
+            if draw == 0:
+                if k == 0:  # the first member only: a difference of two counts survives dropping from both
+                    view["records"] = view["records"][:-1]
+            else:
+                _perturb(view, cache, stream(seed, "synth-perturb", f"{task.id}:{member.id}:{draw}"))
+            executor.run.scope[member.id] = view
         executor.execute(task.golden[step_index + 1:])
         return executor.answer_key()
     except GoldenError:

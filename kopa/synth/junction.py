@@ -62,14 +62,18 @@ def _field_spec(tool: Tool, name: str):
     return next((f for f in tool.spec.output if f.name == name), None)
 
 
-def is_quantity(tool: Tool, name: str, records: list[dict]) -> bool:
-    """A numeric measure: every record holds a number, the catalog gives it no code format, and its
-    description does not call it an identifier or a date."""
+def is_measure(tool: Tool, name: str) -> bool:
+    """A field the catalog documents as a measure: no code format, and a description that does not call
+    it an identifier or a date."""
     spec = _field_spec(tool, name)
-    if spec is None or spec.format is not None or any(w in spec.description for w in _NOT_QUANTITY):
-        return False
+    return spec is not None and spec.format is None and not any(w in spec.description for w in _NOT_QUANTITY)
+
+
+def is_quantity(tool: Tool, name: str, records: list[dict]) -> bool:
+    """A numeric measure that varies: every record holds a number, and not all the same one."""
     values = [r.get(name) for r in records]
-    return all(number(v) is not None for v in values) and len({str(v) for v in values}) > 1
+    return (is_measure(tool, name) and all(number(v) is not None for v in values)
+            and len({str(v) for v in values}) > 1)
 
 
 def is_date(tool: Tool, name: str, records: list[dict]) -> bool:

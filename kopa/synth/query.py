@@ -42,6 +42,8 @@ def josa(word: str, pair: str) -> str:
     with_final, without = pair.split("/")
     if pair == "으로/로":
         return word + ("로" if not final or rieul else "으로")
+    if pair == "와/과":
+        return word + ("과" if final else "와")
     return word + (with_final if final else without)
 
 
@@ -71,9 +73,40 @@ class TemplateWriter:
             extra = given.get(j.target)
             condition = f"({', '.join(extra)} 기준) " if extra else ""
             clauses.append(f"{self._junction(j)} {condition}{josa(spec.titles[j.target], '을/를')}")
-        verbs = [self._then(rng) for _ in clauses[:-1]] + ["조회했을 때"]
-        text = ", ".join(f"{c} {v}" for c, v in zip(clauses, verbs, strict=True))
-        return f"{text}, {self._ask(spec.answer, spec.titles)}"
+        if spec.block is None:
+            verbs = [self._then(rng) for _ in clauses[:-1]] + ["조회했을 때"]
+            text = ", ".join(f"{c} {v}" for c, v in zip(clauses, verbs, strict=True))
+            return f"{text}, {self._ask(spec.answer, spec.titles)}"
+        text = ", ".join(f"{c} {self._then(rng)}" for c in clauses)
+        block_given = [g for step in spec.block.steps for g in given.get(step, [])]
+        condition = f"({', '.join(dict.fromkeys(block_given))} 기준) " if block_given else ""
+        return f"{text}, {self._block(spec, condition)}"
+
+    def _block(self, spec: QueryInput, condition: str) -> str:
+        b, a = spec.block, spec.answer
+        assert b is not None
+        precision = f" ({PRECISION_PHRASE[a.precision]})" if a.precision else ""
+        of = "그 결과 첫 번째 항목의" if b.first_record else "그 결과의"
+        if b.kind == "SEM":
+            head = (f"{of} {josa(b.fields[0], '으로/로')} {b.titles[0]}, {josa(b.fields[1], '으로/로')} "
+                    f"{josa(b.titles[1], '을/를')} {condition}함께 조회했을 때, ")
+            if a.kind == "facts":
+                return head + (f"{b.titles[0]}의 {josa(a.label or '', '와/과')} {b.titles[1]}의 "
+                               f"{josa(a.by_label or '', '은/는')} 각각 무엇인가?")
+            return head + "두 조회 결과는 모두 몇 건인가?"
+        if b.kind == "CMP":
+            head = (f"그 결과의 첫 번째와 두 번째 {b.fields[0]}에 대해 각각 {josa(b.titles[0], '을/를')} {condition}"
+                    f"조회해 {josa(b.quantity or '', '을/를')} 비교했을 때, ")
+            if a.kind == "argmax":
+                return head + f"{josa(b.quantity or '', '이/가')} 더 큰 쪽의 {josa(a.label or '', '은/는')} 무엇인가?"
+            return head + (f"첫 번째의 {b.quantity}에서 두 번째의 {josa(b.quantity or '', '을/를')} 빼면 "
+                           f"얼마인가?{precision}")
+        head = (f"{of} {josa(b.quantity or '', '이/가')} {b.threshold} 이상이면 {josa(b.fields[0], '으로/로')} "
+                f"{josa(b.titles[0], '을/를')}, 아니면 {josa(b.fields[1], '으로/로')} {josa(b.titles[1], '을/를')} "
+                f"{condition}조회했을 때, ")
+        if a.kind == "count":  # not the taken branch's title: that would tell which branch the condition chose
+            return head + "조회된 결과는 모두 몇 건인가?"
+        return head + self._ask(a, spec.titles)
 
     def _then(self, rng: np.random.Generator) -> str:
         return self.THEN[int(rng.integers(len(self.THEN)))]

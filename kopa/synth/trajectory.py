@@ -86,7 +86,7 @@ class JunctionInfo(_Model):
 
 
 class AnswerInfo(_Model):
-    kind: Literal["field", "count", "sum", "max", "argmax", "list"]
+    kind: Literal["field", "count", "sum", "max", "argmax", "list", "facts", "difference", "total"]
     step: str
     field: str | None = None
     label: str | None = None
@@ -96,6 +96,24 @@ class AnswerInfo(_Model):
     number: bool = False  # a number answer (count, sum and max always are)
 
 
+class BlockInfo(_Model):
+    """A non-sequential template (SEM / CMP / COND) and what the writer says about it."""
+
+    kind: Literal["SEM", "CMP", "COND"]
+    source: str  # the step whose result feeds the block
+    steps: list[str]  # the block's steps (a parallel group's members, or the branch taken)
+    tools: list[str]
+    titles: list[str]
+    fields: list[str]  # labels of the source fields each block call takes
+    values: list[str] = []  # what the block's calls received (never written into the query)
+    quantity: str | None = None  # CMP: the compared quantity; COND: the tested one (labels)
+    quantity_field: str | None = None  # ... and its field (None for CMP on record counts)
+    op: str | None = None  # COND: ">=" or "<"
+    threshold: str | None = None  # COND: an observed-value pivot
+    taken: int | None = None  # COND: 0 when the condition held (first branch), 1 otherwise
+    first_record: bool = False  # SEM / COND: the source returned several records and the block reads the first
+
+
 class Candidate(_Model):
     """One executed trajectory as a task, with what the writer, the filter and the report need."""
 
@@ -103,6 +121,7 @@ class Candidate(_Model):
     pattern: str  # junction types in order, e.g. SEQ+FAN
     category: str  # the paper's type: SEQ / FAN / DRV for one junction, MIXED for longer compositions
     junctions: list[JunctionInfo]
+    block: BlockInfo | None = None
     answer: AnswerInfo
     titles: dict[str, str]  # step id → the tool's Korean title
     literals: list[Literal_]
@@ -140,12 +159,14 @@ class SynthContext:
                 self.out.setdefault(edge.source, []).append(edge)
         self.starts = sorted(self.out)
         self.probe_task = Task(id="synth-probe", query="-", domain="finance", platforms=[],
-                               available_tools=sorted(usable), golden=[], reward_basis=["ENVIRONMENT"],
+                               available_tools=sorted(usable | {"evaluate_expression"}), golden=[],
+                               reward_basis=["ENVIRONMENT"],
                                state=_state(self.catalog, sorted(usable), self.today))
 
 
 def _state(catalog: Catalog, tools: list[str], today: str) -> InjectedState:
-    platforms = sorted({catalog[t].platform for t in tools if catalog[t].auth is not None})
+    platforms = sorted({catalog[t].platform for t in tools if catalog[t].auth is not None
+                        and catalog[t].family != "session"})
     return InjectedState(predefined={"current_date": today},
                          setup=[SetupAction(tool="issue_api_key", args={"platform": p}) for p in platforms])
 
@@ -180,7 +201,7 @@ def param_value(param: ParamSpec, cache: dict[str, list[str]], today: str, rng: 
     return None
 
 
-class _Build:
+class ChainBuild:
     """One trajectory under construction: an environment, a golden executor, the steps so far."""
 
     def __init__(self, ctx: SynthContext, index: int) -> None:
@@ -202,6 +223,9 @@ class _Build:
         """Execute `step` after the others; keep it when every call answered with records (reading every
         page when the first did not hold the whole answer), else roll it back and return None."""
         view = self._execute(step)
+        if view is not None and self._truncated(view) and step.parallel is not None:
+            self._rollback(step.id)  # a parallel member would need every page: not a block we build
+            return None
         if view is not None and self._truncated(view):
             view = None if not self._pageable(step, view) else self._execute(step.model_copy(update={"pages": "all"}))
             if view is not None and self._truncated(view):
@@ -214,26 +238,29 @@ class _Build:
         try:
             self.executor.execute([step])
         except GoldenError:
-            self._undo(step.id, calls, turns)
+            self._undo(step, calls, turns)
             return None
         view = self.executor.run.scope[step.id]
         items = view.get("items", [view])
         if not all(v["ok"] and v["records"] for v in items):
-            self._undo(step.id, calls, turns)
+            self._undo(step, calls, turns)
             return None
         self.steps.append(step)
         self._marks[step.id] = (calls, turns)
         return view
 
-    def _undo(self, step_id: str, calls: int, turns: int) -> None:
-        self.executor.run.scope.pop(step_id, None)
+    def _undo(self, step: GoldenStep, calls: int, turns: int) -> None:
+        for sub in [step, *(step.parallel or [])]:
+            self.executor.run.scope.pop(sub.id, None)
         self.executor.run.turns = turns
         del self.env.calls[calls:]
 
     def _rollback(self, step_id: str) -> None:
         calls, turns = self._marks.pop(step_id)
-        self.steps.pop()
-        self._undo(step_id, calls, turns)
+        step = self.steps.pop()
+        ids = {step.id, *(m.id for m in step.parallel or [])}
+        self.literals = [x for x in self.literals if x.step not in ids]
+        self._undo(step, calls, turns)
 
     @staticmethod
     def _truncated(view: dict[str, Any]) -> bool:
@@ -300,7 +327,7 @@ class _Build:
                 return view
         return None
 
-    def _edges(self, current: str) -> list[Edge]:
+    def _edges(self, current: str, limit: int | None = EDGE_TRIES) -> list[Edge]:
         """Live out-edges to tools not yet in the chain: those that ever executed first, each tier shuffled."""
         out = [e for e in self.ctx.out.get(current, []) if e.target not in self.tools]
         tried = [e for e in out if e.successes > 0]
@@ -308,7 +335,7 @@ class _Build:
         order: list[Edge] = []
         for tier in (tried, untried):
             order += [tier[int(i)] for i in self.rng.permutation(len(tier))]
-        return order[:EDGE_TRIES]
+        return order[:limit]
 
     @staticmethod
     def _connecting(edge: Edge, records: list[dict]) -> tuple[str, str] | None:
@@ -467,38 +494,64 @@ def _answerable_text(value: Any, handed: set[str]) -> bool:
     return _HANGUL.search(value) is not None and number(value) is None
 
 
-def synthesize(ctx: SynthContext, index: int, writer) -> Candidate | Failure:
-    """Trajectory `index`: its own random stream, so any index can be built alone, in any order."""
-    build = _Build(ctx, index)
+SHAPES = ("seq", "SEM", "CMP", "COND")
+SHAPE_WEIGHTS = (0.55, 0.15, 0.15, 0.15)
+PREFIX_WEIGHTS = (0.5, 0.35, 0.15)  # sequential junctions before a block: 0 (the block alone), 1, 2
+
+
+def synthesize(ctx: SynthContext, index: int, writer, shape: str | None = None) -> Candidate | Failure:
+    """Trajectory `index`: its own random stream, so any index can be built alone, in any order.
+    `shape` (seq, SEM, CMP, COND) fixes what is otherwise drawn, for tests of one template."""
+    from kopa.synth.templates import BLOCKS
+
+    build = ChainBuild(ctx, index)
     view = build.start()
     if view is None:
         return Failure(index=index, reason="no_start")
-    wanted = JUNCTIONS[int(build.rng.choice(len(JUNCTIONS), p=JUNCTION_WEIGHTS))]
+    drawn = SHAPES[int(build.rng.choice(len(SHAPES), p=SHAPE_WEIGHTS))]
+    shape = shape or drawn
+    if shape == "seq":
+        wanted = JUNCTIONS[int(build.rng.choice(len(JUNCTIONS), p=JUNCTION_WEIGHTS))]
+    else:
+        wanted = int(build.rng.choice(len(PREFIX_WEIGHTS), p=PREFIX_WEIGHTS))
     while len(build.junctions) < wanted:
         nxt = build.junction(view)
         if nxt is None:
             break
         view = nxt
-    if not build.junctions:
-        return Failure(index=index, reason="dead_end")
-    chosen = build.answer(view)
+    block = None
+    chosen = None
+    if shape != "seq":
+        made = BLOCKS[shape](build, view)
+        if made is not None:
+            spec, info, block = made
+            chosen = (spec, info)
+        elif not build.junctions:
+            return Failure(index=index, reason=f"no_{shape.lower()}")
+    if block is None:
+        if not build.junctions:
+            return Failure(index=index, reason="dead_end")
+        chosen = build.answer(view)
     if chosen is None:
         return Failure(index=index, reason="no_answer")
     spec, info = chosen
-    pattern = "+".join(j.kind for j in build.junctions)
-    category = build.junctions[0].kind if len(build.junctions) == 1 else "MIXED"
-    titles = {s.id: ctx.catalog[s.call or ""].spec.title for s in build.steps}
+    kinds = [j.kind for j in build.junctions] + ([block.kind] if block else [])
+    pattern = "+".join(kinds)
+    category = kinds[0] if len(kinds) == 1 else "MIXED"
+    titles = {s.id: ctx.catalog[s.call].spec.title for s in _flat(build.steps) if s.call}
     tools = _available(ctx, build.tools, build.rng)
-    first = ctx.catalog[build.tools[0]]
-    domain = first.domain or next((ctx.catalog[t].domain for t in build.tools if ctx.catalog[t].domain), None)
+    data_tools = [t for t in build.tools if ctx.catalog[t].family != "session"]
+    first = ctx.catalog[data_tools[0]]
+    domain = first.domain or next((ctx.catalog[t].domain for t in data_tools if ctx.catalog[t].domain), None)
     if domain is None:
         return Failure(index=index, reason="no_domain")
     draft = Task(id=f"edge-{ctx.seed}-{index:06d}", query="-", domain=domain,
-                 platforms=sorted({ctx.catalog[t].platform for t in build.tools}), available_tools=tools,
+                 platforms=sorted({ctx.catalog[t].platform for t in data_tools}), available_tools=tools,
                  state=_state(ctx.catalog, tools, ctx.today), golden=build.steps, answer=spec,
                  reward_basis=["RESPONSE"], tags=["edge-synth", pattern])
-    query = writer.write(QueryInput(pattern=pattern, junctions=build.junctions, answer=info, titles=titles,
-                                    literals=build.literals), stream(ctx.seed, "synth-query", draft.id))
+    query = writer.write(QueryInput(pattern=pattern, junctions=build.junctions, block=block, answer=info,
+                                    titles=titles, literals=build.literals),
+                         stream(ctx.seed, "synth-query", draft.id))
     task = draft.model_copy(update={"query": query})
     try:
         target = compute_target(task, ctx.backend)
@@ -507,8 +560,12 @@ def synthesize(ctx: SynthContext, index: int, writer) -> Candidate | Failure:
     built = [(c.tool, c.arguments) for c in build.env.calls]
     if [(c.tool, c.arguments) for c in target.calls] != built:
         return Failure(index=index, reason="not_reproduced")
-    return Candidate(index=index, pattern=pattern, category=category, junctions=build.junctions, answer=info,
-                     titles=titles, literals=build.literals, task=task, target=target)
+    return Candidate(index=index, pattern=pattern, category=category, junctions=build.junctions, block=block,
+                     answer=info, titles=titles, literals=build.literals, task=task, target=target)
+
+
+def _flat(steps: list[GoldenStep]) -> list[GoldenStep]:
+    return [x for s in steps for x in ([s] if s.parallel is None else s.parallel)]
 
 
 def _available(ctx: SynthContext, used: list[str], rng: np.random.Generator) -> list[str]:
@@ -523,6 +580,7 @@ class QueryInput(_Model):
 
     pattern: str
     junctions: list[JunctionInfo]
+    block: BlockInfo | None = None
     answer: AnswerInfo
     titles: dict[str, str]
     literals: list[Literal_]
