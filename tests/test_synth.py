@@ -328,3 +328,35 @@ def test_cond_takes_the_branch_its_condition_selects(graph_run):
         else:
             assert c.target.key.display == expected
         assert c.block.threshold in c.task.query
+
+
+# ------------------------------------------------------------------ the commands
+
+def test_held_out_platforms_are_never_synthesized(graph_run):
+    _, phase = graph_run
+    ctx = SynthContext(phase.graph, CATALOG, open_backend("sim"), phase.cache, seed=0,
+                       hold_out=frozenset({"assembly", "dart"}))
+    built = [c for c in (synthesize(ctx, i, TemplateWriter()) for i in range(12)) if isinstance(c, Candidate)]
+    assert built
+    for c in built:
+        assert not {"assembly", "dart"} & set(c.task.platforms)
+        assert all(CATALOG[t].platform not in {"assembly", "dart"} for t in c.task.available_tools)
+
+
+def test_synth_and_filter_commands_write_a_task_set(graph_run, tmp_path):
+    out, _ = graph_run
+    run = tmp_path / "synth"
+    runner = CliRunner()
+    result = runner.invoke(main, ["edge", "synth", "--graph", str(out), "--out", str(run), "-n", "4"])
+    assert result.exit_code == 0, result.output
+    assert len((run / "candidates.jsonl").read_bytes().splitlines()) == 4
+    result = runner.invoke(main, ["edge", "filter", str(run)])
+    assert result.exit_code == 0, result.output
+    kept = (run / "dataset.jsonl").read_bytes().splitlines()
+    dropped = (run / "dropped.jsonl").read_bytes().splitlines()
+    assert len(kept) + len(dropped) == 4
+    report = (run / "report.md").read_text(encoding="utf-8")
+    assert "64.9% (398/613)" in report and "81.2%" in report and "0/145" in report
+    # another seed in the same folder is refused in one line, not mixed in
+    result = runner.invoke(main, ["edge", "synth", "--graph", str(out), "--out", str(run), "-n", "4", "--seed", "9"])
+    assert result.exit_code != 0 and "another configuration (seed differ)" in result.output

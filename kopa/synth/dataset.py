@@ -17,6 +17,7 @@ index, so the bytes depend neither on the number of workers nor on where a run w
 from __future__ import annotations
 
 import hashlib
+import math
 import statistics
 from collections import Counter
 from collections.abc import Callable
@@ -159,9 +160,76 @@ def filter_run(out: Path, progress: Callable[[str, int, int], None] | None = Non
     write_atomic(out / "dropped.jsonl", b"".join(orjson.dumps(d.model_dump(), option=_JSON) + b"\n" for d in drops))
     failures = [f for f in _read_part(out / "failures.jsonl") if isinstance(f, Failure)] \
         if (out / "failures.jsonl").exists() else []
-    (out / "report.md").write_text(render_report(out.name, candidates, kept, drops, notes, failures, config),
+    audit = contamination(kept)
+    (out / "report.md").write_text(render_report(out.name, candidates, kept, drops, notes, failures, config, audit),
                                    encoding="utf-8")
+    write_atomic(out / "stats.json", orjson.dumps({"statistics": statistics_of(kept), "contamination": audit,
+                                                   "drops": dict(Counter(f"{d.stage}:{d.reason}" for d in drops)),
+                                                   "notes": notes}, option=_JSON | orjson.OPT_INDENT_2))
+    write_plots(out / "plots", kept)
     return kept, drops, notes
+
+
+def contamination(kept: list[Candidate]) -> dict:
+    """The held-out audit against KOPA-Bench (paper: 0/145 verbatim queries, 62.2% tool-universe overlap):
+    benchmark queries that a synthesized query repeats (equal or contained after normalisation), and the
+    share of the benchmark's data tools that the dataset's tasks use (and the converse)."""
+    from kopa.eval.task import load_tasks
+    from kopa.synth.filters import _norm
+
+    bench = load_tasks()
+    synthesized = [_norm(c.task.query) for c in kept]
+    leaked = sorted(t.id for t in bench if any(_norm(t.query) and _norm(t.query) in q for q in synthesized))
+    catalog = load_catalog()
+    bench_tools = {n for t in bench for n in t.available_tools if catalog[n].family != "session"}
+    used = {s.call for c in kept for s in _steps(c) if s.call and catalog[s.call].family != "session"}
+    return {"bench_tasks": len(bench), "verbatim": len(leaked), "verbatim_ids": leaked[:20],
+            "bench_tools": len(bench_tools), "dataset_tools": len(used),
+            "bench_covered": len(bench_tools & used) / (len(bench_tools) or 1),
+            "dataset_in_bench": len(bench_tools & used) / (len(used) or 1)}
+
+
+def _steps(c: Candidate):
+    return [x for s in c.task.golden for x in ([s] if s.parallel is None else s.parallel)]
+
+
+def write_plots(directory: Path, kept: list[Candidate]) -> None:
+    """plots/type_mix.png (this run beside the paper) and plots/cardinality.png (junction cardinalities)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    directory.mkdir(parents=True, exist_ok=True)
+    s = statistics_of(kept)
+    total = s["tasks"] or 1
+    kinds = list(PAPER_MIX)
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    xs = range(len(kinds))
+    ax.bar([x - 0.2 for x in xs], [100 * s["mix"][k] / total for k in kinds], width=0.4, label="this run")
+    ax.bar([x + 0.2 for x in xs], [PAPER_MIX[k] for k in kinds], width=0.4, label="paper")
+    ax.set_xticks(list(xs), kinds)
+    ax.set_ylabel("% of tasks")
+    ax.set_title("Phase B type mix")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(directory / "type_mix.png", dpi=110, metadata={"Software": None})
+    plt.close(fig)
+    cards = [j.cardinality for c in kept for j in c.junctions]
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    if cards:
+        top = max(cards)
+        bins = sorted({1, 2, PHI + 1, *[int(10 ** (k / 4)) for k in range(0, int(4 * math.log10(top)) + 2)]})
+        ax.hist(cards, bins=[*bins, bins[-1] + 1])
+        ax.set_xscale("log")
+    ax.axvline(PHI + 0.5, color="#C44E52", linestyle="--", label=f"φ = {PHI}")
+    ax.set_xlabel("cardinality n of the connecting field")
+    ax.set_ylabel("junctions")
+    ax.set_title("Junction cardinality")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(directory / "cardinality.png", dpi=110, metadata={"Software": None})
+    plt.close(fig)
 
 
 def write_dataset(out: Path, kept: list[Candidate], config: dict) -> None:
@@ -223,7 +291,7 @@ def statistics_of(kept: list[Candidate]) -> dict:
 
 
 def render_report(name: str, candidates: list[Candidate], kept: list[Candidate], drops: list[Drop],
-                  notes: dict[str, int], failures: list[Failure], config: dict) -> str:
+                  notes: dict[str, int], failures: list[Failure], config: dict, audit: dict | None = None) -> str:
     s = statistics_of(kept)
     total = s["tasks"] or 1
     lines = [f"# EDGE Phase B — {name}", "",
@@ -263,4 +331,11 @@ def render_report(name: str, candidates: list[Candidate], kept: list[Candidate],
               "two-judge agreement is for LLM judges. The static judge (steps nothing references) flagged "
               f"{notes.get('decorative_static', 0)} candidates, "
               f"{notes.get('decorative_static_not_execution', 0)} of them not confirmed by execution.", ""]
+    if audit is not None:
+        lines += ["## Contamination audit against KOPA-Bench", "", "| check | here | paper |", "|---|---:|---:|",
+                  f"| benchmark queries repeated verbatim | {audit['verbatim']}/{audit['bench_tasks']} | 0/145 |",
+                  f"| tool-universe overlap (benchmark data tools the dataset uses) | "
+                  f"{100 * audit['bench_covered']:.1f}% of {audit['bench_tools']} | 62.2% |",
+                  f"| dataset tools that KOPA-Bench offers | {100 * audit['dataset_in_bench']:.1f}% of "
+                  f"{audit['dataset_tools']} | — |", "", "Plots: plots/type_mix.png, plots/cardinality.png.", ""]
     return "\n".join(lines)
