@@ -4,7 +4,8 @@ DIR/config.json          the G* run, its graph digest, seed, backend, φ, writer
 DIR/parts/NNNNN.jsonl    synthesized chunks of CHUNK trajectory indices (a candidate or a failure each):
                          an interrupted run resumes from the last finished chunk
 DIR/candidates.jsonl     the first N candidates in index order; failures.jsonl the failed attempts before
-DIR/dataset.jsonl        after `filter`: one verified task per line (task, target, structure, provenance)
+DIR/dataset.jsonl        after `filter`: one verified task per line (task, target, structure, provenance);
+                         dataset.parquet the same rows (task, target, junctions as JSON text)
 DIR/tasks/*.yaml         the same tasks as a KOPA-Bench task set, targets/*.json their targets, so
                          `kopa bench run --tasks DIR` evaluates any policy on them
 DIR/dropped.jsonl        every dropped candidate with its stage and reason code
@@ -37,6 +38,7 @@ from kopa.synth.junction import PHI
 from kopa.synth.query import QueryWriter, TemplateWriter
 from kopa.synth.trajectory import Candidate, Failure, SynthContext, synthesize
 
+SYNTH_VERSION = 1  # bump when a change makes the same seed build other trajectories: old parts are not reused
 CHUNK = 25
 MAX_ATTEMPTS_PER_TASK = 20  # attempts allowed per wanted task before synthesis gives up
 _JSON = orjson.OPT_SORT_KEYS
@@ -96,7 +98,8 @@ def synth_run(graph_run: Path, out: Path, n: int, *, seed: int = 0, workers: int
     """Synthesize until n candidates exist (or n × MAX_ATTEMPTS_PER_TASK attempts were made)."""
     writer = writer or TemplateWriter()
     graph, cache, digest = _load_graph_run(graph_run)
-    _config(out, {"graph_run": str(graph_run), "graph_sha256": digest, "seed": seed, "backend": backend_spec,
+    _config(out, {"version": SYNTH_VERSION, "graph_run": str(graph_run), "graph_sha256": digest, "seed": seed,
+                  "backend": backend_spec,
                   "phi": PHI, "writer": writer.name, "hold_out": sorted(hold_out), "chunk": CHUNK}, force)
     parts = out / "parts"
     parts.mkdir(exist_ok=True)
@@ -242,6 +245,7 @@ def write_dataset(out: Path, kept: list[Candidate], config: dict) -> None:
                "junctions": [j.model_dump(mode="json") for j in c.junctions], "provenance": provenance}
         lines.append(orjson.dumps(row, option=_JSON) + b"\n")
     write_atomic(out / "dataset.jsonl", b"".join(lines))
+    write_parquet(out / "dataset.parquet", kept, provenance)
     by_domain: dict[str, list[Candidate]] = {}
     for c in kept:
         by_domain.setdefault(c.task.domain, []).append(c)
@@ -255,6 +259,32 @@ def write_dataset(out: Path, kept: list[Candidate], config: dict) -> None:
         write_atomic(out / "tasks" / f"{domain}.yaml", f"# EDGE Phase B synthesized tasks ({domain})\n{text}".encode())
         targets = [c.target.model_dump(mode="json") for c in items]
         write_atomic(out / "targets" / f"{domain}.json", orjson.dumps(targets, option=orjson.OPT_INDENT_2) + b"\n")
+
+
+def write_parquet(path: Path, kept: list[Candidate], provenance: dict) -> None:
+    """The dataset as Parquet through DuckDB (already a dependency): scalar columns for filtering, the
+    task, target and junctions as JSON text, since their shapes vary from task to task."""
+    import duckdb
+
+    columns = ["id", "query", "answer", "pattern", "category", "domain", "calls", "task", "target", "junctions",
+               "provenance"]
+    rows = [(c.task.id, c.task.query, c.target.answer, c.pattern, c.category, c.task.domain, c.target.optimal_calls,
+             orjson.dumps(c.task.model_dump(mode="json"), option=_JSON).decode(),
+             orjson.dumps(c.target.model_dump(mode="json"), option=_JSON).decode(),
+             orjson.dumps([j.model_dump(mode="json") for j in c.junctions], option=_JSON).decode(),
+             orjson.dumps(provenance, option=_JSON).decode()) for c in kept]
+    partial = path.with_name(path.name + ".partial")
+    con = duckdb.connect()
+    try:
+        con.execute("CREATE TABLE dataset (id VARCHAR, query VARCHAR, answer VARCHAR, pattern VARCHAR, "
+                    "category VARCHAR, domain VARCHAR, calls INTEGER, task VARCHAR, target VARCHAR, "
+                    "junctions VARCHAR, provenance VARCHAR)")
+        if rows:
+            con.executemany(f"INSERT INTO dataset VALUES ({', '.join('?' for _ in columns)})", rows)
+        con.execute(f"COPY dataset TO '{partial}' (FORMAT PARQUET)")
+    finally:
+        con.close()
+    partial.replace(path)  # an interrupted write never leaves half a file
 
 
 # ------------------------------------------------------------------------------------------ statistics

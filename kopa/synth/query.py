@@ -64,6 +64,11 @@ class TemplateWriter:
     THEN = ("조회하고", "조회한 뒤", "찾은 다음")
 
     def write(self, spec: QueryInput, rng: np.random.Generator) -> str:
+        text = self._write(spec, rng)
+        # a real-time answer is reproducible only at a fixed time: the injected date, stated
+        return f"{spec.as_of} 기준으로, {text}" if spec.as_of else text
+
+    def _write(self, spec: QueryInput, rng: np.random.Generator) -> str:
         given: dict[str, list[str]] = {}
         for lit in spec.literals:
             given.setdefault(lit.step, []).append(f"{lit.label} {_date(lit.value) if _is_day(lit.param) else lit.value}")
@@ -170,6 +175,7 @@ class ChatWriter:
     def write(self, spec: QueryInput, rng: np.random.Generator) -> str:
         structure = {
             "type": spec.pattern,
+            "as_of": spec.as_of,
             "given": [{"label": x.label, "value": x.value, "step": x.step} for x in spec.literals],
             "steps": [{"step": k, "tool": v} for k, v in sorted(spec.titles.items())],
             "junctions": [{"type": j.kind, "from": j.source, "to": j.target, "field": j.field_label,

@@ -42,7 +42,7 @@ from kopa.synth.junction import (
     junction_kind,
     number,
 )
-from kopa.wire.paging import MAX_PAGE_SIZE, is_paged
+from kopa.wire.paging import MAX_PAGE_SIZE, is_paged, page_args
 
 MAX_PAGES = 5  # a step whose full answer needs more pages than this is not read in full: the edge is skipped
 EDGE_TRIES = 6  # out-edges tried per junction before the chain stops
@@ -289,6 +289,11 @@ class ChainBuild:
     def _rest(self, tool: Tool, edge: Edge | None, bound: dict[str, Any], step: str) -> dict[str, Any] | None:
         """`bound` plus every required argument no junction fixes (None when one cannot be filled)."""
         args = dict(bound)
+        required_paging = [p.name for p in tool.spec.params if p.required and p.paging and p.name not in args]
+        if required_paging and is_paged(tool.family):
+            # a service that insists on a row window (Seoul's START_INDEX/END_INDEX): ask for its largest page
+            window = page_args(tool.family, 1, MAX_PAGE_SIZE.get(tool.family, 100))
+            args.update({k: v for k, v in window.items() if k in required_paging})
         for p in tool.spec.params:
             if p.name in args or is_generic(p) or not p.required:
                 continue
@@ -472,7 +477,8 @@ def _field_spec(tool: Tool, name: str):
 
 
 def _measure(description: str) -> bool:
-    return not any(w in description for w in ("코드", "번호", "ID", "일자", "년도", "연도", "전화", "순번", "차수"))
+    return not any(w in description for w in ("코드", "번호", "ID", "일자", "년도", "연도", "전화", "순번", "차수",
+                                               "구분", "여부", "유형", "종류"))
 
 
 def _places(value: Decimal) -> int | None:
@@ -549,8 +555,10 @@ def synthesize(ctx: SynthContext, index: int, writer, shape: str | None = None) 
                  platforms=sorted({ctx.catalog[t].platform for t in data_tools}), available_tools=tools,
                  state=_state(ctx.catalog, tools, ctx.today), golden=build.steps, answer=spec,
                  reward_basis=["RESPONSE"], tags=["edge-synth", pattern])
+    live = any("실시간" in ctx.catalog[t].spec.title or "실시간" in ctx.catalog[t].spec.description
+               for t in data_tools)
     query = writer.write(QueryInput(pattern=pattern, junctions=build.junctions, block=block, answer=info,
-                                    titles=titles, literals=build.literals),
+                                    titles=titles, literals=build.literals, as_of=ctx.today if live else None),
                          stream(ctx.seed, "synth-query", draft.id))
     task = draft.model_copy(update={"query": query})
     try:
@@ -581,6 +589,7 @@ class QueryInput(_Model):
     pattern: str
     junctions: list[JunctionInfo]
     block: BlockInfo | None = None
+    as_of: str | None = None  # the injected date, stated when a real-time tool is in the chain
     answer: AnswerInfo
     titles: dict[str, str]
     literals: list[Literal_]
