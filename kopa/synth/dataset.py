@@ -22,7 +22,7 @@ import math
 import statistics
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 import orjson
@@ -83,56 +83,102 @@ def _line(item: Candidate | Failure) -> bytes:
 
 
 def _read_part(path: Path) -> list[Candidate | Failure]:
+    return _parse_part(path.read_bytes())
+
+
+def _parse_part(data: bytes) -> list[Candidate | Failure]:
     out: list[Candidate | Failure] = []
-    for raw in path.read_bytes().splitlines():
+    for raw in data.splitlines():
         row = orjson.loads(raw)
         out.append(Candidate.model_validate(row["candidate"]) if "candidate" in row
                    else Failure.model_validate(row["failure"]))
     return out
 
 
+@dataclass(frozen=True)
+class ChunkJob:
+    """One chunk of trajectory indices, as a worker process receives it (everything picklable)."""
+
+    graph_run: str
+    graph_sha256: str  # part of the context's key: a rebuilt G* at the same path is a new context
+    backend: str
+    seed: int
+    hold_out: tuple[str, ...]
+    chunk: int
+    part: str  # the part file the worker writes
+
+
+_CONTEXTS: dict[tuple, SynthContext] = {}  # per process: a worker builds its context once
+
+
+def _context(graph_run: str, digest: str, backend: str, seed: int, hold_out: tuple[str, ...]) -> SynthContext:
+    key = (graph_run, digest, backend, seed, hold_out)
+    if key not in _CONTEXTS:
+        graph, cache, _ = _load_graph_run(Path(graph_run))
+        _CONTEXTS[key] = SynthContext(graph, load_catalog(), open_backend(backend), cache, seed=seed,
+                                      hold_out=frozenset(hold_out))
+    return _CONTEXTS[key]
+
+
+def _run_chunk(job: ChunkJob, writer: QueryWriter | None = None) -> bytes:
+    """Build the chunk's trajectories and write its part file (atomically); the file's bytes."""
+    part = Path(job.part)
+    if part.exists():
+        return part.read_bytes()
+    ctx = _context(job.graph_run, job.graph_sha256, job.backend, job.seed, job.hold_out)
+    writer = writer or TemplateWriter()
+    data = b"".join(_line(synthesize(ctx, i, writer)) for i in range(job.chunk * CHUNK, (job.chunk + 1) * CHUNK))
+    write_atomic(part, data)
+    return data
+
+
 def synth_run(graph_run: Path, out: Path, n: int, *, seed: int = 0, workers: int = 1, backend_spec: str = "sim",
               hold_out: frozenset[str] = frozenset(), writer: QueryWriter | None = None, force: bool = False,
               progress: Callable[[int, int], None] | None = None, stop_after_chunks: int | None = None
               ) -> tuple[list[Candidate], list[Failure]]:
-    """Synthesize until n candidates exist (or n × MAX_ATTEMPTS_PER_TASK attempts were made)."""
+    """Synthesize until n candidates exist (or n × MAX_ATTEMPTS_PER_TASK attempts were made). Chunks run
+    in `workers` processes (kopa.executor); a model-backed writer runs in this process only."""
+    from kopa.executor import LocalExecutor
+
     writer = writer or TemplateWriter()
-    graph, cache, digest = _load_graph_run(graph_run)
+    if workers > 1 and writer.name != "template":
+        raise SynthError("--workers > 1 needs the template writer (a model writer runs in one process)")
+    digest = _load_graph_run(graph_run)[2]
     _config(out, {"version": SYNTH_VERSION, "graph_run": str(graph_run), "graph_sha256": digest, "seed": seed,
                   "backend": backend_spec,
                   "phi": PHI, "writer": writer.name, "hold_out": sorted(hold_out), "chunk": CHUNK}, force)
     parts = out / "parts"
     parts.mkdir(exist_ok=True)
-    ctx = SynthContext(graph, load_catalog(), open_backend(backend_spec), cache, seed=seed, hold_out=hold_out)
-    if not ctx.starts:
+    key = (str(graph_run), digest, backend_spec, seed, tuple(sorted(hold_out)))
+    if not _context(*key).starts:
         raise SynthError(f"{graph_run}: G* has no retained edge between usable tools")
     results: dict[int, list[Candidate | Failure]] = {}
     max_chunks = -(-n * MAX_ATTEMPTS_PER_TASK // CHUNK)
 
-    def done(chunk: int) -> Path:
-        return parts / f"{chunk:05d}.jsonl"
-
-    def work(chunk: int) -> list[Candidate | Failure]:
-        if done(chunk).exists():
-            return _read_part(done(chunk))
-        items = [synthesize(ctx, i, writer) for i in range(chunk * CHUNK, (chunk + 1) * CHUNK)]
-        write_atomic(done(chunk), b"".join(_line(x) for x in items))
-        return items
-
     def found() -> int:
         return sum(isinstance(x, Candidate) for items in results.values() for x in items)
 
+    def job(chunk: int) -> ChunkJob:
+        return ChunkJob(*key, chunk=chunk, part=str(parts / f"{chunk:05d}.jsonl"))
+
     chunk = 0
-    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+    executor = LocalExecutor(workers)
+    try:
         while found() < n and chunk < max_chunks:
             if stop_after_chunks is not None and chunk >= stop_after_chunks:
                 return [], []
-            batch = list(range(chunk, min(chunk + max(1, workers), max_chunks)))
-            for c, items in zip(batch, pool.map(work, batch), strict=True):
-                results[c] = items
+            batch = list(range(chunk, min(chunk + workers, max_chunks)))
+            if workers == 1:
+                datas = [_run_chunk(job(c), writer) for c in batch]
+            else:
+                datas = executor.map(_run_chunk, [job(c) for c in batch])
+            for c, data in zip(batch, datas, strict=True):
+                results[c] = _parse_part(data)
             chunk = batch[-1] + 1
             if progress is not None:
                 progress(min(found(), n), n)
+    finally:
+        executor.close()
     ordered = [x for c in sorted(results) for x in results[c]]
     candidates, failures = [], []
     for item in ordered:
