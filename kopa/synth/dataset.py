@@ -9,6 +9,7 @@ DIR/dataset.jsonl        after `filter`: one verified task per line (task, targe
 DIR/tasks/*.yaml         the same tasks as a KOPA-Bench task set, targets/*.json their targets, so
                          `kopa bench run --tasks DIR` evaluates any policy on them
 DIR/dropped.jsonl        every dropped candidate with its stage and reason code
+DIR/ablations/           sequential.jsonl, parallel_mixed.jsonl, unfiltered.jsonl: the paper's §6.3 (2), (3)
 DIR/report.md            statistics beside the paper's, drops per stage and reason
 
 Every trajectory draws from its own stream (seed, index), and the dataset is the first N successes by
@@ -206,6 +207,7 @@ def filter_run(out: Path, progress: Callable[[str, int, int], None] | None = Non
     kept, drops, notes = filter_candidates(candidates, load_catalog(), open_backend(spec),
                                            lambda: open_backend(spec), cache, config["seed"], progress)
     write_dataset(out, kept, config)
+    write_ablations(out, candidates, kept, config)
     write_atomic(out / "dropped.jsonl", b"".join(orjson.dumps(d.model_dump(), option=_JSON) + b"\n" for d in drops))
     failures = [f for f in _read_part(out / "failures.jsonl") if isinstance(f, Failure)] \
         if (out / "failures.jsonl").exists() else []
@@ -283,14 +285,7 @@ def write_plots(directory: Path, kept: list[Candidate]) -> None:
 
 def write_dataset(out: Path, kept: list[Candidate], config: dict) -> None:
     provenance = {k: config[k] for k in ("graph_run", "graph_sha256", "seed", "backend", "writer")}
-    lines = []
-    for c in kept:
-        row = {"id": c.task.id, "query": c.task.query, "answer": c.target.answer, "pattern": c.pattern,
-               "category": c.category, "calls": c.target.optimal_calls, "task": c.task.model_dump(mode="json"),
-               "target": c.target.model_dump(mode="json"),
-               "junctions": [j.model_dump(mode="json") for j in c.junctions], "provenance": provenance}
-        lines.append(orjson.dumps(row, option=_JSON) + b"\n")
-    write_atomic(out / "dataset.jsonl", b"".join(lines))
+    write_atomic(out / "dataset.jsonl", _rows(kept, config))
     write_parquet(out / "dataset.parquet", kept, provenance)
     by_domain: dict[str, list[Candidate]] = {}
     for c in kept:
@@ -305,6 +300,28 @@ def write_dataset(out: Path, kept: list[Candidate], config: dict) -> None:
         write_atomic(out / "tasks" / f"{domain}.yaml", f"# EDGE Phase B synthesized tasks ({domain})\n{text}".encode())
         targets = [c.target.model_dump(mode="json") for c in items]
         write_atomic(out / "targets" / f"{domain}.json", orjson.dumps(targets, option=orjson.OPT_INDENT_2) + b"\n")
+
+
+SEQUENTIAL = frozenset({"SEQ", "FAN", "DRV"})
+
+
+def _rows(items: list[Candidate], config: dict) -> bytes:
+    provenance = {k: config[k] for k in ("graph_run", "graph_sha256", "seed", "backend", "writer")}
+    return b"".join(orjson.dumps({"id": c.task.id, "query": c.task.query, "answer": c.target.answer,
+                                  "pattern": c.pattern, "category": c.category, "calls": c.target.optimal_calls,
+                                  "task": c.task.model_dump(mode="json"), "target": c.target.model_dump(mode="json"),
+                                  "junctions": [j.model_dump(mode="json") for j in c.junctions],
+                                  "provenance": provenance}, option=_JSON) + b"\n" for c in items)
+
+
+def write_ablations(out: Path, candidates: list[Candidate], kept: list[Candidate], config: dict) -> None:
+    """The training sets of the paper's ablations (§6.3): (2) pure-sequential (SEQ / FAN / DRV) and
+    parallel + MIXED (SEM / CMP / COND / MIXED) beside the full set; (3) the set before filtering."""
+    folder = out / "ablations"
+    folder.mkdir(exist_ok=True)
+    write_atomic(folder / "sequential.jsonl", _rows([c for c in kept if c.category in SEQUENTIAL], config))
+    write_atomic(folder / "parallel_mixed.jsonl", _rows([c for c in kept if c.category not in SEQUENTIAL], config))
+    write_atomic(folder / "unfiltered.jsonl", _rows(candidates, config))
 
 
 def write_parquet(path: Path, kept: list[Candidate], provenance: dict) -> None:
