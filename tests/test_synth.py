@@ -360,3 +360,29 @@ def test_synth_and_filter_commands_write_a_task_set(graph_run, tmp_path):
     # another seed in the same folder is refused in one line, not mixed in
     result = runner.invoke(main, ["edge", "synth", "--graph", str(out), "--out", str(run), "-n", "4", "--seed", "9"])
     assert result.exit_code != 0 and "another configuration (seed differ)" in result.output
+
+
+def test_stage_one_rules_catch_planted_defects(candidates):
+    from kopa.synth.filters import redundant, stage1
+
+    backend = open_backend("sim")
+    c = _genuine(candidates)
+    assert stage1(c, CATALOG, backend) is None
+    foreign = c.model_copy(update={"task": c.task.model_copy(update={"query": c.task.query + " 전월 대비 人口"})})
+    assert stage1(foreign, CATALOG, backend)[0] == "malformed"
+    failed_call = c.target.calls[0].model_copy(update={"ok": False})
+    broken = c.model_copy(update={"target": c.target.model_copy(update={"calls": [failed_call, *c.target.calls[1:]]})})
+    assert stage1(broken, CATALOG, backend)[0] == "erroneous"
+    typed = c.task.golden[1].model_copy(update={"args": {**c.task.golden[1].args, "no_such_param": "x"}})
+    schema = c.model_copy(update={"task": c.task.model_copy(update={"golden": [c.task.golden[0], typed]})})
+    assert stage1(schema, CATALOG, backend)[0] == "malformed"
+    again = c.model_copy(update={"index": c.index + 1, "task": c.task.model_copy(update={"id": c.task.id + "-2"})})
+    assert redundant([c, again]) == {again.index: c.task.id}
+    # a real-time tool: reproducible only when the query fixes the time (the injected date)
+    live_step = c.task.golden[0].model_copy(update={"call": "get_ex_congestion"})
+    live_task = c.task.model_copy(update={"golden": [live_step, *c.task.golden[1:]]})
+    live = c.model_copy(update={"task": live_task})
+    assert stage1(live, CATALOG, backend)[0] == "non_reproducible"
+    today = c.task.state.predefined["current_date"]
+    dated = c.model_copy(update={"task": live_task.model_copy(update={"query": f"{today} 기준으로, {c.task.query}"})})
+    assert stage1(dated, CATALOG, backend)[0] != "non_reproducible"
