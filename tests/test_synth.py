@@ -347,7 +347,7 @@ def test_synth_and_filter_commands_write_a_task_set(graph_run, tmp_path):
     out, _ = graph_run
     run = tmp_path / "synth"
     runner = CliRunner()
-    result = runner.invoke(main, ["edge", "synth", "--graph", str(out), "--out", str(run), "-n", "4"])
+    result = runner.invoke(main, ["edge", "synth", "--graph", str(out), "--out", str(run), "--count", "4"])
     assert result.exit_code == 0, result.output
     assert len((run / "candidates.jsonl").read_bytes().splitlines()) == 4
     result = runner.invoke(main, ["edge", "filter", str(run)])
@@ -358,7 +358,8 @@ def test_synth_and_filter_commands_write_a_task_set(graph_run, tmp_path):
     report = (run / "report.md").read_text(encoding="utf-8")
     assert "64.9% (398/613)" in report and "81.2%" in report and "0/145" in report
     # another seed in the same folder is refused in one line, not mixed in
-    result = runner.invoke(main, ["edge", "synth", "--graph", str(out), "--out", str(run), "-n", "4", "--seed", "9"])
+    result = runner.invoke(main, ["edge", "synth", "--graph", str(out), "--out", str(run), "--count", "4",
+                                  "--path-seed", "9"])
     assert result.exit_code != 0 and "another configuration (seed differ)" in result.output
 
 

@@ -2,7 +2,7 @@
 finished G* run and to filter them (target for the paper-size dataset: <= 10 min and <= 4 GB on 2 cores).
 Prints numbers; asserts nothing.
 
-    python benchmark/perf/synth.py --graph runs/edge -n 2500 --workers 2
+    python benchmark/perf/synth.py --graph runs/edge -n 2500 --workers 2   (n: candidates)
 """
 
 from __future__ import annotations

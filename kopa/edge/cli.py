@@ -189,13 +189,12 @@ def graph_export(run_dir: str, fmt: str, include_pruned: bool, out: str | None, 
               help="A finished `kopa edge graph build` run folder (graph.json, checkpoint.json with the cache C).")
 @out_option("Run folder: parts/, candidates.jsonl, failures.jsonl (then `kopa edge filter DIR`).",
             default="runs/synth")
-@click.option("-n", "count", type=click.IntRange(min=1), default=100, show_default=True,
+@click.option("--count", type=click.IntRange(min=1), default=100, show_default=True,
               help="Candidates to synthesize (executed trajectories before filtering).")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="The synthesis seed: every trajectory draws from the stream (seed, index).")
-@workers_option(1, "Chunks of trajectories built concurrently (the dataset does not depend on it).")
-@click.option("--backend", "backend_spec", default="sim", show_default=True, metavar="SPEC",
-              help="Where trajectories execute; targets are computed on it, so `sim` for a KOPA-Bench task set.")
+@click.option("--path-seed", type=int, default=0, show_default=True,
+              help="The seed Phase B samples its trajectories on G* with: each draws from the stream "
+                   "(seed, index).")
+@workers_option(1, "Worker processes building chunks of trajectories (the dataset does not depend on it).")
 @click.option("--hold-out-platforms", default="", metavar="P,Q",
               help="Platforms left out of synthesis (e.g. seoul,dart,krx, as the paper's held-out study).")
 @click.option("--writer", type=click.Choice(["template", "chat"]), default="template", show_default=True,
@@ -205,14 +204,16 @@ def graph_export(run_dir: str, fmt: str, include_pruned: bool, out: str | None, 
 @click.option("--llm-cache", default="runs/llm-cache", show_default=True, type=click.Path(file_okay=False),
               help="--writer chat: where replies are cached by request hash (replayed offline).")
 @click.option("--force", is_flag=True, help="Discard a run folder made with another configuration.")
-def synth_command(graph_run: str, out: str, count: int, seed: int, workers: int, backend_spec: str,
-                  hold_out_platforms: str, writer: str, writer_model: str | None, writer_base_url: str | None,
-                  llm_cache: str, force: bool) -> None:
-    """Synthesize sequential trajectories on G* (junctions SEQ / FAN / DRV by executed cardinality), each a
-    KOPA-Bench task whose answer golden execution derives; resumable per chunk.
+def synth_command(graph_run: str, out: str, count: int, path_seed: int, workers: int, hold_out_platforms: str,
+                  writer: str, writer_model: str | None, writer_base_url: str | None, llm_cache: str,
+                  force: bool) -> None:
+    """Synthesize trajectories on G* — sequential chains whose junctions are typed SEQ / FAN / DRV by executed
+    cardinality, and SEM / CMP / COND templates — each a KOPA-Bench task whose answer golden execution
+    derives; resumable per chunk. Trajectories execute on the simulator (`sim`, the world KOPA-Bench
+    targets are computed on), whatever backend G* was built with.
 
     \b
-      kopa edge synth --graph runs/edge --out runs/synth -n 2500 --workers 2
+      kopa edge synth --graph runs/edge --out runs/synth --count 2500 --workers 2
       kopa edge filter runs/synth
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -234,8 +235,8 @@ def synth_command(graph_run: str, out: str, count: int, seed: int, workers: int,
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console.real, transient=True) as progress:
         bar = progress.add_task("trajectories", total=count)
-        candidates, failures = synth_run(Path(graph_run), Path(out), count, seed=seed, workers=workers,
-                                         backend_spec=backend_spec, hold_out=hold_out, writer=chosen, force=force,
+        candidates, failures = synth_run(Path(graph_run), Path(out), count, seed=path_seed, workers=workers,
+                                         hold_out=hold_out, writer=chosen, force=force,
                                          progress=lambda done, total: progress.update(bar, completed=done))
     console.print(f"{len(candidates)} candidates ({len(failures)} failed attempts) in "
                   f"{time.perf_counter() - started:.1f} s → {out}/candidates.jsonl; next: kopa edge filter {out}")
