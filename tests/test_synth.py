@@ -228,6 +228,11 @@ def test_filtered_tasks_pass_lint_and_the_oracle_scores_one(candidates, tmp_path
                                        "--out", str(tmp_path / "run")])
     assert result.exit_code == 0, result.output
     assert f"{len(kept)} episodes · pass@1 1.0000" in result.output
+    # the stored targets are what `kopa bench targets` computes from the tasks, byte for byte
+    stored = {p.name: p.read_bytes() for p in sorted((tmp_path / "targets").glob("*.json"))}
+    result = CliRunner().invoke(main, ["bench", "targets", "--tasks", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert stored and {p.name: p.read_bytes() for p in sorted((tmp_path / "targets").glob("*.json"))} == stored
 
 
 # ------------------------------------------------------------------ determinism

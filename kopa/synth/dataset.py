@@ -39,10 +39,10 @@ from kopa.synth.junction import PHI
 from kopa.synth.query import QueryWriter, TemplateWriter
 from kopa.synth.trajectory import Candidate, Failure, SynthContext, synthesize
 
-SYNTH_VERSION = 1  # bump when a change makes the same seed build other trajectories: old parts are not reused
+SYNTH_VERSION = 2  # bump when a change makes the same seed build other trajectories: old parts are not reused
 CHUNK = 25
 MAX_ATTEMPTS_PER_TASK = 20  # attempts allowed per wanted task before synthesis gives up
-_JSON = orjson.OPT_SORT_KEYS
+_JSON = orjson.OPT_SORT_KEYS  # configs and summaries; records keep the order execution gave them (below)
 
 
 class SynthError(UserError, ValueError):
@@ -80,7 +80,9 @@ def _config(out: Path, payload: dict, force: bool) -> None:
 
 def _line(item: Candidate | Failure) -> bytes:
     kind = "candidate" if isinstance(item, Candidate) else "failure"
-    return orjson.dumps({kind: item.model_dump(mode="json")}, option=_JSON) + b"\n"
+    # Not key-sorted: arguments keep the order golden execution built them in, so the targets written from
+    # these lines are the bytes `kopa bench targets` writes (execution is deterministic, so is the order).
+    return orjson.dumps({kind: item.model_dump(mode="json")}) + b"\n"
 
 
 def _read_part(path: Path) -> list[Candidate | Failure]:
@@ -311,7 +313,7 @@ def _rows(items: list[Candidate], config: dict) -> bytes:
                                   "pattern": c.pattern, "category": c.category, "calls": c.target.optimal_calls,
                                   "task": c.task.model_dump(mode="json"), "target": c.target.model_dump(mode="json"),
                                   "junctions": [j.model_dump(mode="json") for j in c.junctions],
-                                  "provenance": provenance}, option=_JSON) + b"\n" for c in items)
+                                  "provenance": provenance}) + b"\n" for c in items)
 
 
 def write_ablations(out: Path, candidates: list[Candidate], kept: list[Candidate], config: dict) -> None:
