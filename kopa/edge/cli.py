@@ -232,3 +232,94 @@ def graph_export(run_dir: str, fmt: str, include_pruned: bool, out: str | None, 
         lines = [f"{e.source}\t{e.target}\t{e.alpha / (e.alpha + e.beta):.4f}" for _, e in sorted(graph.edges.items())]
         output.write_text("\n".join(lines) + "\n", encoding="utf-8")
     console.print(f"{len(graph.edges)} edges → {output}")
+
+
+# ------------------------------------------------------------------------------ Phase B (kopa.synth)
+
+@edge.command("synth", short_help="Phase B: cardinality-typed trajectories on G*, as KOPA-Bench tasks.")
+@click.option("--graph", "graph_run", required=True, type=click.Path(exists=True, file_okay=False),
+              help="A finished `kopa edge graph build` run folder (graph.json, checkpoint.json with the cache C).")
+@out_option("Run folder: parts/, candidates.jsonl, failures.jsonl (then `kopa edge filter DIR`).",
+            default="runs/synth")
+@click.option("--count", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Candidates to synthesize (executed trajectories before filtering).")
+@click.option("--path-seed", type=int, default=0, show_default=True,
+              help="The seed Phase B samples its trajectories on G* with: each draws from the stream "
+                   "(seed, index).")
+@workers_option(1, "Worker processes building chunks of trajectories (the dataset does not depend on it).")
+@click.option("--hold-out-platforms", default="", metavar="P,Q",
+              help="Platforms left out of synthesis (e.g. seoul,dart,krx, as the paper's held-out study).")
+@click.option("--writer", type=click.Choice(["template", "chat"]), default="template", show_default=True,
+              help="Query writer: deterministic Korean templates, or an OpenAI-compatible model.")
+@click.option("--writer-model", default=None, metavar="NAME", help="--writer chat: the model name.")
+@click.option("--writer-base-url", default=None, metavar="URL", help="--writer chat: the OpenAI-compatible base URL.")
+@click.option("--llm-cache", default="runs/llm-cache", show_default=True, type=click.Path(file_okay=False),
+              help="--writer chat: where replies are cached by request hash (replayed offline).")
+@click.option("--force", is_flag=True, help="Discard a run folder made with another configuration.")
+def synth_command(graph_run: str, out: str, count: int, path_seed: int, workers: int, hold_out_platforms: str,
+                  writer: str, writer_model: str | None, writer_base_url: str | None, llm_cache: str,
+                  force: bool) -> None:
+    """Synthesize trajectories on G* — sequential chains whose junctions are typed SEQ / FAN / DRV by executed
+    cardinality, and SEM / CMP / COND templates — each a KOPA-Bench task whose answer golden execution
+    derives; resumable per chunk. Trajectories execute on the simulator (`sim`, the world KOPA-Bench
+    targets are computed on), whatever backend G* was built with.
+
+    \b
+      kopa edge synth --graph runs/edge --out runs/synth --count 2500 --workers 2
+      kopa edge filter runs/synth
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from kopa.synth.dataset import synth_run
+    from kopa.synth.query import ChatWriter, TemplateWriter
+
+    if writer == "chat":
+        if not writer_model:
+            raise click.UsageError("--writer chat needs --writer-model")
+        from kopa.llm.cache import CachedChatModel
+        from kopa.llm.client import OpenAIChatModel
+
+        chosen = ChatWriter(CachedChatModel(OpenAIChatModel(writer_model, writer_base_url), Path(llm_cache)))
+    else:
+        chosen = TemplateWriter()
+    hold_out = frozenset(p.strip() for p in hold_out_platforms.split(",") if p.strip())
+    started = time.perf_counter()
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console.real, transient=True) as progress:
+        bar = progress.add_task("trajectories", total=count)
+        candidates, failures = synth_run(Path(graph_run), Path(out), count, seed=path_seed, workers=workers,
+                                         hold_out=hold_out, writer=chosen, force=force,
+                                         progress=lambda done, total: progress.update(bar, completed=done))
+    console.print(f"{len(candidates)} candidates ({len(failures)} failed attempts) in "
+                  f"{time.perf_counter() - started:.1f} s → {out}/candidates.jsonl; next: kopa edge filter {out}")
+
+
+@edge.command("filter", short_help="Phase B: the three-stage filter, the dataset and its report.")
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
+def filter_command(run_dir: str) -> None:
+    """Stage 1 rules, Stage 2 judges (answer leaking, decorative chains by execution), Stage 3 re-solving;
+    writes dataset.jsonl, tasks/ + targets/ (a task set for `kopa bench run --tasks DIR`), dropped.jsonl and
+    report.md.
+
+    \b
+      kopa edge filter runs/synth
+      kopa bench run --tasks runs/synth --policy oracle -n 1
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from kopa.synth.dataset import filter_run
+
+    started = time.perf_counter()
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console.real, transient=True) as progress:
+        bars: dict[str, object] = {}
+
+        def tick(stage: str, done: int, total: int) -> None:
+            if stage not in bars:
+                bars[stage] = progress.add_task(stage, total=total)
+            progress.update(bars[stage], completed=done)  # type: ignore[arg-type]
+
+        kept, drops, _ = filter_run(Path(run_dir), progress=tick)
+    console.print((Path(run_dir) / "report.md").read_text(encoding="utf-8"))
+    console.print(f"{len(kept)} tasks kept, {len(drops)} dropped in {time.perf_counter() - started:.1f} s → "
+                  f"{run_dir}/dataset.jsonl, tasks/, targets/, dropped.jsonl, report.md")

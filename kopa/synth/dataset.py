@@ -1,0 +1,436 @@
+"""`kopa edge synth` / `kopa edge filter`: the Phase B run folder.
+
+DIR/config.json          the G* run, its graph digest, seed, backend, φ, writer, held-out platforms
+DIR/parts/NNNNN.jsonl    synthesized chunks of CHUNK trajectory indices (a candidate or a failure each):
+                         an interrupted run resumes from the last finished chunk
+DIR/candidates.jsonl     the first N candidates in index order; failures.jsonl the failed attempts before
+DIR/dataset.jsonl        after `filter`: one verified task per line (task, target, structure, provenance);
+                         dataset.parquet the same rows (task, target, junctions as JSON text)
+DIR/tasks/*.yaml         the same tasks as a KOPA-Bench task set, targets/*.json their targets, so
+                         `kopa bench run --tasks DIR` evaluates any policy on them
+DIR/dropped.jsonl        every dropped candidate with its stage and reason code
+DIR/ablations/           sequential.jsonl, parallel_mixed.jsonl, unfiltered.jsonl: the paper's §6.3 (2), (3)
+DIR/report.md            statistics beside the paper's, drops per stage and reason
+
+Every trajectory draws from its own stream (seed, index), and the dataset is the first N successes by
+index, so the bytes depend neither on the number of workers nor on where a run was interrupted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import statistics
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import orjson
+import yaml
+
+from kopa.backends.spec import open_backend
+from kopa.catalog.loader import load_catalog
+from kopa.edge.graph import ToolGraph
+from kopa.errors import UserError
+from kopa.fileio import write_atomic
+from kopa.synth.filters import Drop, filter_candidates
+from kopa.synth.junction import PHI
+from kopa.synth.query import QueryWriter, TemplateWriter
+from kopa.synth.trajectory import Candidate, Failure, SynthContext, synthesize
+
+SYNTH_VERSION = 2  # bump when a change makes the same seed build other trajectories: old parts are not reused
+CHUNK = 25
+MAX_ATTEMPTS_PER_TASK = 20  # attempts allowed per wanted task before synthesis gives up
+_JSON = orjson.OPT_SORT_KEYS  # configs and summaries; records keep the order execution gave them (below)
+
+
+class SynthError(UserError, ValueError):
+    """A Phase B run folder or G* run that cannot be used."""
+
+
+def _load_graph_run(graph_run: Path) -> tuple[ToolGraph, dict[str, list[str]], str]:
+    graph_path, checkpoint = graph_run / "graph.json", graph_run / "checkpoint.json"
+    if not graph_path.exists() or not checkpoint.exists():
+        raise SynthError(f"{graph_run}: not a finished EDGE run (needs graph.json and checkpoint.json; "
+                         "run `kopa edge graph build` first)")
+    data = graph_path.read_bytes()
+    try:
+        graph = ToolGraph.from_json_bytes(data)
+        cache = orjson.loads(checkpoint.read_bytes())["cache"]
+    except (ValueError, KeyError, orjson.JSONDecodeError) as exc:
+        raise SynthError(f"{graph_run}: cannot read G* ({exc})") from exc
+    return graph, cache, hashlib.sha256(data).hexdigest()
+
+
+def _config(out: Path, payload: dict, force: bool) -> None:
+    path = out / "config.json"
+    body = orjson.dumps(payload, option=_JSON | orjson.OPT_INDENT_2)
+    if path.exists() and path.read_bytes() != body:
+        if not force:
+            old = orjson.loads(path.read_bytes())
+            changed = sorted(k for k in set(old) | set(payload) if old.get(k) != payload.get(k))
+            raise SynthError(f"{out} holds a synthesis run with another configuration ({', '.join(changed)} "
+                             "differ); use --force or another --out")
+        for part in sorted((out / "parts").glob("*.jsonl")):
+            part.unlink()
+    out.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, body)
+
+
+def _line(item: Candidate | Failure) -> bytes:
+    kind = "candidate" if isinstance(item, Candidate) else "failure"
+    # Not key-sorted: arguments keep the order golden execution built them in, so the targets written from
+    # these lines are the bytes `kopa bench targets` writes (execution is deterministic, so is the order).
+    return orjson.dumps({kind: item.model_dump(mode="json")}) + b"\n"
+
+
+def _read_part(path: Path) -> list[Candidate | Failure]:
+    return _parse_part(path.read_bytes())
+
+
+def _parse_part(data: bytes) -> list[Candidate | Failure]:
+    out: list[Candidate | Failure] = []
+    for raw in data.splitlines():
+        row = orjson.loads(raw)
+        out.append(Candidate.model_validate(row["candidate"]) if "candidate" in row
+                   else Failure.model_validate(row["failure"]))
+    return out
+
+
+@dataclass(frozen=True)
+class ChunkJob:
+    """One chunk of trajectory indices, as a worker process receives it (everything picklable)."""
+
+    graph_run: str
+    graph_sha256: str  # part of the context's key: a rebuilt G* at the same path is a new context
+    backend: str
+    seed: int
+    hold_out: tuple[str, ...]
+    chunk: int
+    part: str  # the part file the worker writes
+
+
+_CONTEXTS: dict[tuple, SynthContext] = {}  # per process: a worker builds its context once
+
+
+def _context(graph_run: str, digest: str, backend: str, seed: int, hold_out: tuple[str, ...]) -> SynthContext:
+    key = (graph_run, digest, backend, seed, hold_out)
+    if key not in _CONTEXTS:
+        graph, cache, _ = _load_graph_run(Path(graph_run))
+        _CONTEXTS[key] = SynthContext(graph, load_catalog(), open_backend(backend), cache, seed=seed,
+                                      hold_out=frozenset(hold_out))
+    return _CONTEXTS[key]
+
+
+def _run_chunk(job: ChunkJob, writer: QueryWriter | None = None) -> bytes:
+    """Build the chunk's trajectories and write its part file (atomically); the file's bytes."""
+    part = Path(job.part)
+    if part.exists():
+        return part.read_bytes()
+    ctx = _context(job.graph_run, job.graph_sha256, job.backend, job.seed, job.hold_out)
+    writer = writer or TemplateWriter()
+    data = b"".join(_line(synthesize(ctx, i, writer)) for i in range(job.chunk * CHUNK, (job.chunk + 1) * CHUNK))
+    write_atomic(part, data)
+    return data
+
+
+def synth_run(graph_run: Path, out: Path, n: int, *, seed: int = 0, workers: int = 1, backend_spec: str = "sim",
+              hold_out: frozenset[str] = frozenset(), writer: QueryWriter | None = None, force: bool = False,
+              progress: Callable[[int, int], None] | None = None, stop_after_chunks: int | None = None
+              ) -> tuple[list[Candidate], list[Failure]]:
+    """Synthesize until n candidates exist (or n × MAX_ATTEMPTS_PER_TASK attempts were made). Chunks run
+    in `workers` processes (kopa.executor); a model-backed writer runs in this process only."""
+    from kopa.executor import LocalExecutor
+
+    writer = writer or TemplateWriter()
+    if workers > 1 and writer.name != "template":
+        raise SynthError("--workers > 1 needs the template writer (a model writer runs in one process)")
+    digest = _load_graph_run(graph_run)[2]
+    _config(out, {"version": SYNTH_VERSION, "graph_run": str(graph_run), "graph_sha256": digest, "seed": seed,
+                  "backend": backend_spec,
+                  "phi": PHI, "writer": writer.name, "hold_out": sorted(hold_out), "chunk": CHUNK}, force)
+    parts = out / "parts"
+    parts.mkdir(exist_ok=True)
+    key = (str(graph_run), digest, backend_spec, seed, tuple(sorted(hold_out)))
+    if not _context(*key).starts:
+        raise SynthError(f"{graph_run}: G* has no retained edge between usable tools")
+    results: dict[int, list[Candidate | Failure]] = {}
+    max_chunks = -(-n * MAX_ATTEMPTS_PER_TASK // CHUNK)
+
+    def found() -> int:
+        return sum(isinstance(x, Candidate) for items in results.values() for x in items)
+
+    def job(chunk: int) -> ChunkJob:
+        return ChunkJob(*key, chunk=chunk, part=str(parts / f"{chunk:05d}.jsonl"))
+
+    chunk = 0
+    executor = LocalExecutor(workers)
+    try:
+        while found() < n and chunk < max_chunks:
+            if stop_after_chunks is not None and chunk >= stop_after_chunks:
+                return [], []
+            batch = list(range(chunk, min(chunk + workers, max_chunks)))
+            if workers == 1:
+                datas = [_run_chunk(job(c), writer) for c in batch]
+            else:
+                datas = executor.map(_run_chunk, [job(c) for c in batch])
+            for c, data in zip(batch, datas, strict=True):
+                results[c] = _parse_part(data)
+            chunk = batch[-1] + 1
+            if progress is not None:
+                progress(min(found(), n), n)
+    finally:
+        executor.close()
+    ordered = [x for c in sorted(results) for x in results[c]]
+    candidates, failures = [], []
+    for item in ordered:
+        if len(candidates) >= n:
+            break
+        (candidates if isinstance(item, Candidate) else failures).append(item)
+    write_atomic(out / "candidates.jsonl", b"".join(_line(c) for c in candidates))
+    write_atomic(out / "failures.jsonl", b"".join(_line(f) for f in failures))
+    return candidates, failures
+
+
+def read_candidates(out: Path) -> list[Candidate]:
+    path = out / "candidates.jsonl"
+    if not path.exists():
+        raise SynthError(f"{out}: no candidates.jsonl (run `kopa edge synth` first)")
+    return [c for c in _read_part(path) if isinstance(c, Candidate)]
+
+
+def filter_run(out: Path, progress: Callable[[str, int, int], None] | None = None
+               ) -> tuple[list[Candidate], list[Drop], dict[str, int]]:
+    config = orjson.loads((out / "config.json").read_bytes())
+    candidates = read_candidates(out)
+    _, cache, _ = _load_graph_run(Path(config["graph_run"]))
+    spec = config["backend"]
+    kept, drops, notes = filter_candidates(candidates, load_catalog(), open_backend(spec),
+                                           lambda: open_backend(spec), cache, config["seed"], progress)
+    write_dataset(out, kept, config)
+    write_ablations(out, candidates, kept, config)
+    write_atomic(out / "dropped.jsonl", b"".join(orjson.dumps(d.model_dump(), option=_JSON) + b"\n" for d in drops))
+    failures = [f for f in _read_part(out / "failures.jsonl") if isinstance(f, Failure)] \
+        if (out / "failures.jsonl").exists() else []
+    audit = contamination(kept)
+    (out / "report.md").write_text(render_report(out.name, candidates, kept, drops, notes, failures, config, audit),
+                                   encoding="utf-8")
+    write_atomic(out / "stats.json", orjson.dumps({"statistics": statistics_of(kept), "contamination": audit,
+                                                   "drops": dict(Counter(f"{d.stage}:{d.reason}" for d in drops)),
+                                                   "notes": notes}, option=_JSON | orjson.OPT_INDENT_2))
+    write_plots(out / "plots", kept)
+    return kept, drops, notes
+
+
+def contamination(kept: list[Candidate]) -> dict:
+    """The held-out audit against KOPA-Bench (paper: 0/145 verbatim queries, 62.2% tool-universe overlap):
+    benchmark queries that a synthesized query repeats (equal or contained after normalisation), and the
+    share of the benchmark's data tools that the dataset's tasks use (and the converse)."""
+    from kopa.eval.task import load_tasks
+    from kopa.synth.filters import _norm
+
+    bench = load_tasks()
+    synthesized = [_norm(c.task.query) for c in kept]
+    leaked = sorted(t.id for t in bench if any(_norm(t.query) and _norm(t.query) in q for q in synthesized))
+    catalog = load_catalog()
+    bench_tools = {n for t in bench for n in t.available_tools if catalog[n].family != "session"}
+    used = {s.call for c in kept for s in _steps(c) if s.call and catalog[s.call].family != "session"}
+    return {"bench_tasks": len(bench), "verbatim": len(leaked), "verbatim_ids": leaked[:20],
+            "bench_tools": len(bench_tools), "dataset_tools": len(used),
+            "bench_covered": len(bench_tools & used) / (len(bench_tools) or 1),
+            "dataset_in_bench": len(bench_tools & used) / (len(used) or 1)}
+
+
+def _steps(c: Candidate):
+    return [x for s in c.task.golden for x in ([s] if s.parallel is None else s.parallel)]
+
+
+def write_plots(directory: Path, kept: list[Candidate]) -> None:
+    """plots/type_mix.png (this run beside the paper) and plots/cardinality.png (junction cardinalities)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    directory.mkdir(parents=True, exist_ok=True)
+    s = statistics_of(kept)
+    total = s["tasks"] or 1
+    kinds = list(PAPER_MIX)
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    xs = range(len(kinds))
+    ax.bar([x - 0.2 for x in xs], [100 * s["mix"][k] / total for k in kinds], width=0.4, label="this run")
+    ax.bar([x + 0.2 for x in xs], [PAPER_MIX[k] for k in kinds], width=0.4, label="paper")
+    ax.set_xticks(list(xs), kinds)
+    ax.set_ylabel("% of tasks")
+    ax.set_title("Phase B type mix")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(directory / "type_mix.png", dpi=110, metadata={"Software": None})
+    plt.close(fig)
+    cards = [j.cardinality for c in kept for j in c.junctions]
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    if cards:
+        top = max(cards)
+        bins = sorted({1, 2, PHI + 1, *[int(10 ** (k / 4)) for k in range(0, int(4 * math.log10(top)) + 2)]})
+        ax.hist(cards, bins=[*bins, bins[-1] + 1])
+        ax.set_xscale("log")
+    ax.axvline(PHI + 0.5, color="#C44E52", linestyle="--", label=f"φ = {PHI}")
+    ax.set_xlabel("cardinality n of the connecting field")
+    ax.set_ylabel("junctions")
+    ax.set_title("Junction cardinality")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(directory / "cardinality.png", dpi=110, metadata={"Software": None})
+    plt.close(fig)
+
+
+def write_dataset(out: Path, kept: list[Candidate], config: dict) -> None:
+    provenance = {k: config[k] for k in ("graph_run", "graph_sha256", "seed", "backend", "writer")}
+    write_atomic(out / "dataset.jsonl", _rows(kept, config))
+    write_parquet(out / "dataset.parquet", kept, provenance)
+    by_domain: dict[str, list[Candidate]] = {}
+    for c in kept:
+        by_domain.setdefault(c.task.domain, []).append(c)
+    for folder in ("tasks", "targets"):
+        (out / folder).mkdir(exist_ok=True)
+        for stale in (out / folder).iterdir():
+            stale.unlink()
+    for domain, items in sorted(by_domain.items()):
+        tasks = [c.task.model_dump(mode="json", exclude_defaults=True) for c in items]
+        text = yaml.safe_dump({"tasks": tasks}, allow_unicode=True, sort_keys=False, width=120)
+        write_atomic(out / "tasks" / f"{domain}.yaml", f"# EDGE Phase B synthesized tasks ({domain})\n{text}".encode())
+        targets = [c.target.model_dump(mode="json") for c in items]
+        write_atomic(out / "targets" / f"{domain}.json", orjson.dumps(targets, option=orjson.OPT_INDENT_2) + b"\n")
+
+
+SEQUENTIAL = frozenset({"SEQ", "FAN", "DRV"})
+
+
+def _rows(items: list[Candidate], config: dict) -> bytes:
+    provenance = {k: config[k] for k in ("graph_run", "graph_sha256", "seed", "backend", "writer")}
+    return b"".join(orjson.dumps({"id": c.task.id, "query": c.task.query, "answer": c.target.answer,
+                                  "pattern": c.pattern, "category": c.category, "calls": c.target.optimal_calls,
+                                  "task": c.task.model_dump(mode="json"), "target": c.target.model_dump(mode="json"),
+                                  "junctions": [j.model_dump(mode="json") for j in c.junctions],
+                                  "provenance": provenance}) + b"\n" for c in items)
+
+
+def write_ablations(out: Path, candidates: list[Candidate], kept: list[Candidate], config: dict) -> None:
+    """The training sets of the paper's ablations (§6.3): (2) pure-sequential (SEQ / FAN / DRV) and
+    parallel + MIXED (SEM / CMP / COND / MIXED) beside the full set; (3) the set before filtering."""
+    folder = out / "ablations"
+    folder.mkdir(exist_ok=True)
+    write_atomic(folder / "sequential.jsonl", _rows([c for c in kept if c.category in SEQUENTIAL], config))
+    write_atomic(folder / "parallel_mixed.jsonl", _rows([c for c in kept if c.category not in SEQUENTIAL], config))
+    write_atomic(folder / "unfiltered.jsonl", _rows(candidates, config))
+
+
+def write_parquet(path: Path, kept: list[Candidate], provenance: dict) -> None:
+    """The dataset as Parquet through DuckDB (already a dependency): scalar columns for filtering, the
+    task, target and junctions as JSON text, since their shapes vary from task to task."""
+    import duckdb
+
+    columns = ["id", "query", "answer", "pattern", "category", "domain", "calls", "task", "target", "junctions",
+               "provenance"]
+    rows = [(c.task.id, c.task.query, c.target.answer, c.pattern, c.category, c.task.domain, c.target.optimal_calls,
+             orjson.dumps(c.task.model_dump(mode="json"), option=_JSON).decode(),
+             orjson.dumps(c.target.model_dump(mode="json"), option=_JSON).decode(),
+             orjson.dumps([j.model_dump(mode="json") for j in c.junctions], option=_JSON).decode(),
+             orjson.dumps(provenance, option=_JSON).decode()) for c in kept]
+    partial = path.with_name(path.name + ".partial")
+    con = duckdb.connect()
+    try:
+        con.execute("CREATE TABLE dataset (id VARCHAR, query VARCHAR, answer VARCHAR, pattern VARCHAR, "
+                    "category VARCHAR, domain VARCHAR, calls INTEGER, task VARCHAR, target VARCHAR, "
+                    "junctions VARCHAR, provenance VARCHAR)")
+        if rows:
+            con.executemany(f"INSERT INTO dataset VALUES ({', '.join('?' for _ in columns)})", rows)
+        con.execute(f"COPY dataset TO '{partial}' (FORMAT PARQUET)")
+    finally:
+        con.close()
+    partial.replace(path)  # an interrupted write never leaves half a file
+
+
+# ------------------------------------------------------------------------------------------ statistics
+
+PAPER_MIX = {"MIXED": 36.7, "DRV": 19.7, "SEM": 17.0, "SEQ": 12.1, "CMP": 9.0, "COND": 2.8, "FAN": 2.7}
+PAPER_ROWS = [("ToolBench-v1", "1.9%", "1", "127"), ("APIGen-MT", "10.0%", "1", "16"),
+              ("Nemotron", "1.6%", "1", "15"), ("ToolACE", "4.5%", "1", "10")]
+
+
+def _parallel(c: Candidate) -> bool:
+    turns = [call.turn for call in c.target.calls]
+    return any(turns.count(t) > 1 for t in set(turns))
+
+
+def statistics_of(kept: list[Candidate]) -> dict:
+    total = len(kept) or 1
+    mix = Counter(c.category for c in kept)
+    single = [c for c in kept if len(c.junctions) == 1]
+    calls = [c.target.optimal_calls for c in kept]
+    cards = [j.cardinality for c in kept for j in c.junctions]
+    records = [j.total if j.total is not None else j.records for c in kept for j in c.junctions]
+    return {
+        "tasks": len(kept),
+        "mix": {k: mix.get(k, 0) for k in PAPER_MIX},
+        "fan_drv_single": sum(c.category in ("FAN", "DRV") for c in single), "single": len(single),
+        "calls_mean": statistics.fmean(calls) if calls else 0.0, "calls_max": max(calls, default=0),
+        "hops4": sum(x >= 4 for x in calls) / total,
+        "parallel": sum(_parallel(c) for c in kept) / total,
+        "one_to_many": sum(any(j.cardinality > 1 for j in c.junctions) for c in kept) / total,
+        "card_median": statistics.median(cards) if cards else 0, "card_max": max(cards, default=0),
+        "records_median": statistics.median(records) if records else 0, "records_max": max(records, default=0),
+        "patterns": dict(Counter(c.pattern for c in kept).most_common()),
+    }
+
+
+def render_report(name: str, candidates: list[Candidate], kept: list[Candidate], drops: list[Drop],
+                  notes: dict[str, int], failures: list[Failure], config: dict, audit: dict | None = None) -> str:
+    s = statistics_of(kept)
+    total = s["tasks"] or 1
+    lines = [f"# EDGE Phase B — {name}", "",
+             f"G* run `{config['graph_run']}` (sha256 {config['graph_sha256'][:12]}), backend `{config['backend']}`, "
+             f"seed {config['seed']}, φ = {config['phi']}, writer `{config['writer']}`, held out: "
+             f"{', '.join(config['hold_out']) or 'none'}.", "",
+             f"{len(failures)} attempts failed before {len(candidates)} candidates were executed "
+             f"({', '.join(f'{k} {v}' for k, v in Counter(f.reason for f in failures).most_common()) or 'none'}); "
+             f"**{s['tasks']} tasks** passed the three-stage filter (paper: 1,781).", "",
+             "## Type mix", "", "| type | tasks | share | paper |", "|---|---:|---:|---:|"]
+    for k, paper in PAPER_MIX.items():
+        lines.append(f"| {k} | {s['mix'][k]} | {100 * s['mix'][k] / total:.1f}% | {paper}% |")
+    lines += ["", "SEQ / FAN / DRV: single-junction sequential; SEM / CMP / COND: a template on a start lookup; "
+              "MIXED: every longer composition (two or more junctions, or junctions then a template).", "",
+              "## Structure", "", "| statistic | here | paper |", "|---|---:|---:|",
+              f"| FAN + DRV share of single-junction sequential | "
+              f"{100 * s['fan_drv_single'] / (s['single'] or 1):.1f}% ({s['fan_drv_single']}/{s['single']}) | "
+              "64.9% (398/613) |",
+              f"| calls per task (mean / max) | {s['calls_mean']:.2f} / {s['calls_max']} | 4.13 / 36 |",
+              f"| tasks with ≥ 4 calls (hops) | {100 * s['hops4']:.1f}% | 57.6% |",
+              f"| sequential : parallel (two or more calls in one turn) | {100 * (1 - s['parallel']):.1f} : "
+              f"{100 * s['parallel']:.1f} | 63.8 : 36.2 |", "",
+              "## One-to-many chaining", "",
+              "| dataset | one-to-many chaining | median cardinality | max |", "|---|---:|---:|---:|"]
+    lines += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in PAPER_ROWS]
+    lines += ["| KOPA (paper) | 81.2% | 27 | 224,958 |",
+              f"| **this run** | {100 * s['one_to_many']:.1f}% | {s['card_median']:g} | {s['card_max']:,} |", "",
+              f"Cardinality n is the number of distinct values of the connecting field in the executed result; the "
+              f"records behind each junction (service totals): median {s['records_median']:g}, max "
+              f"{s['records_max']:,}.", "", "## Structure patterns", "", "| pattern | tasks |", "|---|---:|"]
+    lines += [f"| {p} | {k} |" for p, k in s["patterns"].items()]
+    lines += ["", "## Drops", "", "| stage | reason | dropped |", "|---:|---|---:|"]
+    for (stage, reason), k in sorted(Counter((d.stage, d.reason) for d in drops).items()):
+        lines.append(f"| {stage} | {reason} | {k} |")
+    lines += ["", "Stage 2 offline: the leak and decorative-chain judges are exact checks (a string check plus lint's "
+              "leak rule; perturbation of intermediate results, re-executed), so each drops alone — the paper's "
+              "two-judge agreement is for LLM judges. The static judge (steps nothing references) flagged "
+              f"{notes.get('decorative_static', 0)} candidates, "
+              f"{notes.get('decorative_static_not_execution', 0)} of them not confirmed by execution.", ""]
+    if audit is not None:
+        lines += ["## Contamination audit against KOPA-Bench", "", "| check | here | paper |", "|---|---:|---:|",
+                  f"| benchmark queries repeated verbatim | {audit['verbatim']}/{audit['bench_tasks']} | 0/145 |",
+                  f"| tool-universe overlap (benchmark data tools the dataset uses) | "
+                  f"{100 * audit['bench_covered']:.1f}% of {audit['bench_tools']} | 62.2% |",
+                  f"| dataset tools that KOPA-Bench offers | {100 * audit['dataset_in_bench']:.1f}% of "
+                  f"{audit['dataset_tools']} | — |", "", "Plots: plots/type_mix.png, plots/cardinality.png.", ""]
+    return "\n".join(lines)

@@ -1,0 +1,360 @@
+"""The three-stage filter (seed §5.4), cheapest first; every drop carries a stage and a reason code.
+
+Stage 1, rules: `non_reproducible` (a real-time tool whose answer has no fixed timestamp in the query),
+`erroneous` (the ground truth is an error signal), `malformed` (schema or task-contract violations found by
+`kopa bench lint` on the executed golden run, foreign-script tokens such as 人口 in the query),
+`redundant` (a near-duplicate of an earlier task: the same tool chain with the same answer, or the same
+query).
+
+Stage 2, static judges: `non_gradable`; `answer_leaking` and `decorative_chain`. The paper asks two LLM
+judges to agree before these two drop, because such judges are noisy; offline the judges are exact checks,
+so each drops on its own: a leak is the query stating the answer (in any of its forms) or a value the chain
+hands on (a string check), or lint's leak rule (a code the chain looks up); a decorative chain is found BY
+EXECUTION — an intermediate step's result is replaced with other values (PERTURBATIONS independent draws)
+and the answer re-derived: if no draw changes it, that call does not constrain the answer. A static judge
+(no later template references the step) is recorded beside it.
+
+Stage 3, independent re-solving: the task's golden trajectory is executed again on a fresh backend and a
+fresh environment; a task whose answer or final state does not reproduce is dropped (`not_reproduced`).
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+import unicodedata
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from kopa.backends.spec import Backend
+from kopa.catalog.loader import Catalog
+from kopa.edge.phase_a import stream
+from kopa.eval.environment import Environment
+from kopa.eval.golden import GoldenError, GoldenExecutor
+from kopa.eval.lint import LintResult, lint_task
+from kopa.eval.targets import compute_target
+from kopa.eval.task import AnswerKey, Task
+from kopa.synth.junction import number
+from kopa.synth.trajectory import Candidate
+
+# Lint kinds that make a synthesized task malformed. Not `cardinality`: KOPA-Bench asks every task for a
+# high-cardinality intermediate, while a SEQ trajectory is by definition one whose handoffs have n = 1;
+# not `leak`: that is Stage 2's, as one of its two judges.
+MALFORMED_KINDS = frozenset({"tool", "golden", "schema", "chain", "typed", "unstated", "unobtainable", "number",
+                             "precision", "unit", "string", "rubric", "self-score", "headroom"})
+_FOREIGN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\u3040-\u30ff\uf900-\ufaff]")  # Han, kana
+_ERROR_WORDS = re.compile(r"(?i)^(?:none|null|error|에러|오류|없음|정보 없음|-)$")
+_REF_HEAD = re.compile(r"\{\s*([A-Za-z_][A-Za-z0-9_]*)|\$([A-Za-z_][A-Za-z0-9_]*)")
+MAX_ANSWER_CHARS = 200
+PERTURBATIONS = 4  # per step: one drops a record, three replace values (원안가결 can survive one by chance)
+MAX_LIST_ITEMS = 10
+
+
+class Drop(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    index: int
+    task_id: str
+    stage: int
+    reason: str
+    detail: str
+
+
+def _key(key: AnswerKey | None) -> tuple:
+    if key is None:
+        return (None,)
+    return (key.display, key.exact, tuple(sorted(key.items)) if key.items is not None else None)
+
+
+def _norm(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).casefold()
+    return re.sub(r"[\W_]+", " ", text).strip()
+
+
+def mentions(text: str, value: str) -> bool:
+    """`value` stated in `text` as a whole token (a number not inside a longer one)."""
+    if not value:
+        return False
+    before = r"(?<![0-9])" if value[0].isdigit() else r"(?<![A-Za-z0-9])" if value[0].isascii() else ""
+    after = r"(?![0-9])" if value[-1].isdigit() else r"(?![A-Za-z0-9])" if value[-1].isascii() else ""
+    return re.search(before + re.escape(value) + after, text) is not None
+
+
+# ---------------------------------------------------------------------------------------- Stage 1
+
+def realtime_tools(candidate: Candidate, catalog: Catalog) -> list[str]:
+    tools = {s.call for s in candidate.task.golden if s.call}
+    return sorted(t for t in tools if "실시간" in catalog[t].spec.title or "실시간" in catalog[t].spec.description)
+
+
+def stage1(candidate: Candidate, catalog: Catalog, backend: Backend, lint: LintResult | None = None
+           ) -> tuple[str, str] | None:
+    """(reason, detail) of the first rule the candidate breaks, or None. Redundancy is judged across
+    candidates (`redundant`). `lint`: the task's lint result, when the caller already has it."""
+    task, target = candidate.task, candidate.target
+    live = realtime_tools(candidate, catalog)
+    today = task.state.predefined.get("current_date", "")
+    if live and not any(d in task.query for d in (today, today.replace("-", ""))):
+        return "non_reproducible", f"real-time tool(s) {', '.join(live)} and no fixed date in the query"
+    if target.key is None or not target.key.display.strip() or _ERROR_WORDS.match(target.key.display.strip()):
+        return "erroneous", f"the ground truth is {target.answer!r}"
+    failed = [c.tool for c in target.calls if not c.ok]
+    if failed:
+        return "erroneous", f"golden calls failed: {', '.join(failed)}"
+    foreign = _FOREIGN.findall(task.query)
+    if foreign:
+        return "malformed", f"foreign-script tokens in the query: {''.join(foreign)}"
+    try:
+        Task.model_validate(task.model_dump(mode="json"))
+    except ValueError as exc:
+        return "malformed", f"schema: {exc}"
+    problems = [p for p in (lint or lint_task(task, backend)).issues if p.kind in MALFORMED_KINDS]
+    if problems:
+        return "malformed", f"lint {problems[0].kind}: {problems[0].text}"
+    return None
+
+
+def redundant(candidates: list[Candidate]) -> dict[int, str]:
+    """index → the earlier task it repeats: the same tool chain with the same answer, or the same query."""
+    seen_chain: dict[tuple, str] = {}
+    seen_query: dict[str, str] = {}
+    out: dict[int, str] = {}
+    for c in candidates:
+        chain = (tuple(s.call for s in c.task.golden), _key(c.target.key))
+        query = _norm(c.task.query)
+        first = seen_chain.get(chain) or seen_query.get(query)
+        if first is not None:
+            out[c.index] = first
+            continue
+        seen_chain[chain] = seen_query[query] = c.task.id
+    return out
+
+
+# ---------------------------------------------------------------------------------------- Stage 2
+
+def non_gradable(candidate: Candidate) -> str | None:
+    key = candidate.target.key
+    if key is None:
+        return "no answer key"
+    if len(key.display) > MAX_ANSWER_CHARS:
+        return f"the answer is {len(key.display)} characters long"
+    if key.items is not None and len(key.items) > MAX_LIST_ITEMS:
+        return f"a list answer of {len(key.items)} items"
+    if candidate.task.answer is not None and candidate.task.answer.type == "judge" and key.rubric is None:
+        return "a judge answer without a rubric"
+    return None
+
+
+def intermediate_values(candidate: Candidate) -> list[str]:
+    """Every value a junction hands on and every argument a call received by reference: what the agent
+    must look up, and so what the query may not state."""
+    given = {x.value for x in candidate.literals}
+    values = [v for j in candidate.junctions for v in j.passed]
+    referenced = {s.id: {k for k, v in s.args.items() if isinstance(v, str) and "{" in v}
+                  for s in candidate.task.golden}
+    steps = {s.id: s.call for s in candidate.task.golden}
+    calls_by_tool: dict[str, list[dict[str, Any]]] = {}
+    for call in candidate.target.calls:
+        calls_by_tool.setdefault(call.tool, []).append(call.arguments)
+    for sid, names in referenced.items():
+        for args in calls_by_tool.get(steps[sid] or "", []):
+            values += [str(args[n]) for n in names if n in args]
+    return [v for v in dict.fromkeys(values) if len(v) >= 3 and v not in given]
+
+
+def leak_by_strings(candidate: Candidate) -> str | None:
+    """The query states the answer (in any of its forms) or an intermediate value."""
+    query, key = candidate.task.query, candidate.target.key
+    forms = set()
+    if key is not None:
+        forms |= {key.display, *(key.items or [])}
+        if key.exact is not None:
+            forms.add(key.exact)
+            value = number(key.exact)
+            if value is not None and value == value.to_integral_value():
+                forms |= {str(int(value)), f"{int(value):,}"}
+    for form in sorted(f for f in forms if len(f) >= 2):
+        if mentions(query, form):
+            return f"the query states the answer {form!r}"
+    for value in intermediate_values(candidate):
+        if mentions(query, value):
+            return f"the query states the intermediate value {value!r}"
+    return None
+
+
+def leak_by_lint(candidate: Candidate, backend: Backend, lint: LintResult | None = None) -> str | None:
+    """Lint's leak rule (the answer, or a code the chain looks up) on the executed golden run."""
+    found = [p.text for p in (lint or lint_task(candidate.task, backend)).issues if p.kind == "leak"]
+    return found[0] if found else None
+
+
+def _heads(value: Any) -> set[str]:
+    if isinstance(value, dict):
+        return set().union(*(_heads(v) for v in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(_heads(v) for v in value)) if value else set()
+    if not isinstance(value, str):
+        return set()
+    return {a or b for a, b in _REF_HEAD.findall(value)}
+
+
+def unreferenced_steps(task: Task) -> list[str]:
+    """Static judge: top-level steps (a parallel group counts with its members) that no path of
+    references leads from the answer back to."""
+    uses: dict[str, set[str]] = {}
+    owner: dict[str, str] = {}
+    for top in task.golden:
+        for s in [top, *(top.parallel or [])]:
+            owner[s.id] = top.id
+            each = "{" + s.for_each.strip("{}") + "}" if isinstance(s.for_each, str) else None
+            uses[s.id] = _heads(s.args) | _heads(each)
+        for member in top.parallel or []:  # the group's merged result reads what its members read
+            uses[top.id] |= uses[member.id]
+    needed: set[str] = set()
+    frontier = _heads(task.answer.value) if task.answer is not None else set()
+    while frontier:
+        name = frontier.pop()
+        if name in needed or name not in uses:
+            continue
+        needed.add(name)
+        frontier |= uses[name]
+    reached = {owner[n] for n in needed}
+    return [s.id for s in task.golden[:-1] if s.id not in reached]
+
+
+def _perturb(view: dict[str, Any], cache: dict[str, list[str]], rng) -> None:
+    """Replace every scalar of the step's records by another value of its field — one from the validated
+    cache where it holds one the step did not return, else a changed one — the same original mapping to the
+    same replacement, so the result keeps its shape (how many distinct values, which records share one)."""
+    records = view["records"]
+    names = sorted({k for r in records for k in r})
+    for name in names:
+        originals = {str(r[name]) for r in records if name in r}
+        pool = [v for v in cache.get(name, []) if v not in originals]
+        mapping: dict[str, Any] = {}
+        for r in records:
+            if name not in r or isinstance(r[name], dict | list | bool) or r[name] in (None, ""):
+                continue
+            text = str(r[name])
+            if text not in mapping:
+                if pool:
+                    mapping[text] = pool.pop(int(rng.integers(len(pool))))
+                else:
+                    value = number(text)
+                    mapping[text] = str(value * 2 + 7) if value is not None else text[::-1] + "X"
+            r[name] = mapping[text]
+
+
+def perturbed_answer(task: Task, step_index: int, backend: Backend, cache: dict[str, list[str]],
+                     seed: int = 0, draw: int = 0) -> AnswerKey | None:
+    """Execute the golden steps up to `step_index`, perturb that step's result (each member's, for a
+    parallel group), execute the rest and re-derive the answer; None when the perturbed chain no longer
+    yields one (the answer changed). Draw 0 drops the (first member's) last record, which a count reads;
+    the other draws replace values, which a lookup reads."""
+    env = Environment(task, backend)
+    executor = GoldenExecutor(task, env)
+    try:
+        executor.execute(task.golden[: step_index + 1])
+        step = task.golden[step_index]
+        for k, member in enumerate(step.parallel or [step]):
+            view = copy.deepcopy(executor.run.scope[member.id])
+            if draw == 0:
+                if k == 0:  # the first member only: a difference of two counts survives dropping from both
+                    view["records"] = view["records"][:-1]
+            else:
+                _perturb(view, cache, stream(seed, "synth-perturb", f"{task.id}:{member.id}:{draw}"))
+            executor.run.scope[member.id] = view
+        executor.execute(task.golden[step_index + 1:])
+        return executor.answer_key()
+    except GoldenError:
+        return None
+
+
+def decorative_by_execution(candidate: Candidate, backend: Backend, cache: dict[str, list[str]],
+                            seed: int = 0) -> list[str]:
+    """The intermediate steps no perturbation of whose result changes the answer."""
+    task, original = candidate.task, _key(candidate.target.key)
+    out = []
+    for i, step in enumerate(task.golden[:-1]):
+        if all(_key(perturbed_answer(task, i, backend, cache, seed, draw)) == original
+               for draw in range(PERTURBATIONS)):
+            out.append(step.id)
+    return out
+
+
+# ---------------------------------------------------------------------------------------- Stage 3
+
+def resolve_again(candidate: Candidate, fresh_backend: Callable[[], Backend]) -> str | None:
+    """Re-execute the trajectory on a fresh backend and environment; the difference, if any."""
+    try:
+        again = compute_target(candidate.task, fresh_backend())
+    except (GoldenError, RuntimeError) as exc:
+        return f"re-execution failed: {exc}"
+    if _key(again.key) != _key(candidate.target.key):
+        return f"answer {again.answer!r} ≠ stored {candidate.target.answer!r}"
+    if again.state_hash != candidate.target.state_hash:
+        return "final state differs"
+    return None
+
+
+# ---------------------------------------------------------------------------------------- all stages
+
+def filter_candidates(candidates: list[Candidate], catalog: Catalog, backend: Backend,
+                      fresh_backend: Callable[[], Backend], cache: dict[str, list[str]], seed: int = 0,
+                      progress: Callable[[str, int, int], None] | None = None
+                      ) -> tuple[list[Candidate], list[Drop], dict[str, int]]:
+    """(kept, dropped, notes): notes count the static decorative judge's verdicts, beside the executed one."""
+    drops: list[Drop] = []
+    notes = {"decorative_static": 0, "decorative_static_not_execution": 0}
+
+    def tick(stage: str, i: int, total: int) -> None:
+        if progress is not None:
+            progress(stage, i, total)
+
+    survivors = []
+    lints: dict[int, LintResult] = {}
+    for i, c in enumerate(candidates, 1):
+        lints[c.index] = lint_task(c.task, backend)
+        verdict = stage1(c, catalog, backend, lints[c.index])
+        if verdict is None:
+            survivors.append(c)
+        else:
+            drops.append(Drop(index=c.index, task_id=c.task.id, stage=1, reason=verdict[0], detail=verdict[1]))
+        tick("stage 1", i, len(candidates))
+    repeats = redundant(survivors)
+    drops += [Drop(index=c.index, task_id=c.task.id, stage=1, reason="redundant", detail=f"repeats {repeats[c.index]}")
+              for c in survivors if c.index in repeats]
+    survivors = [c for c in survivors if c.index not in repeats]
+    stage2_kept = []
+    for i, c in enumerate(survivors, 1):
+        tick("stage 2", i, len(survivors))
+        why = non_gradable(c)
+        if why is not None:
+            drops.append(Drop(index=c.index, task_id=c.task.id, stage=2, reason="non_gradable", detail=why))
+            continue
+        leak = leak_by_strings(c) or leak_by_lint(c, backend, lints[c.index])
+        if leak is not None:
+            drops.append(Drop(index=c.index, task_id=c.task.id, stage=2, reason="answer_leaking", detail=leak))
+            continue
+        executed = decorative_by_execution(c, backend, cache, seed)
+        unreferenced = set(unreferenced_steps(c.task))
+        notes["decorative_static"] += bool(unreferenced)
+        notes["decorative_static_not_execution"] += bool(unreferenced - set(executed))
+        if executed:
+            drops.append(Drop(index=c.index, task_id=c.task.id, stage=2, reason="decorative_chain",
+                              detail=f"perturbing step(s) {', '.join(executed)} leaves the answer unchanged"
+                                     + (" (and nothing references them)" if unreferenced >= set(executed) else "")))
+            continue
+        stage2_kept.append(c)
+    kept = []
+    for i, c in enumerate(stage2_kept, 1):
+        tick("stage 3", i, len(stage2_kept))
+        why = resolve_again(c, fresh_backend)
+        if why is not None:
+            drops.append(Drop(index=c.index, task_id=c.task.id, stage=3, reason="not_reproduced", detail=why))
+        else:
+            kept.append(c)
+    drops.sort(key=lambda d: d.index)
+    return kept, drops, notes

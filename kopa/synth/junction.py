@@ -1,0 +1,182 @@
+"""Junction typing (seed §5.3): the cardinality n of the connecting field in the executed result decides how
+a value passes from T_i to T_{i+1} — SEQ (n = 1), FAN (2 ≤ n ≤ φ, one call per value) or DRV (n > φ: a
+process node first selects a bounded subset, pivoting on observed values so at most φ values pass).
+
+Every junction is written in the golden reference language (kopa.eval.template), so golden execution does
+the selection; this module only chooses it, and computes in Python what the template will select, so
+the choice can be checked before anything is emitted.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any, Literal
+
+import numpy as np
+
+from kopa.catalog.models import Tool
+
+PHI = 5  # the paper's fan-out budget φ
+JunctionKind = Literal["SEQ", "FAN", "DRV"]
+Process = Literal["max", "min", "ge", "le", "eq", "after"]
+# Characters that would break a reference or a selector if they were written into one.
+_UNSAFE = re.compile(r"[\[\]{}|$]")
+_YYYYMMDD = re.compile(r"^(?:19|20)\d{6}$")
+# Field descriptions that mark an identifier, a date or a phone number, not a quantity (numbers, but
+# neither their maximum nor a threshold means anything).
+_NOT_QUANTITY = ("코드", "번호", "ID", "아이디", "일자", "날짜", "년도", "연도", "년월", "전화", "팩스", "우편", "순번",
+                 "차수", "대수", "기수", "회차", "URL", "주소", "구분", "여부", "유형", "종류")
+
+
+def number(value: Any) -> Decimal | None:
+    """The number a template's numeric comparison reads (`1,234` → 1234), or None."""
+    if value is None or isinstance(value, bool):
+        return None
+    text = str(value).replace(",", "").strip()
+    if not text:
+        return None
+    try:
+        d = Decimal(text)
+    except InvalidOperation:
+        return None
+    return d if d.is_finite() else None
+
+
+def distinct(values: list[Any]) -> list[str]:
+    """Distinct non-empty values as text, in order of first appearance."""
+    return list(dict.fromkeys(str(v) for v in values if v not in (None, "")))
+
+
+def field_label(tool: Tool, name: str) -> str:
+    """A short Korean label for an output field: its description up to the first separator."""
+    for f in tool.spec.output:
+        if f.name == name:
+            label = re.split(r"\s*[:(/,]|\s-\s", f.description.strip())[0].strip()
+            return label[:24] or name
+    return name
+
+
+def _field_spec(tool: Tool, name: str):
+    return next((f for f in tool.spec.output if f.name == name), None)
+
+
+def is_measure(tool: Tool, name: str) -> bool:
+    """A field the catalog documents as a measure: no code format, and a description that does not call
+    it an identifier or a date."""
+    spec = _field_spec(tool, name)
+    return spec is not None and spec.format is None and not any(w in spec.description for w in _NOT_QUANTITY)
+
+
+def is_quantity(tool: Tool, name: str, records: list[dict]) -> bool:
+    """A numeric measure that varies: every record holds a number, and not all the same one."""
+    values = [r.get(name) for r in records]
+    return (is_measure(tool, name) and all(number(v) is not None for v in values)
+            and len({str(v) for v in values}) > 1)
+
+
+def is_date(tool: Tool, name: str, records: list[dict]) -> bool:
+    spec = _field_spec(tool, name)
+    if spec is None:
+        return False
+    values = [str(r.get(name, "")) for r in records]
+    dated = spec.format == "yyyymmdd" or any(w in spec.description for w in ("일자", "날짜", "일시"))
+    return dated and all(_YYYYMMDD.match(v) for v in values) and len(set(values)) > 1
+
+
+def is_enum(tool: Tool, name: str, records: list[dict]) -> bool:
+    """A categorical field: text values, few of them, repeated across records."""
+    values = [r.get(name) for r in records]
+    if any(not isinstance(v, str) or not v or v != v.strip() or _UNSAFE.search(v) or number(v) is not None
+           for v in values):
+        return False
+    kinds = set(values)
+    return 2 <= len(kinds) <= 12 and len(kinds) < len(values)
+
+
+@dataclass(frozen=True)
+class Selection:
+    """A DRV process node: which records pass (as a reference-language selector) and why (for the query)."""
+
+    process: Process
+    pivot_field: str
+    pivot: str | None  # the observed value a threshold / equality compares with (None for max / min)
+    passed: list[str]  # the connecting field's values that pass on, in the order golden execution gives
+
+    def reference(self, step: str, field: str) -> str:
+        """The reference (without braces) to the value(s) that pass on."""
+        g = self.pivot_field
+        if self.process == "max":
+            return f"{step}.records|maxby:{g}|get:{field}"
+        if self.process == "min":
+            return f"{step}.records|minby:{g}|get:{field}"
+        op = {"ge": ">=", "le": "<=", "eq": "=", "after": ">"}[self.process]
+        return f"{step}.records[?{g}{op}{self.pivot}].{field}|unique"
+
+    @property
+    def single(self) -> bool:
+        return self.process in ("max", "min")
+
+
+def _argbest(records: list[dict], g: str, largest: bool) -> dict:
+    """The record `maxby` / `minby` returns: Python's max / min over the numeric key, first one on ties."""
+    def key(record: dict) -> Decimal | None:
+        return number(record[g])
+
+    return max(records, key=key) if largest else min(records, key=key)
+
+
+def _threshold(records: list[dict], g: str, field: str, op: str, rng: np.random.Generator,
+               parse=number) -> tuple[str, list[str]] | None:
+    """A pivot among the observed values of g such that 1..φ distinct values of `field` pass `g op pivot`."""
+    observed = sorted({parse(r[g]) for r in records}, reverse=op in ("ge", "after"))
+    options = []
+    for pivot in observed:
+        if op in ("ge",):
+            chosen = [r for r in records if parse(r[g]) >= pivot]
+        elif op == "after":
+            chosen = [r for r in records if parse(r[g]) > pivot]
+        else:
+            chosen = [r for r in records if parse(r[g]) <= pivot]
+        passed = distinct([r.get(field) for r in chosen])
+        if 1 <= len(passed) <= PHI and len(chosen) < len(records):
+            options.append((pivot, passed))
+    if not options:
+        return None
+    pivot, passed = options[int(rng.integers(len(options)))]
+    text = next(str(r[g]) for r in records if parse(r[g]) == pivot)  # the value as the service wrote it
+    return text, passed
+
+
+def drv_options(tool: Tool, records: list[dict], field: str, rng: np.random.Generator) -> list[Selection]:
+    """Every process node the executed records allow, for each candidate pivot field (sorted by name)."""
+    if any(field not in r or r[field] in (None, "") for r in records):
+        return []
+    out: list[Selection] = []
+    names = sorted({k for r in records for k in r if all(k in x for x in records)} - {field})
+    for g in names:
+        if is_quantity(tool, g, records):
+            for process, largest in (("max", True), ("min", False)):
+                best = _argbest(records, g, largest)
+                out.append(Selection(process, g, None, [str(best[field])]))
+            for op in ("ge", "le"):
+                found = _threshold(records, g, field, op, rng)
+                if found:
+                    out.append(Selection(op, g, found[0], found[1]))  # type: ignore[arg-type]
+        elif is_date(tool, g, records):
+            found = _threshold(records, g, field, "after", rng, parse=lambda v: int(str(v)))
+            if found:
+                out.append(Selection("after", g, found[0], found[1]))
+        elif is_enum(tool, g, records):
+            for value in sorted({r[g] for r in records}):
+                passed = distinct([r[field] for r in records if r[g] == value])
+                if 1 <= len(passed) <= PHI:
+                    out.append(Selection("eq", g, value, passed))
+    return out
+
+
+def junction_kind(n: int, phi: int = PHI) -> JunctionKind:
+    if n <= 1:
+        return "SEQ"
+    return "FAN" if n <= phi else "DRV"

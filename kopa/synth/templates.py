@@ -1,0 +1,253 @@
+"""Non-sequential trajectories from explicit templates (seed §5.3), kept only when they execute.
+
+Each block hangs off a step already in the chain (the start, or the end of a sequential prefix — then the
+task is MIXED) and binds its calls from that step's records along retained edges of G*:
+
+- SEM: two independent tools fed the value(s) of one record in one parallel turn; the answer combines
+  both outputs (a fact from each, judged by a rubric, or the number of records they return together);
+- CMP: the same tool on the first two distinct values of a field, in one parallel turn; the answer
+  compares the results (which has the larger quantity, or the difference);
+- COND: a quantity of the record is tested against a pivot drawn near its observed value; the branch the
+  condition selects is executed (the other branch must execute too), and the answer comes from it.
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
+from typing import Any
+
+from kopa.catalog.models import Tool
+from kopa.edge.graph import Edge
+from kopa.eval.task import AnswerSpec, GoldenStep, Rubric, RubricFact
+from kopa.synth.junction import field_label, is_measure, number
+from kopa.synth.trajectory import _HANGUL, AnswerInfo, BlockInfo, ChainBuild, _places
+
+CALC = "evaluate_expression"
+COND_TRIES = 8  # out-edges tried for the two branches (both must execute)
+
+
+def _single(edge: Edge, record: dict, build: ChainBuild) -> tuple[str, str] | None:
+    """(parameter, field) of the edge's first upstream binding the record holds a scalar for."""
+    for param, source in sorted(edge.plan.items()):
+        value = record.get(source.field or "")
+        if source.kind == "UPSTREAM" and value not in (None, "") and not isinstance(value, dict | list):
+            return param, source.field or ""
+    return None
+
+
+def _bindable(build: ChainBuild, view: dict[str, Any]) -> list[tuple[Edge, str, str]]:
+    """Out-edges of the chain's last tool that the first record can feed, in the build's shuffled order."""
+    records = view["records"]
+    out = []
+    for edge in build._edges(build.steps[-1].call or "", limit=None):
+        conn = _single(edge, records[0], build)
+        if conn is not None:
+            out.append((edge, *conn))
+    return out
+
+
+def _texts(tool: Tool, records: list[dict]) -> list[str]:
+    names = sorted({k for r in records for k in r if all(k in x for x in records)})
+    return [n for n in names if all(isinstance(r[n], str) and _HANGUL.search(r[n]) and len(r[n]) <= 40
+                                    and number(r[n]) is None for r in records)]
+
+
+def _quantities(tool: Tool, records: list[dict]) -> list[str]:
+    names = sorted({k for r in records for k in r if all(k in x for x in records)})
+    return [n for n in names if is_measure(tool, n) and all(number(r[n]) is not None for r in records)]
+
+
+def sem(build: ChainBuild, view: dict[str, Any]) -> tuple[AnswerSpec, AnswerInfo, BlockInfo] | None:
+    source = build.steps[-1]
+    options = _bindable(build, view)
+    if len(options) < 2:
+        return None
+    (ea, pa, fa), (eb, pb, fb) = options[0], next(((e, p, f) for e, p, f in options[1:] if e.target != options[0][0].target),
+                                                 (None, None, None))
+    if eb is None:
+        return None
+    gid = f"s{len(build.steps) + 1}"
+    members = []
+    for suffix, edge, param, fld in (("a", ea, pa, fa), ("b", eb, pb, fb)):
+        args = build._rest(build.ctx.catalog[edge.target], edge, {param: f"{{{source.id}.records[0].{fld}}}"}, gid)
+        if args is None:
+            return None
+        members.append(GoldenStep(id=f"{gid}{suffix}", call=edge.target, args=args))
+    group = GoldenStep(id=gid, parallel=members)
+    out = build._try(group)
+    if out is None:
+        return None
+    tools = [ea.target, eb.target]
+    views = [build.executor.run.scope[m.id] for m in members]
+    catalog = build.ctx.catalog
+    for member, tool in zip(members, tools, strict=True):
+        build._note_literals(catalog[tool], member)
+    block = BlockInfo(kind="SEM", source=source.id, steps=[m.id for m in members], tools=tools,
+                      titles=[catalog[t].spec.title for t in tools],
+                      fields=[field_label(catalog[source.call or ""], f) for f in (fa, fb)],
+                      values=[str(view["records"][0][f]) for f in (fa, fb)], first_record=len(view["records"]) > 1)
+    facts = []
+    for member, tool, v in zip(members, tools, views, strict=True):
+        texts = _texts(catalog[tool], v["records"][:1]) if len(v["records"]) == 1 else []
+        handed = set(block.values)
+        texts = [t for t in texts if v["records"][0][t] not in handed]
+        if texts:
+            name = texts[int(build.rng.integers(len(texts)))]
+            facts.append((member.id, name, field_label(catalog[tool], name)))
+    if len(facts) == 2 and views[0]["records"][0][facts[0][1]] != views[1]["records"][0][facts[1][1]]:
+        forms = [f"{{{sid}.records[0].{name}}}" for sid, name, _ in facts]
+        spec = AnswerSpec(type="judge", value=" / ".join(forms), rubric=Rubric(
+            facts=[RubricFact(fact=label, forms=[form]) for (_, _, label), form in zip(facts, forms, strict=True)]))
+        info = AnswerInfo(kind="facts", step=gid, field=facts[0][1], label=facts[0][2], by=facts[1][1],
+                          by_label=facts[1][2])
+    else:
+        spec = AnswerSpec(type="number", value=f"{{{gid}.records|len}}")
+        info = AnswerInfo(kind="total", step=gid, number=True)
+    build.tools += tools
+    return spec, info, block
+
+
+def cmp(build: ChainBuild, view: dict[str, Any]) -> tuple[AnswerSpec, AnswerInfo, BlockInfo] | None:
+    source = build.steps[-1]
+    records = view["records"]
+    catalog = build.ctx.catalog
+    for edge, param, fld in _bindable(build, view):
+        if len(records) < 2 or records[1].get(fld) in (None, "") or str(records[0][fld]) == str(records[1][fld]):
+            continue
+        gid = f"s{len(build.steps) + 1}"
+        members = []
+        for i, suffix in enumerate("ab"):
+            args = build._rest(catalog[edge.target], edge, {param: f"{{{source.id}.records[{i}].{fld}}}"}, gid)
+            if args is None:
+                break
+            members.append(GoldenStep(id=f"{gid}{suffix}", call=edge.target, args=args))
+        if len(members) != 2 or members[0].args.keys() != members[1].args.keys():
+            continue
+        if build._try(GoldenStep(id=gid, parallel=members)) is None:
+            continue
+        views = [build.executor.run.scope[m.id]["records"] for m in members]
+        tool = catalog[edge.target]
+        quantities = _quantities(tool, [v[0] for v in views]) if all(len(v) == 1 for v in views) else []
+        quantities = [q for q in quantities if number(views[0][0][q]) != number(views[1][0][q])]
+        if not quantities:
+            if len(views[0]) == len(views[1]):
+                build._rollback(gid)
+                continue
+            return _count_difference(build, source.id, fld, edge, members, records)
+        q = quantities[int(build.rng.integers(len(quantities)))]
+        names = [t for t in _texts(tool, [views[0][0], views[1][0]]) if views[0][0][t] != views[1][0][t]]
+        block = BlockInfo(kind="CMP", source=source.id, steps=[m.id for m in members], tools=[edge.target] * 2,
+                          titles=[tool.spec.title] * 2, fields=[field_label(catalog[source.call or ""], fld)] * 2,
+                          values=[str(records[0][fld]), str(records[1][fld])], quantity=field_label(tool, q),
+                          quantity_field=q)
+        build.tools.append(edge.target)
+        build._note_literals(tool, members[0])
+        if names:
+            name = names[int(build.rng.integers(len(names)))]
+            spec = AnswerSpec(type="string", value=f"{{{gid}.records|maxby:{q}|get:{name}}}")
+            return spec, AnswerInfo(kind="argmax", step=gid, field=name, label=field_label(tool, name), by=q,
+                                    by_label=field_label(tool, q)), block
+        difference = number(views[0][0][q]) - number(views[1][0][q])  # type: ignore[operator]
+        places = _places(difference)
+        if places is None:
+            build.tools.pop()
+            build._rollback(gid)
+            continue
+        calc = GoldenStep(id=f"s{len(build.steps) + 1}", call=CALC, args={
+            "expression": f"{{{members[0].id}.records[0].{q}|num}} - {{{members[1].id}.records[0].{q}|num}}"})
+        if build._try(calc) is None:
+            build.tools.pop()
+            build._rollback(gid)
+            continue
+        build.tools.append(CALC)
+        spec = AnswerSpec(type="number", value=f"{{{calc.id}.records[0].exact}}", precision=places or None)
+        return spec, AnswerInfo(kind="difference", step=calc.id, field=q, label=field_label(tool, q),
+                                precision=places or None, number=True), block
+    return None
+
+
+def _count_difference(build: ChainBuild, source: str, fld: str, edge: Edge, members: list[GoldenStep],
+                      records: list[dict]):
+    """CMP on multi-record answers: how many more records the first call returns than the second."""
+    catalog = build.ctx.catalog
+    tool = catalog[edge.target]
+    calc = GoldenStep(id=f"s{len(build.steps) + 1}", call=CALC, args={
+        "expression": f"{{{members[0].id}.records|len}} - {{{members[1].id}.records|len}}"})
+    if build._try(calc) is None:
+        build._rollback(build.steps[-1].id)
+        return None
+    build.tools += [edge.target, CALC]
+    build._note_literals(tool, members[0])
+    block = BlockInfo(kind="CMP", source=source, steps=[m.id for m in members], tools=[edge.target] * 2,
+                      titles=[tool.spec.title] * 2, fields=[field_label(catalog[_source_tool(build, source)], fld)] * 2,
+                      values=[str(records[0][fld]), str(records[1][fld])], quantity="결과 건수")
+    return (AnswerSpec(type="number", value=f"{{{calc.id}.records[0].exact}}"),
+            AnswerInfo(kind="difference", step=calc.id, label="결과 건수", number=True), block)
+
+
+def _source_tool(build: ChainBuild, step_id: str) -> str:
+    return next(s.call or "" for s in build.steps if s.id == step_id)
+
+
+def _pivot(value: Decimal, holds: bool) -> Decimal:
+    """A round threshold next to the observed value: at or below it when the condition should hold
+    (value ≥ pivot), above it otherwise — two significant digits, as a person would write it."""
+    if value == 0:
+        return Decimal(0) if holds else Decimal(1)
+    exponent = value.copy_abs().adjusted() - 1
+    step = Decimal(10) ** exponent
+    rounded = (value / step).to_integral_value(ROUND_FLOOR if holds else ROUND_CEILING) * step
+    if not holds and rounded <= value:
+        rounded += step
+    return rounded.normalize() if exponent < 0 else rounded.quantize(Decimal(1))
+
+
+def cond(build: ChainBuild, view: dict[str, Any]):
+    source = build.steps[-1]
+    records = view["records"]
+    catalog = build.ctx.catalog
+    tool = catalog[source.call or ""]
+    quantities = _quantities(tool, records[:1])
+    if not quantities:
+        return None
+    q = quantities[int(build.rng.integers(len(quantities)))]
+    value = number(records[0][q])
+    assert value is not None
+    holds = bool(build.rng.integers(2))
+    threshold = _pivot(value, holds)
+    sid = f"s{len(build.steps) + 1}"
+    runs: list[tuple[tuple[Edge, str, str], GoldenStep]] = []  # branches that execute, in the build's order
+    for edge, param, fld in _bindable(build, view)[:COND_TRIES]:
+        if any(e.target == edge.target for (e, _, _), _ in runs):
+            continue
+        args = build._rest(catalog[edge.target], edge, {param: f"{{{source.id}.records[0].{fld}}}"}, sid)
+        step = GoldenStep(id=sid, call=edge.target, args=args) if args is not None else None
+        if step is not None and build._try(step) is not None:
+            build._rollback(sid)
+            runs.append(((edge, param, fld), step))
+        if len(runs) == 2:
+            break
+    if len(runs) < 2:
+        return None
+    (first, step_first), (second, step_second) = runs
+    taken, step = (first, step_first) if value >= threshold else (second, step_second)
+    out = build._try(step)
+    if out is None:
+        return None
+    build.tools.append(taken[0].target)
+    build._note_literals(catalog[taken[0].target], step)
+    block = BlockInfo(kind="COND", source=source.id, steps=[sid], tools=[first[0].target, second[0].target],
+                      titles=[catalog[first[0].target].spec.title, catalog[second[0].target].spec.title],
+                      fields=[field_label(tool, first[2]), field_label(tool, second[2])],
+                      values=[str(records[0][first[2]]), str(records[0][second[2]])], quantity=field_label(tool, q),
+                      quantity_field=q, op=">=", threshold=str(threshold), taken=0 if taken is first else 1,
+                      first_record=len(records) > 1)
+    chosen = build.answer(out)
+    if chosen is None:
+        build.tools.pop()
+        build._rollback(sid)
+        return None
+    return chosen[0], chosen[1], block
+
+
+BLOCKS = {"SEM": sem, "CMP": cmp, "COND": cond}

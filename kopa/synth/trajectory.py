@@ -1,0 +1,595 @@
+"""Sequential trajectories on G* (seed §5.3): a chain T1 … Tm along retained edges, built by executing it.
+
+Each step is a KOPA-Bench `GoldenStep` executed by the golden executor as soon as it is chosen, so the next
+junction is typed on the records the step really returned. A step that fails, finds nothing, or returns a
+truncated page it cannot read in full is rolled back and another edge is tried. Arguments no junction fixes
+come from the validated cache C (the values Phase A saw in successful answers), enums, documented
+defaults and dates from the virtual 'today'.
+
+The emitted task carries the golden steps, not the values: its answer is derived by executing them again
+(`kopa.eval.targets.compute_target`) — never typed — and the build is refused when that re-execution makes
+other calls than the build did.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict
+
+from kopa.backends.spec import Backend
+from kopa.catalog.loader import Catalog
+from kopa.catalog.models import ParamSpec, Tool
+from kopa.edge.graph import Edge, ToolGraph
+from kopa.edge.phase_a import stream
+from kopa.edge.plan import is_generic
+from kopa.eval.environment import Environment
+from kopa.eval.golden import GoldenError, GoldenExecutor
+from kopa.eval.targets import compute_target
+from kopa.eval.task import AnswerSpec, GoldenStep, InjectedState, SetupAction, Target, Task
+from kopa.synth.junction import (
+    PHI,
+    Selection,
+    distinct,
+    drv_options,
+    field_label,
+    is_quantity,
+    junction_kind,
+    number,
+)
+from kopa.wire.paging import MAX_PAGE_SIZE, is_paged, page_args
+
+MAX_PAGES = 5  # a step whose full answer needs more pages than this is not read in full: the edge is skipped
+EDGE_TRIES = 6  # out-edges tried per junction before the chain stops
+START_TRIES = 8
+JUNCTIONS = (1, 2, 3)  # chain lengths m − 1 drawn for a trajectory ...
+JUNCTION_WEIGHTS = (0.5, 0.3, 0.2)  # ... with these probabilities
+_HANGUL = re.compile(r"[가-힣]")
+_PERIOD_FORMATS = frozenset({"yyyymmdd", "yyyymm", "yyyy", "yyyyq", "date_range", "age", "hh"})
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Literal_(_Model):
+    """An argument a user states (not handed on by a junction): written into the query."""
+
+    step: str
+    param: str
+    label: str
+    value: str
+
+
+class JunctionInfo(_Model):
+    kind: Literal["SEQ", "FAN", "DRV"]
+    source: str  # step ids
+    target: str
+    source_tool: str
+    target_tool: str
+    field: str  # T_i.f_i
+    param: str  # T_{i+1}.a_i
+    field_label: str
+    cardinality: int  # n_i: distinct values of the field in the executed result
+    records: int  # records the source step read
+    total: int | None  # what the service reported as the total count
+    process: str | None = None  # DRV: max · min · ge · le · eq · after
+    pivot_field: str | None = None
+    pivot_label: str | None = None
+    pivot: str | None = None
+    passed: list[str] = []  # the values handed on, as golden execution hands them on
+
+
+class AnswerInfo(_Model):
+    kind: Literal["field", "count", "sum", "max", "argmax", "list", "facts", "difference", "total"]
+    step: str
+    field: str | None = None
+    label: str | None = None
+    by: str | None = None  # argmax: the field ordered by
+    by_label: str | None = None
+    precision: int | None = None
+    number: bool = False  # a number answer (count, sum and max always are)
+
+
+class BlockInfo(_Model):
+    """A non-sequential template (SEM / CMP / COND) and what the writer says about it."""
+
+    kind: Literal["SEM", "CMP", "COND"]
+    source: str  # the step whose result feeds the block
+    steps: list[str]  # the block's steps (a parallel group's members, or the branch taken)
+    tools: list[str]
+    titles: list[str]
+    fields: list[str]  # labels of the source fields each block call takes
+    values: list[str] = []  # what the block's calls received (never written into the query)
+    quantity: str | None = None  # CMP: the compared quantity; COND: the tested one (labels)
+    quantity_field: str | None = None  # ... and its field (None for CMP on record counts)
+    op: str | None = None  # COND: ">=" or "<"
+    threshold: str | None = None  # COND: an observed-value pivot
+    taken: int | None = None  # COND: 0 when the condition held (first branch), 1 otherwise
+    first_record: bool = False  # SEM / COND: the source returned several records and the block reads the first
+
+
+class Candidate(_Model):
+    """One executed trajectory as a task, with what the writer, the filter and the report need."""
+
+    index: int
+    pattern: str  # junction types in order, e.g. SEQ+FAN
+    category: str  # the paper's type: SEQ / FAN / DRV for one junction, MIXED for longer compositions
+    junctions: list[JunctionInfo]
+    block: BlockInfo | None = None
+    answer: AnswerInfo
+    titles: dict[str, str]  # step id → the tool's Korean title
+    literals: list[Literal_]
+    task: Task
+    target: Target
+
+
+class Failure(_Model):
+    index: int
+    reason: str  # no_start · dead_end · no_answer · not_reproduced · answer_error
+
+
+@dataclass
+class SynthContext:
+    """What every trajectory reads: G*'s retained edges, the validated cache C, the catalog, the backend."""
+
+    graph: ToolGraph
+    catalog: Catalog
+    backend: Backend
+    cache: dict[str, list[str]]
+    seed: int = 0
+    phi: int = PHI
+    hold_out: frozenset[str] = frozenset()
+    today: str = field(init=False)
+    out: dict[str, list[Edge]] = field(init=False)
+    starts: list[str] = field(init=False)
+    probe_task: Task = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.today = self.backend.today().isoformat()
+        usable = {t for t in self.graph.nodes if t in self.catalog and self.catalog[t].platform not in self.hold_out}
+        self.out = {}
+        for edge in self.graph.sorted_edges():
+            if not edge.pruned and edge.source in usable and edge.target in usable and edge.source != edge.target:
+                self.out.setdefault(edge.source, []).append(edge)
+        self.starts = sorted(self.out)
+        self.probe_task = Task(id="synth-probe", query="-", domain="finance", platforms=[],
+                               available_tools=sorted(usable | {"evaluate_expression"}), golden=[],
+                               reward_basis=["ENVIRONMENT"],
+                               state=_state(self.catalog, sorted(usable), self.today))
+
+
+def _state(catalog: Catalog, tools: list[str], today: str) -> InjectedState:
+    platforms = sorted({catalog[t].platform for t in tools if catalog[t].auth is not None
+                        and catalog[t].family != "session"})
+    return InjectedState(predefined={"current_date": today},
+                         setup=[SetupAction(tool="issue_api_key", args={"platform": p}) for p in platforms])
+
+
+def param_label(param: ParamSpec) -> str:
+    label = re.split(r"\s*[:(/,.]|\s-\s", param.description.strip())[0].strip()
+    return label[:24] or param.name
+
+
+def param_value(param: ParamSpec, cache: dict[str, list[str]], today: str, rng: np.random.Generator,
+                avoid: frozenset[str] = frozenset()) -> Any:
+    """A value for an argument no junction fixes: an enum, the documented default, a date from 'today', a
+    value of the same name from the validated cache C; None when there is none. Cached values in `avoid`
+    (what earlier steps returned) are not used: typed into the query, such a value would hand the agent
+    a code the chain itself looks up."""
+    day = today.replace("-", "")
+    if param.enum:
+        return param.enum[int(rng.integers(len(param.enum)))]
+    if param.default is not None:
+        return param.default
+    if param.format == "yyyymmdd":
+        return day
+    if param.format == "yyyymm":
+        return day[:6]
+    if param.format == "yyyy":
+        return str(int(day[:4]) - 1)
+    seen = [v for v in cache.get(param.name) or [] if v not in avoid]
+    if seen:
+        return seen[int(rng.integers(len(seen)))]
+    if param.type == "integer" and param.required:
+        return 1
+    return None
+
+
+class ChainBuild:
+    """One trajectory under construction: an environment, a golden executor, the steps so far."""
+
+    def __init__(self, ctx: SynthContext, index: int) -> None:
+        self.ctx = ctx
+        self.index = index
+        self.rng = stream(ctx.seed, "synth-seq", str(index))
+        self.env = Environment(ctx.probe_task, ctx.backend)
+        self.executor = GoldenExecutor(ctx.probe_task, self.env)
+        self.steps: list[GoldenStep] = []
+        self.tools: list[str] = []
+        self.junctions: list[JunctionInfo] = []
+        self.literals: list[Literal_] = []
+        self._marks: dict[str, tuple[int, int]] = {}  # step id → (calls, turns) before it ran
+        self._seen: tuple[tuple[str, ...], frozenset[str]] = ((), frozenset())
+
+    # ------------------------------------------------------------ executing steps
+
+    def _try(self, step: GoldenStep) -> dict[str, Any] | None:
+        """Execute `step` after the others; keep it when every call answered with records (reading every
+        page when the first did not hold the whole answer), else roll it back and return None."""
+        view = self._execute(step)
+        if view is not None and self._truncated(view) and step.parallel is not None:
+            self._rollback(step.id)  # a parallel member would need every page: not a block we build
+            return None
+        if view is not None and self._truncated(view):
+            view = None if not self._pageable(step, view) else self._execute(step.model_copy(update={"pages": "all"}))
+            if view is not None and self._truncated(view):
+                self._rollback(self.steps[-1].id)
+                view = None
+        return view
+
+    def _execute(self, step: GoldenStep) -> dict[str, Any] | None:
+        calls, turns = len(self.env.calls), self.executor.run.turns
+        try:
+            self.executor.execute([step])
+        except GoldenError:
+            self._undo(step, calls, turns)
+            return None
+        view = self.executor.run.scope[step.id]
+        items = view.get("items", [view])
+        if not all(v["ok"] and v["records"] for v in items):
+            self._undo(step, calls, turns)
+            return None
+        self.steps.append(step)
+        self._marks[step.id] = (calls, turns)
+        return view
+
+    def _undo(self, step: GoldenStep, calls: int, turns: int) -> None:
+        for sub in [step, *(step.parallel or [])]:
+            self.executor.run.scope.pop(sub.id, None)
+        self.executor.run.turns = turns
+        del self.env.calls[calls:]
+
+    def _rollback(self, step_id: str) -> None:
+        calls, turns = self._marks.pop(step_id)
+        step = self.steps.pop()
+        ids = {step.id, *(m.id for m in step.parallel or [])}
+        self.literals = [x for x in self.literals if x.step not in ids]
+        self._undo(step, calls, turns)
+
+    @staticmethod
+    def _truncated(view: dict[str, Any]) -> bool:
+        items = view.get("items", [view])
+        return any(v["total_count"] is not None and v["total_count"] > len(v["records"]) for v in items)
+
+    def _pageable(self, step: GoldenStep, view: dict[str, Any]) -> bool:
+        """Whether reading every page stays within MAX_PAGES per call; the truncated try is rolled back."""
+        family = self.ctx.catalog[step.call or ""].family
+        self._rollback(step.id)
+        if not is_paged(family):
+            return False
+        size = MAX_PAGE_SIZE.get(family, 100)
+        return all(math.ceil((v["total_count"] or 0) / size) <= MAX_PAGES for v in view.get("items", [view]))
+
+    # ------------------------------------------------------------ arguments
+
+    def _returned(self) -> frozenset[str]:
+        """Every scalar the steps so far returned, as text (kept per chain prefix: rollbacks change it)."""
+        key = tuple(s.id for s in self.steps)
+        if self._seen[0] != key:
+            self._seen = (key, frozenset(str(v) for s in self.steps for r in self.executor.run.scope[s.id]["records"]
+                                         for v in r.values() if not isinstance(v, dict | list)))
+        return self._seen[1]
+
+    def _rest(self, tool: Tool, edge: Edge | None, bound: dict[str, Any], step: str) -> dict[str, Any] | None:
+        """`bound` plus every required argument no junction fixes (None when one cannot be filled)."""
+        args = dict(bound)
+        required_paging = [p.name for p in tool.spec.params if p.required and p.paging and p.name not in args]
+        if required_paging and is_paged(tool.family):
+            # a service that insists on a row window (Seoul's START_INDEX/END_INDEX): ask for its largest page
+            window = page_args(tool.family, 1, MAX_PAGE_SIZE.get(tool.family, 100))
+            args.update({k: v for k, v in window.items() if k in required_paging})
+        for p in tool.spec.params:
+            if p.name in args or is_generic(p) or not p.required:
+                continue
+            source = edge.plan.get(p.name) if edge is not None else None
+            if source is not None and source.kind == "CLARIFY" and source.values:
+                value: Any = source.values[int(self.rng.integers(len(source.values)))]
+            else:
+                value = param_value(p, self.ctx.cache, self.ctx.today, self.rng, self._returned())
+            if value is None:
+                return None
+            args[p.name] = value
+        return args
+
+    def _note_literals(self, tool: Tool, step: GoldenStep) -> None:
+        specs = {p.name: p for p in tool.spec.params}
+        for name, value in sorted(step.args.items()):
+            if isinstance(value, str) and "{" in value:
+                continue
+            self.literals.append(Literal_(step=step.id, param=name, label=param_label(specs[name]), value=str(value)))
+
+    # ------------------------------------------------------------ the chain
+
+    def start(self) -> dict[str, Any] | None:
+        starts = self.ctx.starts
+        for _ in range(START_TRIES):
+            name = starts[int(self.rng.integers(len(starts)))]
+            tool = self.ctx.catalog[name]
+            args = self._rest(tool, None, {}, "s1")
+            if args is None:
+                continue
+            step = GoldenStep(id="s1", call=name, args=args)
+            view = self._try(step)
+            if view is not None:
+                self.tools.append(name)
+                self._note_literals(tool, self.steps[-1])
+                return view
+        return None
+
+    def _edges(self, current: str, limit: int | None = EDGE_TRIES) -> list[Edge]:
+        """Live out-edges to tools not yet in the chain: those that ever executed first, each tier shuffled."""
+        out = [e for e in self.ctx.out.get(current, []) if e.target not in self.tools]
+        tried = [e for e in out if e.successes > 0]
+        untried = [e for e in out if e.successes == 0]
+        order: list[Edge] = []
+        for tier in (tried, untried):
+            order += [tier[int(i)] for i in self.rng.permutation(len(tier))]
+        return order[:limit]
+
+    @staticmethod
+    def _connecting(edge: Edge, records: list[dict]) -> tuple[str, str] | None:
+        """(parameter, field) of the edge's first upstream binding whose field every record holds."""
+        for param, source in sorted(edge.plan.items()):
+            if source.kind == "UPSTREAM" and source.field and all(
+                    r.get(source.field) not in (None, "") and not isinstance(r.get(source.field), dict | list)
+                    for r in records):
+                return param, source.field
+        return None
+
+    def junction(self, view: dict[str, Any]) -> dict[str, Any] | None:
+        records = view["records"]
+        source = self.steps[-1]
+        current = source.call or ""
+        sid, tid = source.id, f"s{len(self.steps) + 1}"
+        for edge in self._edges(current):
+            conn = self._connecting(edge, records)
+            if conn is None:
+                continue
+            param, fld = conn
+            values = distinct([r[fld] for r in records])
+            kind = junction_kind(len(values), self.ctx.phi)
+            target = self.ctx.catalog[edge.target]
+            selection: Selection | None = None
+            if kind == "SEQ":
+                bound: dict[str, Any] = {param: f"{{{sid}.records[0].{fld}}}"}
+                for_each, passed = None, values
+            elif kind == "FAN":
+                bound, for_each, passed = {param: "{item}"}, f"{sid}.records[*].{fld}|unique", values
+            else:
+                options = drv_options(self.ctx.catalog[current], records, fld, self.rng)
+                if not options:
+                    continue
+                selection = options[int(self.rng.integers(len(options)))]
+                passed = selection.passed
+                if selection.single:
+                    bound, for_each = {param: "{" + selection.reference(sid, fld) + "}"}, None
+                else:
+                    bound, for_each = {param: "{item}"}, selection.reference(sid, fld)
+            args = self._rest(target, edge, bound, tid)
+            if args is None:
+                continue
+            step = GoldenStep(id=tid, call=edge.target, args=args, for_each=for_each,
+                              limit=self.ctx.phi if for_each else None)
+            out = self._try(step)
+            if out is None:
+                continue
+            if self._handed(self.steps[-1], param) != passed[: self.ctx.phi]:
+                self._rollback(tid)  # the template selected other values than the junction chose: refuse it
+                continue
+            self.tools.append(edge.target)
+            self._note_literals(target, self.steps[-1])
+            tool = self.ctx.catalog[current]
+            self.junctions.append(JunctionInfo(
+                kind=kind, source=sid, target=tid, source_tool=current, target_tool=edge.target, field=fld,
+                param=param, field_label=field_label(tool, fld), cardinality=len(values), records=len(records),
+                total=view.get("total_count"), passed=passed[: self.ctx.phi],
+                process=selection.process if selection else None,
+                pivot_field=selection.pivot_field if selection else None,
+                pivot_label=field_label(tool, selection.pivot_field) if selection else None,
+                pivot=selection.pivot if selection else None))
+            return out
+        return None
+
+    def _handed(self, step: GoldenStep, param: str) -> list[str]:
+        """The values the step's calls received for `param` (one per call, pages of a call counted once)."""
+        calls, _ = self._marks[step.id]
+        seen = [str(c.arguments.get(param)) for c in self.env.calls[calls:]]
+        return list(dict.fromkeys(seen))
+
+    # ------------------------------------------------------------ the answer
+
+    def answer(self, view: dict[str, Any]) -> tuple[AnswerSpec, AnswerInfo] | None:
+        step = self.steps[-1]
+        tool = self.ctx.catalog[step.call or ""]
+        records = view["records"]
+        handed = {v for j in self.junctions for v in j.passed} | {x.value for x in self.literals}
+        names = sorted({k for r in records for k in r if all(k in x for x in records)})
+        texts = [n for n in names if all(_answerable_text(r[n], handed) for r in records)]
+        quantities = [n for n in names if is_quantity(tool, n, records)]
+        options: list[tuple[AnswerSpec, AnswerInfo]] = []
+        sid = step.id
+        if len(records) == 1 and step.for_each is None:
+            for n in texts:
+                options.append((AnswerSpec(type="string", value=f"{{{sid}.records[0].{n}}}"),
+                                AnswerInfo(kind="field", step=sid, field=n, label=field_label(tool, n))))
+            for n in sorted(set(names) - set(texts)):
+                value = number(records[0][n])
+                spec = _field_spec(tool, n)
+                if value is None or spec is None or spec.format is not None or not _measure(spec.description):
+                    continue
+                places = _places(value)
+                if places is not None:
+                    options.append((AnswerSpec(type="number", value=f"{{{sid}.records[0].{n}|num}}",
+                                               precision=places or None),
+                                    AnswerInfo(kind="field", step=sid, field=n, label=field_label(tool, n),
+                                               precision=places or None, number=True)))
+        else:
+            options.append((AnswerSpec(type="number", value=f"{{{sid}.records|len}}"),
+                            AnswerInfo(kind="count", step=sid)))
+            for n in quantities:
+                total = sum((number(r[n]) or Decimal(0)) for r in records)
+                places = _places(total)
+                if places is not None:
+                    options.append((AnswerSpec(type="number", value=f"{{{sid}.records[*].{n}|num|sum}}",
+                                               precision=places or None),
+                                    AnswerInfo(kind="sum", step=sid, field=n, label=field_label(tool, n),
+                                               precision=places or None)))
+                top = max(number(r[n]) or Decimal(0) for r in records)
+                places = _places(top)
+                if places is not None:
+                    options.append((AnswerSpec(type="number", value=f"{{{sid}.records[*].{n}|num|max}}",
+                                               precision=places or None),
+                                    AnswerInfo(kind="max", step=sid, field=n, label=field_label(tool, n),
+                                               precision=places or None)))
+                for t in texts:
+                    if _HANGUL.search(str(records[0][t])) and _unique_best(records, n):
+                        options.append((AnswerSpec(type="string", value=f"{{{sid}.records|maxby:{n}|get:{t}}}"),
+                                        AnswerInfo(kind="argmax", step=sid, field=t, label=field_label(tool, t),
+                                                   by=n, by_label=field_label(tool, n))))
+            for t in texts:
+                items = distinct([r[t] for r in records])
+                if _HANGUL.search(str(records[0][t])) and 2 <= len(items) <= 10:
+                    options.append((AnswerSpec(type="string", value=f"{{{sid}.records[*].{t}|unique}}"),
+                                    AnswerInfo(kind="list", step=sid, field=t, label=field_label(tool, t))))
+        if not options:
+            return None
+        return options[int(self.rng.integers(len(options)))]
+
+
+def _field_spec(tool: Tool, name: str):
+    return next((f for f in tool.spec.output if f.name == name), None)
+
+
+def _measure(description: str) -> bool:
+    return not any(w in description for w in ("코드", "번호", "ID", "일자", "년도", "연도", "전화", "순번", "차수",
+                                               "구분", "여부", "유형", "종류"))
+
+
+def _places(value: Decimal) -> int | None:
+    """Decimal places of an exact number (None beyond the three a query can state)."""
+    exponent = value.normalize().as_tuple().exponent
+    places = max(0, -int(exponent)) if isinstance(exponent, int) else 0
+    return places if places <= 3 else None
+
+
+def _unique_best(records: list[dict], name: str) -> bool:
+    values = [number(r[name]) for r in records]
+    return values.count(max(v for v in values if v is not None)) == 1
+
+
+def _answerable_text(value: Any, handed: set[str]) -> bool:
+    """A text answer a person can give: a name or phrase in Hangul, short, not a value the chain hands on."""
+    if not isinstance(value, str) or not value.strip() or len(value) > 40 or value in handed:
+        return False
+    return _HANGUL.search(value) is not None and number(value) is None
+
+
+SHAPES = ("seq", "SEM", "CMP", "COND")
+SHAPE_WEIGHTS = (0.55, 0.15, 0.15, 0.15)
+PREFIX_WEIGHTS = (0.5, 0.35, 0.15)  # sequential junctions before a block: 0 (the block alone), 1, 2
+
+
+def synthesize(ctx: SynthContext, index: int, writer, shape: str | None = None) -> Candidate | Failure:
+    """Trajectory `index`: its own random stream, so any index can be built alone, in any order.
+    `shape` (seq, SEM, CMP, COND) fixes what is otherwise drawn, for tests of one template."""
+    from kopa.synth.templates import BLOCKS
+
+    build = ChainBuild(ctx, index)
+    view = build.start()
+    if view is None:
+        return Failure(index=index, reason="no_start")
+    drawn = SHAPES[int(build.rng.choice(len(SHAPES), p=SHAPE_WEIGHTS))]
+    shape = shape or drawn
+    if shape == "seq":
+        wanted = JUNCTIONS[int(build.rng.choice(len(JUNCTIONS), p=JUNCTION_WEIGHTS))]
+    else:
+        wanted = int(build.rng.choice(len(PREFIX_WEIGHTS), p=PREFIX_WEIGHTS))
+    while len(build.junctions) < wanted:
+        nxt = build.junction(view)
+        if nxt is None:
+            break
+        view = nxt
+    block = None
+    chosen = None
+    if shape != "seq":
+        made = BLOCKS[shape](build, view)
+        if made is not None:
+            spec, info, block = made
+            chosen = (spec, info)
+        elif not build.junctions:
+            return Failure(index=index, reason=f"no_{shape.lower()}")
+    if block is None:
+        if not build.junctions:
+            return Failure(index=index, reason="dead_end")
+        chosen = build.answer(view)
+    if chosen is None:
+        return Failure(index=index, reason="no_answer")
+    spec, info = chosen
+    kinds = [j.kind for j in build.junctions] + ([block.kind] if block else [])
+    pattern = "+".join(kinds)
+    category = kinds[0] if len(kinds) == 1 else "MIXED"
+    titles = {s.id: ctx.catalog[s.call].spec.title for s in _flat(build.steps) if s.call}
+    tools = _available(ctx, build.tools, build.rng)
+    data_tools = [t for t in build.tools if ctx.catalog[t].family != "session"]
+    first = ctx.catalog[data_tools[0]]
+    domain = first.domain or next((ctx.catalog[t].domain for t in data_tools if ctx.catalog[t].domain), None)
+    if domain is None:
+        return Failure(index=index, reason="no_domain")
+    draft = Task(id=f"edge-{ctx.seed}-{index:06d}", query="-", domain=domain,
+                 platforms=sorted({ctx.catalog[t].platform for t in data_tools}), available_tools=tools,
+                 state=_state(ctx.catalog, tools, ctx.today), golden=build.steps, answer=spec,
+                 reward_basis=["RESPONSE"], tags=["edge-synth", pattern])
+    live = any("실시간" in ctx.catalog[t].spec.title or "실시간" in ctx.catalog[t].spec.description
+               for t in data_tools)
+    query = writer.write(QueryInput(pattern=pattern, junctions=build.junctions, block=block, answer=info,
+                                    titles=titles, literals=build.literals, as_of=ctx.today if live else None),
+                         stream(ctx.seed, "synth-query", draft.id))
+    task = draft.model_copy(update={"query": query})
+    try:
+        target = compute_target(task, ctx.backend)
+    except (GoldenError, RuntimeError):
+        return Failure(index=index, reason="answer_error")
+    built = [(c.tool, c.arguments) for c in build.env.calls]
+    if [(c.tool, c.arguments) for c in target.calls] != built:
+        return Failure(index=index, reason="not_reproduced")
+    return Candidate(index=index, pattern=pattern, category=category, junctions=build.junctions, block=block,
+                     answer=info, titles=titles, literals=build.literals, task=task, target=target)
+
+
+def _flat(steps: list[GoldenStep]) -> list[GoldenStep]:
+    return [x for s in steps for x in ([s] if s.parallel is None else s.parallel)]
+
+
+def _available(ctx: SynthContext, used: list[str], rng: np.random.Generator) -> list[str]:
+    """The chain's tools and up to three distractors: other targets of the chain's tools' retained edges."""
+    near = sorted({e.target for t in used for e in ctx.out.get(t, [])} - set(used))
+    picks = [near[int(i)] for i in rng.permutation(len(near))[:3]] if near else []
+    return sorted(set(used) | set(picks))
+
+
+class QueryInput(_Model):
+    """What the query writer is told about a trajectory: its structure, never its intermediate values."""
+
+    pattern: str
+    junctions: list[JunctionInfo]
+    block: BlockInfo | None = None
+    as_of: str | None = None  # the injected date, stated when a real-time tool is in the chain
+    answer: AnswerInfo
+    titles: dict[str, str]
+    literals: list[Literal_]

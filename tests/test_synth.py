@@ -1,0 +1,394 @@
+"""EDGE Phase B on a small G*: junction types checked against direct tool calls, the φ bound, the filter's
+leak and decorative-chain judges on planted defects, lint and the oracle on the dataset, determinism."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+import orjson
+import pytest
+from click.testing import CliRunner
+
+from kopa.backends.spec import open_backend
+from kopa.catalog import load_catalog
+from kopa.cli import main
+from kopa.edge.config import EdgeConfig
+from kopa.edge.run import build_graph
+from kopa.eval.golden import GoldenStep
+from kopa.eval.lint import lint_task
+from kopa.eval.targets import compute_target
+from kopa.synth.dataset import synth_run, write_dataset
+from kopa.synth.filters import (
+    MALFORMED_KINDS,
+    decorative_by_execution,
+    filter_candidates,
+    leak_by_strings,
+    unreferenced_steps,
+)
+from kopa.synth.junction import PHI
+from kopa.synth.query import TemplateWriter
+from kopa.synth.trajectory import Candidate, SynthContext, synthesize
+from kopa.tools.runtime import ToolRuntime
+from kopa.wire.paging import MAX_PAGE_SIZE, page_args
+
+CATALOG = load_catalog()
+PLATFORMS = {"krx", "kdic", "assembly", "dart"}
+TOOLS = [t for t in CATALOG if t.platform in PLATFORMS and t.spec.real and t.family != "session"]
+ATTEMPTS = 40
+
+
+@pytest.fixture(scope="module")
+def graph_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("g-star")
+    phase, _ = build_graph(out, EdgeConfig(T=2, M=40, seed=7), "sim", tools=TOOLS)
+    return out, phase
+
+
+@pytest.fixture(scope="module")
+def candidates(graph_run) -> list[Candidate]:
+    _, phase = graph_run
+    ctx = SynthContext(phase.graph, CATALOG, open_backend("sim"), phase.cache, seed=0)
+    built = [synthesize(ctx, i, TemplateWriter()) for i in range(ATTEMPTS)]
+    return [c for c in built if isinstance(c, Candidate)]
+
+
+# ------------------------------------------------------------------ an independent computation
+
+def _runtime() -> ToolRuntime:
+    runtime = ToolRuntime(open_backend("sim"))
+    for platform in sorted(PLATFORMS):
+        runtime.call("issue_api_key", {"platform": platform})
+    return runtime
+
+
+def _read(runtime: ToolRuntime, tool: str, args: dict, every_page: bool) -> list[dict]:
+    """The tool's records, straight from the runtime (every page when asked)."""
+    if not every_page:
+        result = runtime.call(tool, args)
+        assert result.ok
+        return result.records
+    family = CATALOG[tool].family
+    size = MAX_PAGE_SIZE.get(family, 100)
+    records, page = [], 1
+    while True:
+        result = runtime.call(tool, {**args, **page_args(family, page, size)})
+        assert result.ok
+        records += result.records
+        if not result.records or result.total_count is None or len(records) >= result.total_count:
+            return records
+        page += 1
+
+
+def _num(v) -> Decimal:
+    return Decimal(str(v).replace(",", ""))
+
+
+def _expected_values(junction, records: list[dict]) -> list[str]:
+    """Which values of the connecting field pass on, computed here from the records, by the paper's rule."""
+    f, g, pivot = junction.field, junction.pivot_field, junction.pivot
+    distinct = list(dict.fromkeys(str(r[f]) for r in records))
+    if junction.kind in ("SEQ", "FAN"):
+        return distinct
+    if junction.process in ("max", "min"):
+        pick = max if junction.process == "max" else min
+        return [str(pick(records, key=lambda r: _num(r[g]))[f])]
+    keep = {"ge": lambda r: _num(r[g]) >= _num(pivot), "le": lambda r: _num(r[g]) <= _num(pivot),
+            "after": lambda r: int(r[g]) > int(pivot), "eq": lambda r: str(r[g]) == pivot}[junction.process]
+    return list(dict.fromkeys(str(r[f]) for r in records if keep(r)))
+
+
+def _expected_answer(candidate: Candidate, records: list[dict]):
+    a = candidate.answer
+    if a.kind == "count":
+        return str(len(records))
+    if a.kind == "sum":
+        return sum(_num(r[a.field]) for r in records)
+    if a.kind == "max":
+        return max(_num(r[a.field]) for r in records)
+    if a.kind == "argmax":
+        return str(max(records, key=lambda r: _num(r[a.by]))[a.field])
+    if a.kind == "list":
+        return sorted(dict.fromkeys(str(r[a.field]) for r in records))
+    value = records[0][a.field]
+    return _num(value) if a.number else str(value)
+
+
+@pytest.mark.parametrize("kind", ["SEQ", "FAN", "DRV"])
+def test_each_junction_type_executes_and_answers_as_direct_calls_do(candidates, kind):
+    chosen = [c for c in candidates if c.pattern == kind]
+    assert chosen, f"no single-junction {kind} trajectory in {ATTEMPTS} attempts"
+    runtime = _runtime()
+    for c in chosen[:3]:
+        first, second = c.task.golden
+        junction = c.junctions[0]
+        source = _read(runtime, first.call, first.args, first.pages == "all")
+        values = _expected_values(junction, source)
+        assert {"SEQ": len(values) == 1, "FAN": 2 <= len(values) <= PHI, "DRV": 1 <= len(values) <= PHI}[kind]
+        if kind == "DRV":
+            assert len(set(str(r[junction.field]) for r in source)) > PHI  # it was high-cardinality
+        assert junction.passed == values
+        # the golden calls of the second step: one per value, with that value
+        executed = [call for call in c.target.calls if call.tool == second.call]
+        assert list(dict.fromkeys(str(call.arguments[junction.param]) for call in executed)) == values
+        others = {k: v for k, v in second.args.items() if k != junction.param}
+        downstream = [r for v in values
+                      for r in _read(runtime, second.call, {**others, junction.param: v}, second.pages == "all")]
+        expected = _expected_answer(c, downstream)
+        key = c.target.key
+        if isinstance(expected, list):
+            assert sorted(key.items) == expected
+        elif isinstance(expected, Decimal):
+            assert _num(key.exact) == expected
+        else:
+            assert key.display == expected
+
+
+def test_no_junction_hands_on_more_than_phi_values(candidates):
+    assert any(j.kind == "DRV" and j.cardinality > PHI for c in candidates for j in c.junctions)
+    for c in candidates:
+        steps = {s.id: s for s in c.task.golden}
+        for j in c.junctions:
+            assert len(j.passed) <= PHI
+            if j.kind == "DRV":
+                assert j.cardinality > PHI and j.process in ("max", "min", "ge", "le", "eq", "after")
+                step = steps[j.target]
+                assert step.for_each is None or step.limit == PHI
+
+
+def test_queries_are_korean_state_precision_and_leak_no_handed_value(candidates):
+    for c in candidates:
+        assert re.search(r"[가-힣]", c.task.query) and not re.search(r"[\u4e00-\u9fff]", c.task.query)
+        if c.task.answer.precision:
+            assert {1: "소수점 첫째 자리까지", 2: "소수점 둘째 자리까지", 3: "소수점 셋째 자리까지"}[
+                c.task.answer.precision] in c.task.query
+        given = {x.value for x in c.literals}
+        for j in c.junctions:
+            for v in j.passed:
+                assert v in given or len(v) < 3 or v not in c.task.query
+
+
+# ------------------------------------------------------------------ the judges on planted defects
+
+def _genuine(candidates) -> Candidate:
+    return next(c for c in candidates if c.pattern == "SEQ" and len(c.task.golden) == 2)
+
+
+def test_a_planted_decorative_call_is_caught_and_a_genuine_chain_passes(candidates):
+    backend = open_backend("sim")
+    genuine = _genuine(candidates)
+    assert decorative_by_execution(genuine, backend, {}) == []
+    assert unreferenced_steps(genuine.task) == []
+    # plant a call whose result nothing uses: the same lookup as the first step, ahead of the chain
+    first = genuine.task.golden[0]
+    decoy = GoldenStep(id="decoy", call=first.call, args=first.args)
+    task = genuine.task.model_copy(update={"id": genuine.task.id + "-decoy", "query": "다시 묻는다: " + genuine.task.query,
+                                           "golden": [decoy, *genuine.task.golden]})
+    planted = genuine.model_copy(update={"index": genuine.index + 10_000, "task": task,
+                                         "target": compute_target(task, backend)})
+    assert planted.target.key == genuine.target.key
+    assert decorative_by_execution(planted, backend, {}) == ["decoy"]
+    assert unreferenced_steps(planted.task) == ["decoy"]
+    kept, drops, _ = filter_candidates([genuine, planted], CATALOG, backend, lambda: open_backend("sim"), {})
+    assert [c.task.id for c in kept] == [genuine.task.id]
+    assert [(d.task_id, d.stage, d.reason) for d in drops] == [(planted.task.id, 2, "decorative_chain")]
+
+
+def test_a_planted_leak_is_caught(candidates):
+    backend = open_backend("sim")
+    genuine, handed = next((c, v) for c in candidates for j in c.junctions for v in j.passed
+                           if len(v) >= 3 and v not in {x.value for x in c.literals} and leak_by_strings(c) is None)
+    assert leak_by_strings(genuine) is None
+    leaky = genuine.model_copy(update={"task": genuine.task.model_copy(
+        update={"query": genuine.task.query + f" (참고: {handed})"})})
+    assert "intermediate" in (leak_by_strings(leaky) or "")
+    named = next(c for c in candidates if c.task.answer.type != "judge" and len(c.target.key.display) >= 3)
+    answer = named.model_copy(update={"task": named.task.model_copy(
+        update={"query": named.task.query + f" 정답은 {named.target.key.display}"})})
+    assert "answer" in (leak_by_strings(answer) or "")
+    _, drops, _ = filter_candidates([answer], CATALOG, backend, lambda: open_backend("sim"), {})
+    assert [(d.task_id, d.stage, d.reason) for d in drops] == [(answer.task.id, 2, "answer_leaking")]
+
+
+# ------------------------------------------------------------------ the dataset is a task set
+
+def test_filtered_tasks_pass_lint_and_the_oracle_scores_one(candidates, tmp_path):
+    backend = open_backend("sim")
+    sample = candidates[:12]
+    kept, _, _ = filter_candidates(sample, CATALOG, backend, lambda: open_backend("sim"), {})
+    assert kept
+    for c in kept:
+        kinds = lint_task(c.task, backend).kinds
+        assert not kinds & MALFORMED_KINDS, (c.task.id, kinds)
+        if "FAN" in c.pattern or "DRV" in c.pattern:
+            assert "cardinality" not in kinds
+    write_dataset(tmp_path, kept, {"graph_run": "g", "graph_sha256": "0", "seed": 0, "backend": "sim",
+                                   "writer": "template"})
+    result = CliRunner().invoke(main, ["bench", "run", "--tasks", str(tmp_path), "--policy", "oracle", "-n", "1",
+                                       "--out", str(tmp_path / "run")])
+    assert result.exit_code == 0, result.output
+    assert f"{len(kept)} episodes · pass@1 1.0000" in result.output
+    # the stored targets are what `kopa bench targets` computes from the tasks, byte for byte
+    stored = {p.name: p.read_bytes() for p in sorted((tmp_path / "targets").glob("*.json"))}
+    result = CliRunner().invoke(main, ["bench", "targets", "--tasks", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert stored and {p.name: p.read_bytes() for p in sorted((tmp_path / "targets").glob("*.json"))} == stored
+
+
+# ------------------------------------------------------------------ determinism
+
+def test_the_same_index_builds_the_same_bytes(graph_run):
+    _, phase = graph_run
+    ctx = SynthContext(phase.graph, CATALOG, open_backend("sim"), phase.cache, seed=3)
+    for i in (1, 2):
+        a, b = synthesize(ctx, i, TemplateWriter()), synthesize(ctx, i, TemplateWriter())
+        assert orjson.dumps(a.model_dump(mode="json")) == orjson.dumps(b.model_dump(mode="json"))
+
+
+@pytest.mark.slow
+def test_the_dataset_does_not_depend_on_workers_or_interruption(graph_run, tmp_path):
+    out, _ = graph_run
+    synth_run(out, tmp_path / "one", 20, seed=1, workers=1)
+    synth_run(out, tmp_path / "two", 20, seed=1, workers=2)
+    assert synth_run(out, tmp_path / "cut", 20, seed=1, stop_after_chunks=1) == ([], [])  # interrupted
+    assert len(list((tmp_path / "cut" / "parts").glob("*.jsonl"))) == 1
+    synth_run(out, tmp_path / "cut", 20, seed=1)
+    one = (tmp_path / "one" / "candidates.jsonl").read_bytes()
+    assert one and one == (tmp_path / "two" / "candidates.jsonl").read_bytes()
+    assert one == (tmp_path / "cut" / "candidates.jsonl").read_bytes()
+
+
+# ------------------------------------------------------------------ non-sequential templates
+
+def _blocks(graph_run, kind: str, want: int = 2) -> list[Candidate]:
+    _, phase = graph_run
+    ctx = SynthContext(phase.graph, CATALOG, open_backend("sim"), phase.cache, seed=0)
+    found = []
+    for i in range(40):
+        c = synthesize(ctx, i, TemplateWriter(), shape=kind)
+        if isinstance(c, Candidate) and c.pattern == kind:
+            found.append(c)
+            if len(found) == want:
+                break
+    assert found, f"no standalone {kind} trajectory in 40 attempts"
+    return found
+
+
+_FIELD = re.compile(r"^\{s1\.records\[(\d)\]\.([^}|]+)\}$")
+
+
+def _member_calls(runtime, step, source: list[dict]) -> list[dict]:
+    """A member's records, called directly with the source record's value in place of its reference."""
+    args = {}
+    for name, value in step.args.items():
+        m = _FIELD.match(str(value))
+        args[name] = source[int(m.group(1))][m.group(2)] if m else value
+    return _read(runtime, step.call, args, step.pages == "all")
+
+
+def test_sem_calls_two_tools_with_one_record_and_combines_them(graph_run):
+    runtime = _runtime()
+    for c in _blocks(graph_run, "SEM"):
+        first, group = c.task.golden[:2]
+        source = _read(runtime, first.call, first.args, first.pages == "all")
+        a, b = (_member_calls(runtime, m, source) for m in group.parallel)
+        assert group.parallel[0].call != group.parallel[1].call
+        assert len({call.turn for call in c.target.calls if call.tool in c.block.tools}) == 1  # one parallel turn
+        if c.answer.kind == "facts":
+            assert c.target.key.display == f"{a[0][c.answer.field]} / {b[0][c.answer.by]}"
+        else:
+            assert c.target.key.exact == str(len(a) + len(b))
+
+
+def test_cmp_calls_one_tool_on_two_values_and_compares(graph_run):
+    runtime = _runtime()
+    for c in _blocks(graph_run, "CMP"):
+        first, group = c.task.golden[:2]
+        assert group.parallel[0].call == group.parallel[1].call
+        source = _read(runtime, first.call, first.args, first.pages == "all")
+        a, b = (_member_calls(runtime, m, source) for m in group.parallel)
+        q = c.block.quantity_field
+        if c.answer.kind == "argmax":
+            best = a[0] if _num(a[0][q]) > _num(b[0][q]) else b[0]
+            assert c.target.key.display == str(best[c.answer.field])
+        elif q is not None:
+            assert _num(c.target.key.exact) == _num(a[0][q]) - _num(b[0][q])
+        else:
+            assert c.target.key.exact == str(len(a) - len(b))
+
+
+def test_cond_takes_the_branch_its_condition_selects(graph_run):
+    runtime = _runtime()
+    for c in _blocks(graph_run, "COND"):
+        first, branch = c.task.golden
+        source = _read(runtime, first.call, first.args, first.pages == "all")
+        holds = _num(source[0][c.block.quantity_field]) >= _num(c.block.threshold)
+        assert branch.call == c.block.tools[0 if holds else 1]
+        records = _member_calls(runtime, branch, source)
+        expected = _expected_answer(c, records)
+        if isinstance(expected, list):
+            assert sorted(c.target.key.items) == expected
+        elif isinstance(expected, Decimal):
+            assert _num(c.target.key.exact) == expected
+        else:
+            assert c.target.key.display == expected
+        assert c.block.threshold in c.task.query
+
+
+# ------------------------------------------------------------------ the commands
+
+def test_held_out_platforms_are_never_synthesized(graph_run):
+    _, phase = graph_run
+    ctx = SynthContext(phase.graph, CATALOG, open_backend("sim"), phase.cache, seed=0,
+                       hold_out=frozenset({"assembly", "dart"}))
+    built = [c for c in (synthesize(ctx, i, TemplateWriter()) for i in range(12)) if isinstance(c, Candidate)]
+    assert built
+    for c in built:
+        assert not {"assembly", "dart"} & set(c.task.platforms)
+        assert all(CATALOG[t].platform not in {"assembly", "dart"} for t in c.task.available_tools)
+
+
+def test_synth_and_filter_commands_write_a_task_set(graph_run, tmp_path):
+    out, _ = graph_run
+    run = tmp_path / "synth"
+    runner = CliRunner()
+    result = runner.invoke(main, ["edge", "synth", "--graph", str(out), "--out", str(run), "--count", "4"])
+    assert result.exit_code == 0, result.output
+    assert len((run / "candidates.jsonl").read_bytes().splitlines()) == 4
+    result = runner.invoke(main, ["edge", "filter", str(run)])
+    assert result.exit_code == 0, result.output
+    kept = (run / "dataset.jsonl").read_bytes().splitlines()
+    dropped = (run / "dropped.jsonl").read_bytes().splitlines()
+    assert len(kept) + len(dropped) == 4
+    report = (run / "report.md").read_text(encoding="utf-8")
+    assert "64.9% (398/613)" in report and "81.2%" in report and "0/145" in report
+    # another seed in the same folder is refused in one line, not mixed in
+    result = runner.invoke(main, ["edge", "synth", "--graph", str(out), "--out", str(run), "--count", "4",
+                                  "--path-seed", "9"])
+    assert result.exit_code != 0 and "another configuration (seed differ)" in result.output
+
+
+def test_stage_one_rules_catch_planted_defects(candidates):
+    from kopa.synth.filters import redundant, stage1
+
+    backend = open_backend("sim")
+    c = _genuine(candidates)
+    assert stage1(c, CATALOG, backend) is None
+    foreign = c.model_copy(update={"task": c.task.model_copy(update={"query": c.task.query + " 전월 대비 人口"})})
+    assert stage1(foreign, CATALOG, backend)[0] == "malformed"
+    failed_call = c.target.calls[0].model_copy(update={"ok": False})
+    broken = c.model_copy(update={"target": c.target.model_copy(update={"calls": [failed_call, *c.target.calls[1:]]})})
+    assert stage1(broken, CATALOG, backend)[0] == "erroneous"
+    typed = c.task.golden[1].model_copy(update={"args": {**c.task.golden[1].args, "no_such_param": "x"}})
+    schema = c.model_copy(update={"task": c.task.model_copy(update={"golden": [c.task.golden[0], typed]})})
+    assert stage1(schema, CATALOG, backend)[0] == "malformed"
+    again = c.model_copy(update={"index": c.index + 1, "task": c.task.model_copy(update={"id": c.task.id + "-2"})})
+    assert redundant([c, again]) == {again.index: c.task.id}
+    # a real-time tool: reproducible only when the query fixes the time (the injected date)
+    live_step = c.task.golden[0].model_copy(update={"call": "get_ex_congestion"})
+    live_task = c.task.model_copy(update={"golden": [live_step, *c.task.golden[1:]]})
+    live = c.model_copy(update={"task": live_task})
+    assert stage1(live, CATALOG, backend)[0] == "non_reproducible"
+    today = c.task.state.predefined["current_date"]
+    dated = c.model_copy(update={"task": live_task.model_copy(update={"query": f"{today} 기준으로, {c.task.query}"})})
+    assert stage1(dated, CATALOG, backend)[0] != "non_reproducible"

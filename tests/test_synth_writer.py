@@ -1,0 +1,83 @@
+"""The query writers: Korean particles, the offline templates, and the model writer through the replayable
+LLM cache (a fake model stands in for an OpenAI-compatible server)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kopa.llm.cache import CachedChatModel, CacheMiss
+from kopa.llm.client import ChatReply
+from kopa.synth.query import ChatWriter, TemplateWriter, josa
+from kopa.synth.trajectory import AnswerInfo, BlockInfo, JunctionInfo, Literal_, QueryInput
+
+
+def _spec(**extra) -> QueryInput:
+    junction = JunctionInfo(kind="DRV", source="s1", target="s2", source_tool="a", target_tool="b", field="code",
+                            param="code", field_label="종목코드", cardinality=40, records=40, total=40,
+                            process="ge", pivot_field="vol", pivot_label="거래량", pivot="1000",
+                            passed=["A000111", "A000222"])
+    fields = {"pattern": "DRV", "junctions": [junction], "titles": {"s1": "주식시세", "s2": "기업개황"},
+              "literals": [Literal_(step="s1", param="basDt", label="기준일자", value="20260130")],
+              "answer": AnswerInfo(kind="sum", step="s2", field="amt", label="매출액", precision=2, number=True)}
+    return QueryInput(**{**fields, **extra})
+
+
+def test_particles_follow_the_final_consonant():
+    assert josa("주식시세", "을/를") == "주식시세를" and josa("기업개황", "을/를") == "기업개황을"
+    assert josa("종목코드", "으로/로") == "종목코드로" and josa("법인등록번호", "으로/로") == "법인등록번호로"
+    assert josa("시군", "으로/로") == "시군으로" and josa("서울", "으로/로") == "서울로"  # ㄹ takes 로
+    assert josa("거래량", "이/가") == "거래량이" and josa("2", "이/가") == "2가"
+
+
+def test_the_template_states_the_condition_and_precision_but_no_handed_value():
+    text = TemplateWriter().write(_spec(), np.random.default_rng(0))
+    assert "거래량이 1000 이상인" in text and "소수점 둘째 자리까지" in text and "2026년 1월 30일" in text
+    assert "A000111" not in text and "A000222" not in text
+
+
+def test_a_real_time_chain_states_its_date():
+    assert TemplateWriter().write(_spec(as_of="2026-01-30"), np.random.default_rng(0)).startswith("2026-01-30 기준")
+
+
+def test_blocks_are_worded_by_type():
+    block = BlockInfo(kind="COND", source="s1", steps=["s2"], tools=["x", "y"], titles=["가 조회", "나 조회"],
+                      fields=["코드", "코드"], quantity="인구", quantity_field="pop", op=">=", threshold="5000",
+                      taken=0)
+    spec = _spec(block=block, junctions=[]).model_copy(update={"answer": AnswerInfo(kind="count", step="s2",
+                                                                                    number=True)})
+    text = TemplateWriter().write(spec, np.random.default_rng(0))
+    assert "인구가 5000 이상이면" in text and "아니면" in text and text.endswith("조회된 결과는 모두 몇 건인가?")
+
+
+class _Fake:
+    model = "fake-writer"
+
+    def __init__(self, content: str | None) -> None:
+        self.content = content
+        self.calls = 0
+
+    def request_params(self, params):
+        return dict(params)
+
+    def complete(self, messages, tools=None, **params):
+        self.calls += 1
+        assert "구조" in messages[0]["content"] and "A000111" not in messages[1]["content"]
+        return ChatReply(content=self.content)
+
+
+def test_the_model_writer_replays_from_its_cache(tmp_path):
+    fake = _Fake("거래량 1000 이상 종목들의 매출액 합계는? (소수점 둘째 자리까지)")
+    writer = ChatWriter(CachedChatModel(fake, tmp_path))
+    first = writer.write(_spec(), np.random.default_rng(0))
+    assert first == fake.content and fake.calls == 1
+    replay = ChatWriter(CachedChatModel(_Fake(None), tmp_path, mode="replay"))
+    assert replay.write(_spec(), np.random.default_rng(0)) == first
+    with pytest.raises(CacheMiss):
+        ChatWriter(CachedChatModel(_Fake(None), tmp_path / "empty", mode="replay")).write(_spec(),
+                                                                                        np.random.default_rng(0))
+
+
+def test_an_empty_model_reply_falls_back_to_the_template(tmp_path):
+    writer = ChatWriter(CachedChatModel(_Fake(""), tmp_path))
+    assert writer.write(_spec(), np.random.default_rng(0)) == TemplateWriter().write(_spec(), np.random.default_rng(0))
