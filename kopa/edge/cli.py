@@ -192,6 +192,24 @@ def graph_show(run_dir: str) -> None:
     console.print(Markdown(path.read_text(encoding="utf-8")))
 
 
+@graph_group.command("compare")
+@click.argument("run_dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
+@out_option("Also write the table to this Markdown file.", file=True)
+def graph_compare(run_dirs: tuple[str, ...], out: str | None) -> None:
+    """Finished runs side by side, beside the paper's figures: sampler, coverage of the skeleton, the
+    held-out probe, precision and recall against the truth, the proposer's calibration.
+
+    \b
+      kopa edge graph compare runs/edge runs/edge-coverage --out runs/samplers.md
+    """
+    from kopa.edge.compare import compare_markdown
+
+    text = compare_markdown([Path(d) for d in run_dirs])
+    if out:
+        Path(out).write_text(text, encoding="utf-8")
+    console.print(text, markup=False)
+
+
 @graph_group.command("export")
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
 @click.option("--format", "fmt", type=click.Choice(["json", "graphml", "edgelist"]), default="json", show_default=True,
