@@ -192,7 +192,7 @@ def graph_show(run_dir: str) -> None:
     console.print(Markdown(path.read_text(encoding="utf-8")))
 
 
-@graph_group.command("compare")
+@graph_group.command("compare", short_help="Finished runs side by side, beside the paper's figures.")
 @click.argument("run_dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
 @out_option("Also write the table to this Markdown file.", file=True)
 def graph_compare(run_dirs: tuple[str, ...], out: str | None) -> None:
