@@ -7,6 +7,7 @@ pointed at `kopa sim serve` by base URL, by a leading path segment naming the re
 
 from __future__ import annotations
 
+import threading
 from dataclasses import replace
 
 import numpy as np
@@ -31,6 +32,7 @@ class Simulator:
         # Modules declaring LAZY_HOST_FAMILIES (the generated long tail) are registered by host only;
         # their endpoints join on the first lookup that misses the others (see _load_lazy).
         self._lazy = [m for m in PLATFORMS if hasattr(m, "LAZY_HOST_FAMILIES")]
+        self._lazy_lock = threading.Lock()
         for module in PLATFORMS:
             if module in self._lazy:
                 for host, family in module.LAZY_HOST_FAMILIES.items():
@@ -57,8 +59,12 @@ class Simulator:
             self._add_host(ep.host, ep.family)
 
     def _load_lazy(self) -> None:
-        while self._lazy:
-            self._add(self._lazy.pop(0).ENDPOINTS)
+        # Episodes run on threads sharing one simulator: the module leaves the pending list only once its
+        # endpoints are all in, and a thread that finds it pending waits here for the one loading it.
+        with self._lazy_lock:
+            while self._lazy:
+                self._add(self._lazy[0].ENDPOINTS)
+                self._lazy.pop(0)
 
     @property
     def endpoints(self) -> dict[tuple[str, str], Endpoint]:
