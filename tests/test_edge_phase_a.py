@@ -53,3 +53,19 @@ def test_pruning_raises_precision_and_pruned_edges_rarely_execute(tmp_path, back
     assert figures.pruned_count > 0
     assert figures.g_star > figures.skeleton > figures.pruned
     assert truth.g_star_precision > truth.skeleton_precision
+
+
+def test_pruning_only_updated_edges_decides_as_a_full_pass_every_iteration(tmp_path, backend, monkeypatch):
+    from kopa.edge.phase_a import PhaseA
+
+    _build(tmp_path / "incremental", EdgeConfig(T=6, M=60, seed=7))
+    original = PhaseA._apply
+
+    def full_pass(self, logs, iteration):
+        self._pruning_scanned = False  # every iteration asks every edge
+        return original(self, logs, iteration)
+
+    monkeypatch.setattr(PhaseA, "_apply", full_pass)
+    full, _ = _build(tmp_path / "full", EdgeConfig(T=6, M=60, seed=7))
+    assert any(e.pruned for e in full.graph.edges.values())
+    assert (tmp_path / "incremental" / "graph.json").read_bytes() == (tmp_path / "full" / "graph.json").read_bytes()

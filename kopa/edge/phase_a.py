@@ -245,6 +245,7 @@ class PhaseA:
         # start tool → (paths started there, of which its call answered with records); the coverage
         # sampler stops sending paths to a source that never answers
         self.starts_seen: dict[str, tuple[int, int]] = {}
+        self._pruning_scanned = False  # set after _apply's first pass over every edge
 
     def _default_runtime(self) -> ToolRuntime:
         runtime = ToolRuntime(self.backend, catalog=self.catalog, retry=RetryPolicy(max_attempts=1))
@@ -429,7 +430,12 @@ class PhaseA:
             edge = self.graph.edges[key]
             for step in deltas[key]:
                 update_posterior(edge, step)
-        for key in sorted(self.graph.edges):
+        # The pruning test reads only an edge's own posterior and counts: an edge this iteration left alone
+        # got "keep" from the same test before, so after a first full pass only updated edges are asked.
+        # (0.09 s a pass over the paper's 27,548 edges, paid serially every iteration otherwise.)
+        keys = sorted(deltas) if self._pruning_scanned else sorted(self.graph.edges)
+        self._pruning_scanned = True
+        for key in keys:
             edge = self.graph.edges[key]
             if not edge.pruned and edge.should_prune(self.config.n_min, self.config.tau, self.config.eps_prune):
                 edge.pruned = True
