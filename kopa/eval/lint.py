@@ -271,7 +271,7 @@ def _selectors(ref: str) -> Iterator[str]:
         i = j + 1
 
 
-def _mentions(text: str, value: str) -> bool:
+def mentions(text: str, value: str) -> bool:
     """Whether `text` states `value` as a whole token: '44' is not stated by '2044', '11' is by '11월'."""
     if not value:
         return False
@@ -300,7 +300,7 @@ def _documented(tool: Tool, param: ParamSpec, value: str) -> bool:
     if param.enum and value in param.enum:
         return True
     schema = tool.openai_schema()["function"]["parameters"]["properties"].get(param.name, {})
-    return _mentions(str(schema.get("description", "")), value)
+    return mentions(str(schema.get("description", "")), value)
 
 
 def _is_name(value: str) -> bool:
@@ -397,7 +397,7 @@ def _check_literals(ctx: _Context, out: LintResult) -> None:
             if param.format in PERIOD_FORMATS or (param.format is None and _DATE_LIKE.match(value)):
                 continue
             readable = _readable(param, value)
-            if (_mentions(query, value) or (readable is not None and readable.search(query))
+            if (mentions(query, value) or (readable is not None and readable.search(query))
                     or (not _code_like(param) and _is_name(value))):
                 continue  # the user gives it (a name, perhaps worded differently: 안성휴게소 서울방향)
             if _documented(tool, param, value):
@@ -451,7 +451,7 @@ def _check_selectors(ctx: _Context, out: LintResult) -> None:
                 if parsed is None:
                     continue
                 name, op, value = parsed.groups()
-                if (op != "=" or value.startswith("$") or len(value) < 3 or _mentions(query, value)
+                if (op != "=" or value.startswith("$") or len(value) < 3 or mentions(query, value)
                         or _is_name(value)):
                     continue
                 fmt = _field_format(ctx, head, name)
@@ -478,7 +478,7 @@ def _check_leaks(ctx: _Context, out: LintResult) -> None:
     query = ctx.task.query
     answer = ctx.run.answer
     if answer and "RESPONSE" in ctx.task.reward_basis:
-        leaked = [f for f in _answer_forms(answer) if len(f) >= 3 and _mentions(query, f)]
+        leaked = [f for f in _answer_forms(answer) if len(f) >= 3 and mentions(query, f)]
         if leaked:
             out.add("leak", f"query: it contains the answer {leaked[0]!r}")
     looked_up: list[tuple[str, str, str]] = []  # (step, argument, value) stated in the query
@@ -497,7 +497,7 @@ def _check_leaks(ctx: _Context, out: LintResult) -> None:
                     continue
                 value = str(raw)
                 if (len(value) < 3 or (param.enum and value in param.enum) or _is_name(value)
-                        or (param.format is None and _DATE_LIKE.match(value)) or not _mentions(query, value)):
+                        or (param.format is None and _DATE_LIKE.match(value)) or not mentions(query, value)):
                     continue
                 returned = _source(ctx, value, call.turn, param=param, name=param.name) is not None
                 if param.name in literal and not returned:

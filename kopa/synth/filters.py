@@ -33,7 +33,7 @@ from kopa.catalog.loader import Catalog
 from kopa.edge.phase_a import stream
 from kopa.eval.environment import Environment
 from kopa.eval.golden import GoldenError, GoldenExecutor
-from kopa.eval.lint import LintResult, lint_task
+from kopa.eval.lint import LintResult, lint_task, mentions
 from kopa.eval.targets import compute_target
 from kopa.eval.task import AnswerKey, Task
 from kopa.synth.junction import number
@@ -71,15 +71,6 @@ def _key(key: AnswerKey | None) -> tuple:
 def _norm(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).casefold()
     return re.sub(r"[\W_]+", " ", text).strip()
-
-
-def mentions(text: str, value: str) -> bool:
-    """`value` stated in `text` as a whole token (a number not inside a longer one)."""
-    if not value:
-        return False
-    before = r"(?<![0-9])" if value[0].isdigit() else r"(?<![A-Za-z0-9])" if value[0].isascii() else ""
-    after = r"(?![0-9])" if value[-1].isdigit() else r"(?![A-Za-z0-9])" if value[-1].isascii() else ""
-    return re.search(before + re.escape(value) + after, text) is not None
 
 
 # ---------------------------------------------------------------------------------------- Stage 1

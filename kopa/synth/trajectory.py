@@ -443,20 +443,14 @@ class ChainBuild:
             options.append((AnswerSpec(type="number", value=f"{{{sid}.records|len}}"),
                             AnswerInfo(kind="count", step=sid)))
             for n in quantities:
-                total = sum((number(r[n]) or Decimal(0)) for r in records)
-                places = _places(total)
-                if places is not None:
-                    options.append((AnswerSpec(type="number", value=f"{{{sid}.records[*].{n}|num|sum}}",
-                                               precision=places or None),
-                                    AnswerInfo(kind="sum", step=sid, field=n, label=field_label(tool, n),
-                                               precision=places or None)))
-                top = max(number(r[n]) or Decimal(0) for r in records)
-                places = _places(top)
-                if places is not None:
-                    options.append((AnswerSpec(type="number", value=f"{{{sid}.records[*].{n}|num|max}}",
-                                               precision=places or None),
-                                    AnswerInfo(kind="max", step=sid, field=n, label=field_label(tool, n),
-                                               precision=places or None)))
+                values = [number(r[n]) or Decimal(0) for r in records]
+                for kind, aggregate in (("sum", sum(values)), ("max", max(values))):
+                    places = _places(aggregate)
+                    if places is not None:
+                        options.append((AnswerSpec(type="number", value=f"{{{sid}.records[*].{n}|num|{kind}}}",
+                                                   precision=places or None),
+                                        AnswerInfo(kind=kind, step=sid, field=n, label=field_label(tool, n),
+                                                   precision=places or None)))
                 for t in texts:
                     if _HANGUL.search(str(records[0][t])) and _unique_best(records, n):
                         options.append((AnswerSpec(type="string", value=f"{{{sid}.records|maxby:{n}|get:{t}}}"),
