@@ -4,6 +4,7 @@ leak and decorative-chain judges on planted defects, lint and the oracle on the 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from decimal import Decimal
 
 import orjson
@@ -24,6 +25,7 @@ from kopa.synth.filters import (
     decorative_by_execution,
     filter_candidates,
     leak_by_strings,
+    resolve_again,
     unreferenced_steps,
 )
 from kopa.synth.junction import PHI
@@ -93,6 +95,11 @@ def _expected_values(junction, records: list[dict]) -> list[str]:
     if junction.process in ("max", "min"):
         pick = max if junction.process == "max" else min
         return [str(pick(records, key=lambda r: _num(r[g]))[f])]
+    if junction.process == "mode":
+        counts = Counter(str(r[f]) for r in records)
+        (top, n), *rest = counts.most_common()
+        assert n >= 2 and all(m < n for _, m in rest)  # a unique most frequent value
+        return [top]
     keep = {"ge": lambda r: _num(r[g]) >= _num(pivot), "le": lambda r: _num(r[g]) <= _num(pivot),
             "after": lambda r: int(r[g]) > int(pivot), "eq": lambda r: str(r[g]) == pivot}[junction.process]
     return list(dict.fromkeys(str(r[f]) for r in records if keep(r)))
@@ -151,7 +158,7 @@ def test_no_junction_hands_on_more_than_phi_values(candidates):
         for j in c.junctions:
             assert len(j.passed) <= PHI
             if j.kind == "DRV":
-                assert j.cardinality > PHI and j.process in ("max", "min", "ge", "le", "eq", "after")
+                assert j.cardinality > PHI and j.process in ("max", "min", "ge", "le", "eq", "after", "mode")
                 step = steps[j.target]
                 assert step.for_each is None or step.limit == PHI
 
@@ -208,6 +215,25 @@ def test_a_planted_leak_is_caught(candidates):
     assert "answer" in (leak_by_strings(answer) or "")
     _, drops, _ = filter_candidates([answer], CATALOG, backend, lambda: open_backend("sim"), {})
     assert [(d.task_id, d.stage, d.reason) for d in drops] == [(answer.task.id, 2, "answer_leaking")]
+
+
+def test_stage_three_replaces_a_stored_answer_two_re_solves_agree_on_and_drops_one_they_do_not(candidates):
+    backend = open_backend("sim")
+    genuine = _genuine(candidates)
+    assert resolve_again(genuine, lambda: open_backend("sim")) == (None, None)
+    # a stored answer that is wrong (as a stale recording or a flaky first run would leave it)
+    wrong_key = genuine.target.key.model_copy(update={"display": "틀린 답", "exact": "틀린 답", "items": None})
+    stale = genuine.model_copy(update={"target": genuine.target.model_copy(update={"key": wrong_key,
+                                                                                  "answer": "틀린 답"})})
+    why, replacement = resolve_again(stale, lambda: open_backend("sim"))
+    independent = compute_target(genuine.task, open_backend("sim"))
+    assert why is None and replacement == independent and replacement.key != wrong_key
+    kept, drops, notes = filter_candidates([stale], CATALOG, backend, lambda: open_backend("sim"), {})
+    assert drops == [] and notes["answer_replaced"] == 1 and kept[0].target == independent
+    # re-solves that disagree with each other (another world, then this one) reproduce nothing: dropped
+    worlds = iter(["sim:seed=1", "sim"])
+    why, replacement = resolve_again(stale, lambda: open_backend(next(worlds)))
+    assert replacement is None and why is not None
 
 
 # ------------------------------------------------------------------ the dataset is a task set

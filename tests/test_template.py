@@ -52,6 +52,14 @@ def test_ordering_filters():
         resolve("t.records|maxby:nosuch", SCOPE)
 
 
+def test_the_most_frequent_value_and_ties():
+    assert resolve("t.records[*].kind|mode", SCOPE) == "공영"  # 2 of 3
+    with pytest.raises(TemplateError, match="no single most frequent value: 가, 나, 다"):
+        resolve("t.records[*].name|mode", SCOPE)
+    with pytest.raises(TemplateError, match="no values"):
+        resolve("t.records[?kind=없는값].name|mode", SCOPE)
+
+
 def test_numbers_inside_text():
     assert resolve("t.records[0].note|number", SCOPE) == 799.8
     assert resolve("t.records[1].note|numbers", SCOPE) == [15, 19]

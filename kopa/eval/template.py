@@ -87,6 +87,22 @@ def _by(v: Any, field: str, pick: Callable[..., Any]) -> Any:
     return pick(items, key=_sort_key(field))
 
 
+def _mode(v: Any) -> Any:
+    """The most frequent value; a tie is an error, since a tie has no single answer."""
+    counts: dict[str, int] = {}
+    first: dict[str, Any] = {}
+    for x in _listify(v):
+        counts[str(x)] = counts.get(str(x), 0) + 1
+        first.setdefault(str(x), x)
+    if not counts:
+        raise TemplateError("no values to take the most frequent of")
+    ranked = sorted(counts.values(), reverse=True)
+    if len(ranked) > 1 and ranked[0] == ranked[1]:
+        tied = sorted(k for k, n in counts.items() if n == ranked[0])
+        raise TemplateError(f"no single most frequent value: {', '.join(tied[:4])} each appear {ranked[0]} times")
+    return first[max(counts, key=counts.__getitem__)]
+
+
 def _field(record: Any, name: str) -> Any:
     if not isinstance(record, dict) or name not in record:
         raise TemplateError(f"no field {name!r} in {str(record)[:80]}")
@@ -104,6 +120,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "first": lambda v: _listify(v)[0],
     "last": lambda v: _listify(v)[-1],
     "unique": lambda v: list(dict.fromkeys(_listify(v))),
+    "mode": _mode,  # the most frequent value (compared as text); a tie is an error
     "sort": lambda v: sorted(_listify(v)),
     "rsort": lambda v: sorted(_listify(v), reverse=True),
     "take": lambda v, n: _listify(v)[: int(n)],

@@ -15,7 +15,9 @@ and the answer re-derived: if no draw changes it, that call does not constrain t
 (no later template references the step) is recorded beside it.
 
 Stage 3, independent re-solving: the task's golden trajectory is executed again on a fresh backend and a
-fresh environment; a task whose answer or final state does not reproduce is dropped (`not_reproduced`).
+fresh environment. When its answer and final state differ from the stored ones, a second independent
+re-solve judges the first: two re-solves that agree replace the stored answer (the paper's replacement,
+counted as `answer_replaced`); otherwise the task is dropped (`not_reproduced`).
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from kopa.eval.environment import Environment
 from kopa.eval.golden import GoldenError, GoldenExecutor
 from kopa.eval.lint import LintResult, lint_task, mentions
 from kopa.eval.targets import compute_target
-from kopa.eval.task import AnswerKey, Task
+from kopa.eval.task import AnswerKey, Target, Task
 from kopa.synth.junction import number
 from kopa.synth.trajectory import Candidate
 
@@ -277,17 +279,34 @@ def decorative_by_execution(candidate: Candidate, backend: Backend, cache: dict[
 
 # ---------------------------------------------------------------------------------------- Stage 3
 
-def resolve_again(candidate: Candidate, fresh_backend: Callable[[], Backend]) -> str | None:
-    """Re-execute the trajectory on a fresh backend and environment; the difference, if any."""
+def _resolved(task: Task, backend: Backend) -> Target | str:
+    """The golden trajectory executed on `backend` in a fresh environment: its target, or why it failed."""
     try:
-        again = compute_target(candidate.task, fresh_backend())
+        return compute_target(task, backend)
     except (GoldenError, RuntimeError) as exc:
         return f"re-execution failed: {exc}"
-    if _key(again.key) != _key(candidate.target.key):
-        return f"answer {again.answer!r} ≠ stored {candidate.target.answer!r}"
-    if again.state_hash != candidate.target.state_hash:
-        return "final state differs"
-    return None
+
+
+def _same(a: Target, b: Target) -> bool:
+    return _key(a.key) == _key(b.key) and a.state_hash == b.state_hash
+
+
+def resolve_again(candidate: Candidate, fresh_backend: Callable[[], Backend]) -> tuple[str | None, Target | None]:
+    """(why it is dropped, the target that replaces the stored one): (None, None) when the stored answer
+    reproduces. When the first re-solve differs from the stored answer, a second, independent re-solve
+    judges it: if the two re-solves agree, the re-solve is taken as correct and its target replaces the
+    stored one (the stored answer was the odd one out); if they disagree, nothing reproduces: dropped."""
+    first = _resolved(candidate.task, fresh_backend())
+    if isinstance(first, Target) and _same(first, candidate.target):
+        return None, None
+    second = _resolved(candidate.task, fresh_backend())
+    if isinstance(first, Target) and isinstance(second, Target) and _same(first, second):
+        return None, first
+    if isinstance(first, str):
+        return first, None
+    if _key(first.key) != _key(candidate.target.key):
+        return f"answer {first.answer!r} ≠ stored {candidate.target.answer!r}, and a second re-solve disagrees", None
+    return "final state differs from the stored one, and a second re-solve disagrees", None
 
 
 # ---------------------------------------------------------------------------------------- all stages
@@ -298,7 +317,7 @@ def filter_candidates(candidates: list[Candidate], catalog: Catalog, backend: Ba
                       ) -> tuple[list[Candidate], list[Drop], dict[str, int]]:
     """(kept, dropped, notes): notes count the static decorative judge's verdicts, beside the executed one."""
     drops: list[Drop] = []
-    notes = {"decorative_static": 0, "decorative_static_not_execution": 0}
+    notes = {"decorative_static": 0, "decorative_static_not_execution": 0, "answer_replaced": 0}
 
     def tick(stage: str, i: int, total: int) -> None:
         if progress is not None:
@@ -342,10 +361,13 @@ def filter_candidates(candidates: list[Candidate], catalog: Catalog, backend: Ba
     kept = []
     for i, c in enumerate(stage2_kept, 1):
         tick("stage 3", i, len(stage2_kept))
-        why = resolve_again(c, fresh_backend)
+        why, replacement = resolve_again(c, fresh_backend)
         if why is not None:
             drops.append(Drop(index=c.index, task_id=c.task.id, stage=3, reason="not_reproduced", detail=why))
-        else:
-            kept.append(c)
+            continue
+        if replacement is not None:
+            notes["answer_replaced"] += 1
+            c = c.model_copy(update={"target": replacement})
+        kept.append(c)
     drops.sort(key=lambda d: d.index)
     return kept, drops, notes

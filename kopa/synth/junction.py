@@ -10,6 +10,7 @@ the choice can be checked before anything is emitted.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any, Literal
@@ -20,7 +21,7 @@ from kopa.catalog.models import Tool
 
 PHI = 5  # the paper's fan-out budget φ
 JunctionKind = Literal["SEQ", "FAN", "DRV"]
-Process = Literal["max", "min", "ge", "le", "eq", "after"]
+Process = Literal["max", "min", "ge", "le", "eq", "after", "mode"]
 # Characters that would break a reference or a selector if they were written into one.
 _UNSAFE = re.compile(r"[\[\]{}|$]")
 _YYYYMMDD = re.compile(r"^(?:19|20)\d{6}$")
@@ -111,12 +112,14 @@ class Selection:
             return f"{step}.records|maxby:{g}|get:{field}"
         if self.process == "min":
             return f"{step}.records|minby:{g}|get:{field}"
+        if self.process == "mode":
+            return f"{step}.records[*].{field}|mode"
         op = {"ge": ">=", "le": "<=", "eq": "=", "after": ">"}[self.process]
         return f"{step}.records[?{g}{op}{self.pivot}].{field}|unique"
 
     @property
     def single(self) -> bool:
-        return self.process in ("max", "min")
+        return self.process in ("max", "min", "mode")
 
 
 def _argbest(records: list[dict], g: str, largest: bool) -> dict:
@@ -154,6 +157,9 @@ def drv_options(tool: Tool, records: list[dict], field: str, rng: np.random.Gene
     if any(field not in r or r[field] in (None, "") for r in records):
         return []
     out: list[Selection] = []
+    most = most_frequent([r[field] for r in records])
+    if most is not None:
+        out.append(Selection("mode", field, None, [most]))
     names = sorted({k for r in records for k in r if all(k in x for x in records)} - {field})
     for g in names:
         if is_quantity(tool, g, records):
@@ -174,6 +180,15 @@ def drv_options(tool: Tool, records: list[dict], field: str, rng: np.random.Gene
                 if 1 <= len(passed) <= PHI:
                     out.append(Selection("eq", g, value, passed))
     return out
+
+
+def most_frequent(values: list[Any]) -> str | None:
+    """The one value (as text) that appears more often than every other, at least twice; None on a tie."""
+    counts = Counter(str(v) for v in values)
+    ranked = counts.most_common(2)
+    if not ranked or ranked[0][1] < 2 or (len(ranked) > 1 and ranked[1][1] == ranked[0][1]):
+        return None
+    return ranked[0][0]
 
 
 def junction_kind(n: int, phi: int = PHI) -> JunctionKind:

@@ -127,6 +127,8 @@ class TemplateWriter:
             return f"그중 {josa(label, '이/가')} 가장 큰 항목의 {josa(j.field_label, '으로/로')}"
         if j.process == "min":
             return f"그중 {josa(label, '이/가')} 가장 작은 항목의 {josa(j.field_label, '으로/로')}"
+        if j.process == "mode":
+            return f"그중 가장 많이 나오는 {josa(j.field_label, '으로/로')}"
         condition = {"ge": f"{pivot} 이상인", "le": f"{pivot} 이하인", "eq": f"'{pivot}'인",
                      "after": f"{_date(pivot)}보다 뒤인"}[j.process or "eq"]
         return f"그중 {josa(label, '이/가')} {condition} 항목들의 {j.field_label} 각각에 대해"

@@ -47,6 +47,10 @@ from kopa.wire.paging import MAX_PAGE_SIZE, is_paged, page_args
 MAX_PAGES = 5  # a step whose full answer needs more pages than this is not read in full: the edge is skipped
 EDGE_TRIES = 6  # out-edges tried per junction before the chain stops
 START_TRIES = 8
+# Share of starts that also fill one optional filter argument (a district, a name, a category) from C. An
+# unfiltered list call answers with tens of distinct values, so its junction is almost always DRV; a
+# filtered one answers with one or a few, the SEQ and FAN junctions of a lookup-first question.
+NARROW_SHARE = 0.5
 JUNCTIONS = (1, 2, 3)  # chain lengths m − 1 drawn for a trajectory ...
 JUNCTION_WEIGHTS = (0.5, 0.3, 0.2)  # ... with these probabilities
 _HANGUL = re.compile(r"[가-힣]")
@@ -324,13 +328,33 @@ class ChainBuild:
             args = self._rest(tool, None, {}, "s1")
             if args is None:
                 continue
-            step = GoldenStep(id="s1", call=name, args=args)
-            view = self._try(step)
-            if view is not None:
-                self.tools.append(name)
-                self._note_literals(tool, self.steps[-1])
-                return view
+            narrowed = self._narrowed(tool, args)
+            for tried in ([narrowed] if narrowed is not None else []) + [args]:
+                view = self._try(GoldenStep(id="s1", call=name, args=tried))
+                if view is not None:
+                    self.tools.append(name)
+                    self._note_literals(tool, self.steps[-1])
+                    return view
         return None
+
+    def _narrowed(self, tool: Tool, args: dict[str, Any]) -> dict[str, Any] | None:
+        """`args` plus one optional filter argument with a value from C, for NARROW_SHARE of the starts."""
+        if self.rng.random() >= NARROW_SHARE:
+            return None
+        # Names (Korean text) and enums, not codes: a person asks about 강남구, and a code stated in the
+        # query would be handed on as it was given.
+        optional = [p for p in tool.spec.params if not p.required and not p.paging and not is_generic(p)
+                    and p.default is None and p.name not in args
+                    and (p.enum or any(_HANGUL.search(v) for v in self.ctx.cache.get(p.name) or []))]
+        if not optional:
+            return None
+        param = optional[int(self.rng.integers(len(optional)))]
+        if param.enum:
+            value: Any = param.enum[int(self.rng.integers(len(param.enum)))]
+        else:
+            names = [v for v in self.ctx.cache[param.name] if _HANGUL.search(v)]
+            value = names[int(self.rng.integers(len(names)))]
+        return {**args, param.name: value}
 
     def _edges(self, current: str, limit: int | None = EDGE_TRIES) -> list[Edge]:
         """Live out-edges to tools not yet in the chain: those that ever executed first, each tier shuffled."""
@@ -357,11 +381,17 @@ class ChainBuild:
         source = self.steps[-1]
         current = source.call or ""
         sid, tid = source.id, f"s{len(self.steps) + 1}"
-        for edge in self._edges(current):
-            conn = self._connecting(edge, records)
-            if conn is None:
-                continue
-            param, fld = conn
+        given = {str(v) for v in source.args.values() if not isinstance(v, str) or "{" not in v}
+        # A field whose values are all arguments the step was given (a filter's own value echoed back) hands
+        # on nothing the query did not already state: not a junction.
+        connected = [(edge, conn) for edge in self._edges(current)
+                     if (conn := self._connecting(edge, records)) is not None
+                     and not {str(r[conn[1]]) for r in records} <= given]
+        # Edges whose field holds 2..φ values first: a FAN is possible only on such a field, and rarer than
+        # the SEQ and DRV junctions every other field gives (the order within each group stays drawn).
+        connected.sort(key=lambda ec: junction_kind(len(distinct([r[ec[1][1]] for r in records])),
+                                                    self.ctx.phi) != "FAN")
+        for edge, (param, fld) in connected:
             values = distinct([r[fld] for r in records])
             kind = junction_kind(len(values), self.ctx.phi)
             target = self.ctx.catalog[edge.target]
