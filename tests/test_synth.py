@@ -1,4 +1,4 @@
-"""EDGE Phase B on a small G*: junction types checked against direct tool calls, the φ bound, the filter's
+"""EDGE Phase B on a small G*: junction types checked against the simulator's world tables, the φ bound, the filter's
 leak and decorative-chain judges on planted defects, lint and the oracle on the dataset, determinism."""
 
 from __future__ import annotations
@@ -15,11 +15,12 @@ from kopa.backends.spec import open_backend
 from kopa.catalog import load_catalog
 from kopa.cli import main
 from kopa.edge.config import EdgeConfig
+from kopa.edge.phase_a import stream
 from kopa.edge.run import build_graph
 from kopa.eval.golden import GoldenStep
 from kopa.eval.lint import lint_task
 from kopa.eval.targets import compute_target
-from kopa.synth.dataset import synth_run, write_dataset
+from kopa.synth.dataset import filter_run, synth_run, write_dataset
 from kopa.synth.filters import (
     MALFORMED_KINDS,
     decorative_by_execution,
@@ -32,7 +33,7 @@ from kopa.synth.junction import PHI
 from kopa.synth.query import TemplateWriter
 from kopa.synth.trajectory import Candidate, SynthContext, synthesize
 from kopa.tools.runtime import ToolRuntime
-from kopa.wire.paging import MAX_PAGE_SIZE, page_args
+from sim.truth import endpoint_for_url
 
 CATALOG = load_catalog()
 PLATFORMS = {"krx", "kdic", "assembly", "dart"}
@@ -55,7 +56,7 @@ def candidates(graph_run) -> list[Candidate]:
     return [c for c in built if isinstance(c, Candidate)]
 
 
-# ------------------------------------------------------------------ an independent computation
+# ------------------------------------------------------------------ an independent computation: the tables
 
 def _runtime() -> ToolRuntime:
     runtime = ToolRuntime(open_backend("sim"))
@@ -64,22 +65,31 @@ def _runtime() -> ToolRuntime:
     return runtime
 
 
-def _read(runtime: ToolRuntime, tool: str, args: dict, every_page: bool) -> list[dict]:
-    """The tool's records, straight from the runtime (every page when asked)."""
-    if not every_page:
-        result = runtime.call(tool, args)
-        assert result.ok
-        return result.records
-    family = CATALOG[tool].family
-    size = MAX_PAGE_SIZE.get(family, 100)
-    records, page = [], 1
-    while True:
-        result = runtime.call(tool, {**args, **page_args(family, page, size)})
-        assert result.ok
-        records += result.records
-        if not result.records or result.total_count is None or len(records) >= result.total_count:
-            return records
-        page += 1
+_TABLE_OPS = {
+    "eq": lambda cell, arg: str(cell) == str(arg),
+    "contains": lambda cell, arg: str(arg) in str(cell),
+    "ge": lambda cell, arg: str(cell) >= str(arg),  # dates written yyyymmdd: text order is date order
+    "le": lambda cell, arg: str(cell) <= str(arg),
+    "in": lambda cell, arg: str(cell) in {v.strip() for v in str(arg).split(",")},
+}
+
+
+def _from_tables(runtime: ToolRuntime, tool: str, args: dict) -> list[dict]:
+    """The records a call should answer with, computed here from the simulator's world tables: the rows whose
+    bound columns match the arguments (every row, not one page), projected onto the endpoint's wire fields.
+    The call is made only to learn which endpoint its URL reaches; its records are not read."""
+    result = runtime.call(tool, args)
+    assert result.ok and result.request, (tool, args, result.error)
+    simulator = runtime.backend.simulator
+    endpoint = endpoint_for_url(simulator, result.request.split(" ", 1)[1])
+    table = simulator.world.table(endpoint.table)
+    conds = [(c.column, c.op, ",".join(c.value) if isinstance(c.value, tuple) else c.value) for c in endpoint.fixed]
+    conds += [(b.column, b.op, args[name]) for name, b in endpoint.binds.items()
+              if args.get(name) not in (None, "")]
+    rows = [i for i in range(table.n_rows)
+            if all(_TABLE_OPS[op](table.value(i, column), value) for column, op, value in conds)]
+    wire = endpoint.columns or {c: c for c in (endpoint.fields or table.column_names)}
+    return [{w: table.value(i, c) for w, c in wire.items()} for i in rows]
 
 
 def _num(v) -> Decimal:
@@ -122,14 +132,14 @@ def _expected_answer(candidate: Candidate, records: list[dict]):
 
 
 @pytest.mark.parametrize("kind", ["SEQ", "FAN", "DRV"])
-def test_each_junction_type_executes_and_answers_as_direct_calls_do(candidates, kind):
+def test_each_junction_type_executes_and_answers_as_the_world_tables_say(candidates, kind):
     chosen = [c for c in candidates if c.pattern == kind]
     assert chosen, f"no single-junction {kind} trajectory in {ATTEMPTS} attempts"
     runtime = _runtime()
     for c in chosen[:3]:
         first, second = c.task.golden
         junction = c.junctions[0]
-        source = _read(runtime, first.call, first.args, first.pages == "all")
+        source = _from_tables(runtime, first.call, first.args)
         values = _expected_values(junction, source)
         assert {"SEQ": len(values) == 1, "FAN": 2 <= len(values) <= PHI, "DRV": 1 <= len(values) <= PHI}[kind]
         if kind == "DRV":
@@ -140,7 +150,7 @@ def test_each_junction_type_executes_and_answers_as_direct_calls_do(candidates, 
         assert list(dict.fromkeys(str(call.arguments[junction.param]) for call in executed)) == values
         others = {k: v for k, v in second.args.items() if k != junction.param}
         downstream = [r for v in values
-                      for r in _read(runtime, second.call, {**others, junction.param: v}, second.pages == "all")]
+                      for r in _from_tables(runtime, second.call, {**others, junction.param: v})]
         expected = _expected_answer(c, downstream)
         key = c.target.key
         if isinstance(expected, list):
@@ -275,13 +285,17 @@ def test_the_same_index_builds_the_same_bytes(graph_run):
 def test_the_dataset_does_not_depend_on_workers_or_interruption(graph_run, tmp_path):
     out, _ = graph_run
     synth_run(out, tmp_path / "one", 20, seed=1, workers=1)
-    synth_run(out, tmp_path / "two", 20, seed=1, workers=2)
+    synth_run(out, tmp_path / "four", 20, seed=1, workers=4)
     assert synth_run(out, tmp_path / "cut", 20, seed=1, stop_after_chunks=1) == ([], [])  # interrupted
     assert len(list((tmp_path / "cut" / "parts").glob("*.jsonl"))) == 1
     synth_run(out, tmp_path / "cut", 20, seed=1)
     one = (tmp_path / "one" / "candidates.jsonl").read_bytes()
-    assert one and one == (tmp_path / "two" / "candidates.jsonl").read_bytes()
+    assert one and one == (tmp_path / "four" / "candidates.jsonl").read_bytes()
     assert one == (tmp_path / "cut" / "candidates.jsonl").read_bytes()
+    for name in ("one", "four"):
+        filter_run(tmp_path / name)
+    for file in ("dataset.jsonl", "dropped.jsonl", "stats.json"):
+        assert (tmp_path / "one" / file).read_bytes() == (tmp_path / "four" / file).read_bytes(), file
 
 
 # ------------------------------------------------------------------ non-sequential templates
@@ -309,14 +323,14 @@ def _member_calls(runtime, step, source: list[dict]) -> list[dict]:
     for name, value in step.args.items():
         m = _FIELD.match(str(value))
         args[name] = source[int(m.group(1))][m.group(2)] if m else value
-    return _read(runtime, step.call, args, step.pages == "all")
+    return _from_tables(runtime, step.call, args)
 
 
 def test_sem_calls_two_tools_with_one_record_and_combines_them(graph_run):
     runtime = _runtime()
     for c in _blocks(graph_run, "SEM"):
         first, group = c.task.golden[:2]
-        source = _read(runtime, first.call, first.args, first.pages == "all")
+        source = _from_tables(runtime, first.call, first.args)
         a, b = (_member_calls(runtime, m, source) for m in group.parallel)
         assert group.parallel[0].call != group.parallel[1].call
         assert len({call.turn for call in c.target.calls if call.tool in c.block.tools}) == 1  # one parallel turn
@@ -331,7 +345,7 @@ def test_cmp_calls_one_tool_on_two_values_and_compares(graph_run):
     for c in _blocks(graph_run, "CMP"):
         first, group = c.task.golden[:2]
         assert group.parallel[0].call == group.parallel[1].call
-        source = _read(runtime, first.call, first.args, first.pages == "all")
+        source = _from_tables(runtime, first.call, first.args)
         a, b = (_member_calls(runtime, m, source) for m in group.parallel)
         q = c.block.quantity_field
         if c.answer.kind == "argmax":
@@ -347,7 +361,7 @@ def test_cond_takes_the_branch_its_condition_selects(graph_run):
     runtime = _runtime()
     for c in _blocks(graph_run, "COND"):
         first, branch = c.task.golden
-        source = _read(runtime, first.call, first.args, first.pages == "all")
+        source = _from_tables(runtime, first.call, first.args)
         holds = _num(source[0][c.block.quantity_field]) >= _num(c.block.threshold)
         assert branch.call == c.block.tools[0 if holds else 1]
         records = _member_calls(runtime, branch, source)
@@ -418,3 +432,20 @@ def test_stage_one_rules_catch_planted_defects(candidates):
     today = c.task.state.predefined["current_date"]
     dated = c.model_copy(update={"task": live_task.model_copy(update={"query": f"{today} 기준으로, {c.task.query}"})})
     assert stage1(dated, CATALOG, backend)[0] != "non_reproducible"
+
+
+def test_drv_most_frequent_selects_the_unique_mode_and_never_a_tie():
+    from kopa.eval.template import resolve
+    from kopa.synth.junction import drv_options
+
+    tool = CATALOG["search_dart_disclosures"]
+    records = [{"corp_code": c, "report_nm": f"보고서{i}", "rcept_dt": f"2026010{i % 9 + 1}"}
+               for i, c in enumerate(["00126380", "00164779", "00126380", "00401731", "00126380", "00164779",
+                                      "00258801"])]
+    modes = [s for s in drv_options(tool, records, "corp_code", stream(0, "test", "mode")) if s.process == "mode"]
+    counts = Counter(r["corp_code"] for r in records)
+    assert [s.passed for s in modes] == [[max(counts, key=counts.__getitem__)]] == [["00126380"]]
+    assert resolve(modes[0].reference("s1", "corp_code"), {"s1": {"records": records}}) == "00126380"
+    tied = [*records[:2], records[3], *records[5:], records[0]]  # 00126380 and 00164779 twice each: a tie
+    assert Counter(r["corp_code"] for r in tied).most_common(2)[1][1] == 2
+    assert not [s for s in drv_options(tool, tied, "corp_code", stream(0, "test", "mode")) if s.process == "mode"]
