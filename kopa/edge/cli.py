@@ -314,18 +314,36 @@ def synth_command(graph_run: str, out: str, count: int, path_seed: int, workers:
 
 @edge.command("filter", short_help="Phase B: the three-stage filter, the dataset and its report.")
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
-def filter_command(run_dir: str) -> None:
-    """Stage 1 rules, Stage 2 judges (answer leaking, decorative chains by execution), Stage 3 re-solving;
-    writes dataset.jsonl, tasks/ + targets/ (a task set for `kopa bench run --tasks DIR`), dropped.jsonl and
-    report.md.
+@click.option("--judge-model", default=None, metavar="NAME[,NAME]",
+              help="Stage 2 model judges (OpenAI-compatible): two models, or one asked in two framings; a task "
+                   "the exact checks let through is dropped when both judges say it leaks or is decorative.")
+@click.option("--judge-base-url", default=None, metavar="URL", help="--judge-model: the OpenAI-compatible base URL.")
+@click.option("--llm-cache", default="runs/llm-cache", show_default=True, type=click.Path(file_okay=False),
+              help="--judge-model: where replies are cached by request hash (replayed offline).")
+def filter_command(run_dir: str, judge_model: str | None, judge_base_url: str | None, llm_cache: str) -> None:
+    """Stage 1 rules, Stage 2 judges (answer leaking, decorative chains by execution; with --judge-model
+    also two model judges that must agree), Stage 3 re-solving; writes dataset.jsonl, tasks/ + targets/ (a
+    task set for `kopa bench run --tasks DIR`), dropped.jsonl and report.md.
 
     \b
       kopa edge filter runs/synth
+      kopa edge filter runs/synth --judge-model qwen3-32b --judge-base-url http://127.0.0.1:8000/v1
       kopa bench run --tasks runs/synth --policy oracle -n 1
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from kopa.synth.dataset import filter_run
+
+    judges = None
+    if judge_model:
+        from kopa.llm.cache import CachedChatModel
+        from kopa.llm.client import OpenAIChatModel
+        from kopa.synth.judges import judge_pair
+
+        names = [n.strip() for n in judge_model.split(",") if n.strip()]
+        if len(names) > 2:
+            raise click.BadParameter("one or two model names", param_hint="--judge-model")
+        judges = judge_pair([CachedChatModel(OpenAIChatModel(n, judge_base_url), Path(llm_cache)) for n in names])
 
     started = time.perf_counter()
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -337,7 +355,7 @@ def filter_command(run_dir: str) -> None:
                 bars[stage] = progress.add_task(stage, total=total)
             progress.update(bars[stage], completed=done)  # type: ignore[arg-type]
 
-        kept, drops, _ = filter_run(Path(run_dir), progress=tick)
+        kept, drops, _ = filter_run(Path(run_dir), progress=tick, judges=judges)
     console.print((Path(run_dir) / "report.md").read_text(encoding="utf-8"))
     console.print(f"{len(kept)} tasks kept, {len(drops)} dropped in {time.perf_counter() - started:.1f} s → "
                   f"{run_dir}/dataset.jsonl, tasks/, targets/, dropped.jsonl, report.md")

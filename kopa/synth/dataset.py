@@ -35,6 +35,7 @@ from kopa.edge.graph import ToolGraph
 from kopa.errors import UserError
 from kopa.fileio import write_atomic
 from kopa.synth.filters import Drop, filter_candidates
+from kopa.synth.judges import ModelJudge
 from kopa.synth.junction import PHI
 from kopa.synth.query import QueryWriter, TemplateWriter
 from kopa.synth.trajectory import Candidate, Failure, SynthContext, synthesize
@@ -200,14 +201,15 @@ def read_candidates(out: Path) -> list[Candidate]:
     return [c for c in _read_part(path) if isinstance(c, Candidate)]
 
 
-def filter_run(out: Path, progress: Callable[[str, int, int], None] | None = None
+def filter_run(out: Path, progress: Callable[[str, int, int], None] | None = None,
+               judges: tuple[ModelJudge, ModelJudge] | None = None
                ) -> tuple[list[Candidate], list[Drop], dict[str, int]]:
     config = orjson.loads((out / "config.json").read_bytes())
     candidates = read_candidates(out)
     _, cache, _ = _load_graph_run(Path(config["graph_run"]))
     spec = config["backend"]
     kept, drops, notes = filter_candidates(candidates, load_catalog(), open_backend(spec),
-                                           lambda: open_backend(spec), cache, config["seed"], progress)
+                                           lambda: open_backend(spec), cache, config["seed"], progress, judges)
     write_dataset(out, kept, config)
     write_ablations(out, candidates, kept, config)
     write_atomic(out / "dropped.jsonl", b"".join(orjson.dumps(d.model_dump(), option=_JSON) + b"\n" for d in drops))
@@ -429,6 +431,13 @@ def render_report(name: str, candidates: list[Candidate], kept: list[Candidate],
               "Stage 3 re-solved every remaining task on a fresh environment; "
               f"{notes.get('answer_replaced', 0)} stored answers did not reproduce but two independent re-solves "
               "agreed, so the re-solved answer replaced the stored one (the paper's replacement).", ""]
+    if "judge_abstentions" in notes:
+        lines += ["Stage 2 model judges (two, dropping only when both say yes): "
+                  f"{notes['judges_leak_dropped']} leaks and {notes['judges_decorative_dropped']} decorative chains "
+                  "the exact checks let through; on what the exact checks dropped they agreed "
+                  f"{notes['judges_leak_agree_with_exact']}/{notes['exact_leak']} (leaks) and "
+                  f"{notes['judges_decorative_agree_with_exact']}/{notes['exact_decorative']} (decorative); "
+                  f"{notes['judge_abstentions']} votes abstained (no readable verdict).", ""]
     if audit is not None:
         lines += ["## Contamination audit against KOPA-Bench", "", "| check | here | paper |", "|---|---:|---:|",
                   f"| benchmark queries repeated verbatim | {audit['verbatim']}/{audit['bench_tasks']} | 0/145 |",

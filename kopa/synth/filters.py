@@ -12,7 +12,8 @@ so each drops on its own: a leak is the query stating the answer (in any of its 
 hands on (a string check), or lint's leak rule (a code the chain looks up); a decorative chain is found BY
 EXECUTION — an intermediate step's result is replaced with other values (PERTURBATIONS independent draws)
 and the answer re-derived: if no draw changes it, that call does not constrain the answer. A static judge
-(no later template references the step) is recorded beside it.
+(no later template references the step) is recorded beside it. With model judges (`kopa.synth.judges`),
+a candidate the exact checks let through is also dropped when two independent model judges agree.
 
 Stage 3, independent re-solving: the task's golden trajectory is executed again on a fresh backend and a
 fresh environment. When its answer and final state differ from the stored ones, a second independent
@@ -38,6 +39,7 @@ from kopa.eval.golden import GoldenError, GoldenExecutor
 from kopa.eval.lint import LintResult, lint_task, mentions
 from kopa.eval.targets import compute_target
 from kopa.eval.task import AnswerKey, Target, Task
+from kopa.synth.judges import ModelJudge, Question, agreed
 from kopa.synth.junction import number
 from kopa.synth.trajectory import Candidate
 
@@ -311,13 +313,36 @@ def resolve_again(candidate: Candidate, fresh_backend: Callable[[], Backend]) ->
 
 # ---------------------------------------------------------------------------------------- all stages
 
+def _model_judged(judges: tuple[ModelJudge, ModelJudge] | None, question: Question, candidate: Candidate,
+                  exact: bool, notes: dict[str, int]) -> str | None:
+    """With model judges: their two votes (counted in `notes`, beside what the exact check found); the
+    drop detail when both say yes on a candidate the exact check let through."""
+    if judges is None:
+        return None
+    both, votes = agreed(judges, question, candidate)
+    notes["judge_abstentions"] += sum(v.verdict == "abstain" for v in votes)
+    if exact:
+        notes[f"judges_{question}_agree_with_exact"] += both
+        return None
+    if not both:
+        return None
+    notes[f"judges_{question}_dropped"] += 1
+    return f"two model judges agree: {votes[0].reason} / {votes[1].reason}"
+
+
 def filter_candidates(candidates: list[Candidate], catalog: Catalog, backend: Backend,
                       fresh_backend: Callable[[], Backend], cache: dict[str, list[str]], seed: int = 0,
-                      progress: Callable[[str, int, int], None] | None = None
+                      progress: Callable[[str, int, int], None] | None = None,
+                      judges: tuple[ModelJudge, ModelJudge] | None = None
                       ) -> tuple[list[Candidate], list[Drop], dict[str, int]]:
-    """(kept, dropped, notes): notes count the static decorative judge's verdicts, beside the executed one."""
+    """(kept, dropped, notes): notes count the static decorative judge's verdicts beside the executed one,
+    the model judges' votes where there are judges, and Stage 3's replaced answers."""
     drops: list[Drop] = []
     notes = {"decorative_static": 0, "decorative_static_not_execution": 0, "answer_replaced": 0}
+    if judges is not None:
+        notes |= {"judge_abstentions": 0, "judges_leak_dropped": 0, "judges_decorative_dropped": 0,
+                  "judges_leak_agree_with_exact": 0, "judges_decorative_agree_with_exact": 0,
+                  "exact_leak": 0, "exact_decorative": 0}
 
     def tick(stage: str, i: int, total: int) -> None:
         if progress is not None:
@@ -345,6 +370,9 @@ def filter_candidates(candidates: list[Candidate], catalog: Catalog, backend: Ba
             drops.append(Drop(index=c.index, task_id=c.task.id, stage=2, reason="non_gradable", detail=why))
             continue
         leak = leak_by_strings(c) or leak_by_lint(c, backend, lints[c.index])
+        if judges is not None:
+            notes["exact_leak"] += leak is not None
+        leak = _model_judged(judges, "leak", c, leak is not None, notes) or leak
         if leak is not None:
             drops.append(Drop(index=c.index, task_id=c.task.id, stage=2, reason="answer_leaking", detail=leak))
             continue
@@ -352,10 +380,13 @@ def filter_candidates(candidates: list[Candidate], catalog: Catalog, backend: Ba
         unreferenced = set(unreferenced_steps(c.task))
         notes["decorative_static"] += bool(unreferenced)
         notes["decorative_static_not_execution"] += bool(unreferenced - set(executed))
-        if executed:
-            drops.append(Drop(index=c.index, task_id=c.task.id, stage=2, reason="decorative_chain",
-                              detail=f"perturbing step(s) {', '.join(executed)} leaves the answer unchanged"
-                                     + (" (and nothing references them)" if unreferenced >= set(executed) else "")))
+        if judges is not None:
+            notes["exact_decorative"] += bool(executed)
+        judged = _model_judged(judges, "decorative", c, bool(executed), notes)
+        if executed or judged:
+            detail = judged or (f"perturbing step(s) {', '.join(executed)} leaves the answer unchanged"
+                                + (" (and nothing references them)" if unreferenced >= set(executed) else ""))
+            drops.append(Drop(index=c.index, task_id=c.task.id, stage=2, reason="decorative_chain", detail=detail))
             continue
         stage2_kept.append(c)
     kept = []
