@@ -449,3 +449,33 @@ def test_drv_most_frequent_selects_the_unique_mode_and_never_a_tie():
     tied = [*records[:2], records[3], *records[5:], records[0]]  # 00126380 and 00164779 twice each: a tie
     assert Counter(r["corp_code"] for r in tied).most_common(2)[1][1] == 2
     assert not [s for s in drv_options(tool, tied, "corp_code", stream(0, "test", "mode")) if s.process == "mode"]
+
+
+def test_a_recorded_synthesis_is_re_solved_on_a_fresh_backend_and_on_its_recording(graph_run, tmp_path):
+    from kopa.synth.dataset import read_candidates, recorded_backends
+
+    out, _ = graph_run
+    run, recording = tmp_path / "rec", tmp_path / "recording"
+    result = CliRunner().invoke(main, ["edge", "synth", "--graph", str(out), "--out", str(run), "--count", "3",
+                                       "--record", str(recording), "--workers", "2"])
+    assert result.exit_code != 0 and "cannot record" in result.output
+    result = CliRunner().invoke(main, ["edge", "synth", "--graph", str(out), "--out", str(run), "--count", "3",
+                                       "--record", str(recording)])
+    assert result.exit_code == 0, result.output
+    config = orjson.loads((run / "config.json").read_bytes())
+    assert recorded_backends(config["backend"]) == ("sim", f"replay:{recording.resolve()}")
+    stored = read_candidates(run)
+    # a stale stored answer: the fresh backend and the recording agree on another one, which replaces it
+    wrong = [c.model_copy(update={"target": c.target.model_copy(update={
+        "key": c.target.key.model_copy(update={"display": "틀린 답", "exact": "틀린 답", "items": None})})})
+        for c in stored]
+    (run / "candidates.jsonl").write_bytes(b"".join(orjson.dumps({"candidate": c.model_dump(mode="json")}) + b"\n"
+                                                 for c in wrong))
+    kept, drops, notes = filter_run(run)
+    assert drops == [] and notes["answer_replaced"] == len(stored)
+    assert [c.target for c in kept] == [c.target for c in stored]
+    # another world as the fresh backend: it disagrees with the recording, so nothing reproduces
+    config["backend"] = config["backend"].replace("@sim", "@sim:seed=1")
+    (run / "config.json").write_bytes(orjson.dumps(config))
+    kept, drops, _ = filter_run(run)
+    assert kept == [] and {(d.stage, d.reason) for d in drops} == {(3, "not_reproduced")}

@@ -274,16 +274,20 @@ def graph_export(run_dir: str, fmt: str, include_pruned: bool, out: str | None, 
 @click.option("--llm-cache", default="runs/llm-cache", show_default=True, type=click.Path(file_okay=False),
               help="--writer chat: where replies are cached by request hash (replayed offline).")
 @click.option("--force", is_flag=True, help="Discard a run folder made with another configuration.")
+@backend_options
 def synth_command(graph_run: str, out: str, count: int, path_seed: int, workers: int, hold_out_platforms: str,
                   writer: str, writer_model: str | None, writer_base_url: str | None, llm_cache: str,
-                  force: bool) -> None:
+                  force: bool, backend_spec: str, record_dir: str | None, faults: str | None) -> None:
     """Synthesize trajectories on G* — sequential chains whose junctions are typed SEQ / FAN / DRV by executed
     cardinality, and SEM / CMP / COND templates — each a KOPA-Bench task whose answer golden execution
-    derives; resumable per chunk. Trajectories execute on the simulator (`sim`, the world KOPA-Bench
-    targets are computed on), whatever backend G* was built with.
+    derives; resumable per chunk. Trajectories execute on --backend (default `sim`, the world KOPA-Bench
+    targets are computed on), whatever backend G* was built with. With --record DIR the synthesis is
+    recorded (one worker), and `kopa edge filter` re-solves every task on a fresh backend and on the
+    recording.
 
     \b
       kopa edge synth --graph runs/edge --out runs/synth --count 2500 --workers 2
+      kopa edge synth --graph runs/edge --out runs/synth-rec --count 200 --record runs/synth-rec/recording
       kopa edge filter runs/synth
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -306,6 +310,7 @@ def synth_command(graph_run: str, out: str, count: int, path_seed: int, workers:
                   console=console.real, transient=True) as progress:
         bar = progress.add_task("trajectories", total=count)
         candidates, failures = synth_run(Path(graph_run), Path(out), count, seed=path_seed, workers=workers,
+                                         backend_spec=compose_backend(backend_spec, record_dir, faults),
                                          hold_out=hold_out, writer=chosen, force=force,
                                          progress=lambda done, total: progress.update(bar, completed=done))
     console.print(f"{len(candidates)} candidates ({len(failures)} failed attempts) in "

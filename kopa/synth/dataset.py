@@ -147,6 +147,9 @@ def synth_run(graph_run: Path, out: Path, n: int, *, seed: int = 0, workers: int
     writer = writer or TemplateWriter()
     if workers > 1 and writer.name != "template":
         raise SynthError("--workers > 1 needs the template writer (a model writer runs in one process)")
+    if workers > 1 and recorded_backends(backend_spec)[1] is not None:
+        raise SynthError("--workers > 1 cannot record: one recording is written by one process (use --workers 1)")
+    backend_spec = _absolute_recording(backend_spec)
     digest = _load_graph_run(graph_run)[2]
     _config(out, {"version": SYNTH_VERSION, "graph_run": str(graph_run), "graph_sha256": digest, "seed": seed,
                   "backend": backend_spec,
@@ -201,15 +204,39 @@ def read_candidates(out: Path) -> list[Candidate]:
     return [c for c in _read_part(path) if isinstance(c, Candidate)]
 
 
+def recorded_backends(spec: str) -> tuple[str, str | None]:
+    """(the backend a fresh re-solve runs on, the recording's replay, if the synthesis was recorded): a
+    synthesis on `…@record:DIR@INNER` re-solves on `…@INNER` and on `…@replay:DIR`."""
+    parts = spec.split("@")
+    at = next((i for i, p in enumerate(parts) if p.startswith("record:")), None)
+    if at is None:
+        return spec, None
+    directory = parts[at].removeprefix("record:").split(",")[0]
+    return "@".join(parts[:at] + parts[at + 1:]), "@".join([*parts[:at], f"replay:{directory}"])
+
+
+def _absolute_recording(spec: str) -> str:
+    """The record directory as an absolute path, so `kopa edge filter` finds it from anywhere."""
+    parts = spec.split("@")
+    for i, part in enumerate(parts):
+        if part.startswith("record:"):
+            directory, *options = part.removeprefix("record:").split(",")
+            parts[i] = "record:" + ",".join([str(Path(directory).resolve()), *options])
+    return "@".join(parts)
+
+
 def filter_run(out: Path, progress: Callable[[str, int, int], None] | None = None,
                judges: tuple[ModelJudge, ModelJudge] | None = None
                ) -> tuple[list[Candidate], list[Drop], dict[str, int]]:
     config = orjson.loads((out / "config.json").read_bytes())
     candidates = read_candidates(out)
     _, cache, _ = _load_graph_run(Path(config["graph_run"]))
-    spec = config["backend"]
-    kept, drops, notes = filter_candidates(candidates, load_catalog(), open_backend(spec),
-                                           lambda: open_backend(spec), cache, config["seed"], progress, judges)
+    fresh, recording = recorded_backends(config["backend"])
+    # Stages 1 and 2 read the recording where there is one (offline, as synthesized); Stage 3 re-solves on a
+    # fresh backend and, to judge a re-solve that differs, on the recording (else on another fresh one).
+    kept, drops, notes = filter_candidates(candidates, load_catalog(), open_backend(recording or fresh),
+                                           lambda: open_backend(fresh), cache, config["seed"], progress, judges,
+                                           second_backend=lambda: open_backend(recording or fresh))
     write_dataset(out, kept, config)
     write_ablations(out, candidates, kept, config)
     write_atomic(out / "dropped.jsonl", b"".join(orjson.dumps(d.model_dump(), option=_JSON) + b"\n" for d in drops))

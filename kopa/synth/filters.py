@@ -293,15 +293,17 @@ def _same(a: Target, b: Target) -> bool:
     return _key(a.key) == _key(b.key) and a.state_hash == b.state_hash
 
 
-def resolve_again(candidate: Candidate, fresh_backend: Callable[[], Backend]) -> tuple[str | None, Target | None]:
+def resolve_again(candidate: Candidate, fresh_backend: Callable[[], Backend],
+                  second_backend: Callable[[], Backend] | None = None) -> tuple[str | None, Target | None]:
     """(why it is dropped, the target that replaces the stored one): (None, None) when the stored answer
     reproduces. When the first re-solve differs from the stored answer, a second, independent re-solve
-    judges it: if the two re-solves agree, the re-solve is taken as correct and its target replaces the
-    stored one (the stored answer was the odd one out); if they disagree, nothing reproduces: dropped."""
+    (on `second_backend`: the synthesis' recording where there is one, else another fresh backend) judges
+    it: if the two re-solves agree, the re-solve is taken as correct and its target replaces the stored one
+    (the stored answer was the odd one out); if they disagree, nothing reproduces: dropped."""
     first = _resolved(candidate.task, fresh_backend())
     if isinstance(first, Target) and _same(first, candidate.target):
         return None, None
-    second = _resolved(candidate.task, fresh_backend())
+    second = _resolved(candidate.task, (second_backend or fresh_backend)())
     if isinstance(first, Target) and isinstance(second, Target) and _same(first, second):
         return None, first
     if isinstance(first, str):
@@ -333,7 +335,8 @@ def _model_judged(judges: tuple[ModelJudge, ModelJudge] | None, question: Questi
 def filter_candidates(candidates: list[Candidate], catalog: Catalog, backend: Backend,
                       fresh_backend: Callable[[], Backend], cache: dict[str, list[str]], seed: int = 0,
                       progress: Callable[[str, int, int], None] | None = None,
-                      judges: tuple[ModelJudge, ModelJudge] | None = None
+                      judges: tuple[ModelJudge, ModelJudge] | None = None,
+                      second_backend: Callable[[], Backend] | None = None
                       ) -> tuple[list[Candidate], list[Drop], dict[str, int]]:
     """(kept, dropped, notes): notes count the static decorative judge's verdicts beside the executed one,
     the model judges' votes where there are judges, and Stage 3's replaced answers."""
@@ -392,7 +395,7 @@ def filter_candidates(candidates: list[Candidate], catalog: Catalog, backend: Ba
     kept = []
     for i, c in enumerate(stage2_kept, 1):
         tick("stage 3", i, len(stage2_kept))
-        why, replacement = resolve_again(c, fresh_backend)
+        why, replacement = resolve_again(c, fresh_backend, second_backend)
         if why is not None:
             drops.append(Drop(index=c.index, task_id=c.task.id, stage=3, reason="not_reproduced", detail=why))
             continue
