@@ -70,8 +70,9 @@ class MCPConnection(AbstractContextManager["MCPConnection"]):
                 self.portal.wrap_async_context_manager(Client(self._server, mode=self._mode)))
         except Exception as exc:
             self._stack.close()
+            cause = _first_leaf(exc)
             raise MCPError(f"cannot start an MCP session with {_describe(self._server)}: "
-                           f"{type(exc).__name__}: {exc}") from exc
+                           f"{type(cause).__name__}: {cause}") from exc
         return self
 
     def __exit__(self, *exc_info: object) -> None:
@@ -94,6 +95,13 @@ class MCPConnection(AbstractContextManager["MCPConnection"]):
     def call_tool(self, name: str, arguments: dict[str, Any], episode: str | None = None) -> types.CallToolResult:
         meta = {EPISODE_META_KEY: episode} if episode is not None else None
         return self.portal.call(partial(self.client.call_tool, name, arguments, meta=meta))
+
+
+def _first_leaf(exc: BaseException) -> BaseException:
+    """The first real error inside the task groups' exception groups the SDK raises."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
 
 
 def _describe(server: Any) -> str:
