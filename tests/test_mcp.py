@@ -202,3 +202,30 @@ def test_openai_policy_gets_the_in_process_tool_schemas_over_mcp(server, tasks):
     with MCPConnection(server.server) as connection:
         listed = MCPTools(connection).openai_schemas(task.available_tools)
     assert listed == OpenAIAgentPolicy.tools_for(None, task)  # type: ignore[arg-type]
+
+
+def test_the_agent_loop_over_mcp_equals_in_process(server, backend, tasks, monkeypatch):
+    # A scripted model behind a loopback OpenAI-compatible server plays finance-001 twice: tools listed and
+    # called in-process, then over MCP. The model is sent the same tools and the same results both times.
+    from kopa.eval.policies.openai_agent import OpenAIAgentPolicy
+    from kopa.llm import OpenAIChatModel
+    from tests.fakes.chat_server import ChatServer
+    from tests.test_openai_agent import SCRIPT
+
+    monkeypatch.setenv("KOPA_LLM_API_KEY", "sk-test-mcp")
+    by_id, targets = tasks
+    task = by_id["finance-001"]
+    runs = []
+    for tools in (None, "mcp"):
+        with ChatServer(SCRIPT) as chat, MCPConnection(server.server) as connection:
+            policy = OpenAIAgentPolicy(OpenAIChatModel("fake-model", chat.base_url, max_retries=0))
+            source = MCPTools(connection) if tools else None
+            episode, transcript = run_episode(task, targets[task.id], policy, None if tools else backend, 0, 0,
+                                              source)
+        assert chat.errors == []
+        runs.append((episode, transcript, chat.requests))
+    (local, local_transcript, local_requests), (remote, remote_transcript, remote_requests) = runs
+    assert [c.tool for c in remote.calls] == ["find_dart_corp_code", "get_dart_convertible_bond_issuance_decision",
+                                              "get_stock_price_trend", "evaluate_expression"]
+    assert remote_requests == local_requests  # the tools listed and every tool message the model read
+    assert (remote, remote_transcript) == (local, local_transcript)

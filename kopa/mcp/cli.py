@@ -12,7 +12,11 @@ console = LazyConsole(stderr=True)  # stdout is the stdio transport's wire
 
 @click.group("mcp")
 def mcp_group() -> None:
-    """The catalog's tools as MCP servers (Claude Desktop, IDEs, Inspect, the OpenAI Agents SDK)."""
+    """Serve the catalog's tools over MCP.
+
+    For MCP clients: Claude Desktop, IDEs, Inspect, the OpenAI Agents SDK; and for
+    `kopa bench run --tools mcp:…`.
+    """
 
 
 @mcp_group.command("serve", short_help="Serve a platform's tools (or the catalog's) over MCP.")

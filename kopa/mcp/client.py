@@ -78,9 +78,9 @@ class MCPConnection(AbstractContextManager["MCPConnection"]):
     def __exit__(self, *exc_info: object) -> None:
         self._stack.close()
 
-    def list_tools(self) -> list[types.Tool]:
-        """Every tool the server lists (every page), fetched once."""
-        if self._tools is None:
+    def list_tools(self, *, fresh: bool = False) -> list[types.Tool]:
+        """Every tool the server lists (every page), fetched once (again with ``fresh``)."""
+        if self._tools is None or fresh:
             tools: list[types.Tool] = []
             cursor: str | None = None
             while True:
