@@ -18,7 +18,7 @@ from kopa.tools.runtime import ToolRuntime
 
 @pytest.fixture(scope="module")
 def url(backend):
-    server = uvicorn.Server(uvicorn.Config(http_app(KopaMCPServer(backend, ["dart"]), "127.0.0.1"),
+    server = uvicorn.Server(uvicorn.Config(http_app(KopaMCPServer(backend, ["dart", "krx"]), "127.0.0.1"),
                                            host="127.0.0.1", port=0, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -55,3 +55,16 @@ def test_a_foreign_host_header_is_refused_on_loopback(url):
 def test_http_binds_loopback_by_default():
     host = next(p for p in serve.params if p.name == "host")
     assert host.default == "127.0.0.1"
+
+
+def test_an_episode_over_http_equals_in_process(url, backend):
+    from kopa.eval.policies.offline import OraclePolicy
+    from kopa.eval.runner import RunConfig, load_task_set, run_episode
+    from kopa.mcp.client import MCPTools, parse_target
+
+    found = load_task_set(RunConfig())
+    task = next(t for t in found.tasks() if t.id == "finance-001")
+    local = run_episode(task, found.targets()[task.id], OraclePolicy(), backend, 0, 0)
+    with MCPConnection(parse_target(url)) as connection:
+        remote = run_episode(task, found.targets()[task.id], OraclePolicy(), None, 0, 0, MCPTools(connection))
+    assert remote == local

@@ -7,7 +7,7 @@ import click
 from kopa.cli_options import backend_options, compose_backend
 from kopa.console import LazyConsole
 
-console = LazyConsole(stderr=True)  # stdout is the stdio transport's wire
+console = LazyConsole(stderr=True, soft_wrap=True)  # stdout is the stdio transport's wire
 
 
 @click.group("mcp")
@@ -28,8 +28,8 @@ def mcp_group() -> None:
               help="stdio: one client on stdin/stdout (an MCP client starts the command); http: Streamable "
                    "HTTP at http://HOST:PORT/mcp, one episode scope per HTTP session.")
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="HTTP: the address to bind (loopback by default; another host exposes the tools, and live "
-                   "keys, to the network).")
+              help="HTTP: the address to bind (loopback by default; another address lets anyone who reaches "
+                   "it call the tools — on a live backend, with your keys and quota).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="HTTP: the port.")
 def serve(platforms: tuple[str, ...], backend_spec: str, record_dir: str | None, faults: str | None,
           transport: str, host: str, port: int) -> None:
