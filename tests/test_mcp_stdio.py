@@ -32,10 +32,21 @@ def dart(backend):  # the backend fixture builds the world the subprocess then f
         yield connection
 
 
-def test_stdio_server_lists_the_platforms_catalog_tools(dart):
-    tools = [t for t in dart.list_tools() if t.name not in EPISODE_TOOLS]
-    assert [t.name for t in tools] == [t.name for t in CATALOG if t.platform in ("dart", "session")]
+def _assert_lists_its_catalog_tools(connection: MCPConnection, platform: str) -> None:
+    tools = [t for t in connection.list_tools() if t.name not in EPISODE_TOOLS]
+    assert [t.name for t in tools] == [t.name for t in CATALOG if t.platform in (platform, "session")]
     assert all(openai_tool(t) == CATALOG[t.name].openai_schema() for t in tools)
+
+
+def test_stdio_server_lists_the_platforms_catalog_tools(dart):
+    _assert_lists_its_catalog_tools(dart, "dart")
+
+
+@pytest.mark.slow  # a server process per platform: about a second and a half each
+@pytest.mark.parametrize("platform", [p for p in CATALOG.platforms if p not in ("session", "dart")])
+def test_every_platforms_stdio_server_lists_its_catalog_tools(backend, platform):
+    with MCPConnection(parse_target(_command("--platform", platform, "--backend", "sim"))) as connection:
+        _assert_lists_its_catalog_tools(connection, platform)
 
 
 def test_lightron_chain_over_stdio_equals_in_process(dart, backend):
