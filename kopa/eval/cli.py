@@ -200,11 +200,15 @@ def _with_run_options(f, rollouts: int):
               help="Sampling temperature of the model (openai policy); the policy seed seeds its sampling.")
 @click.option("--judge-model", help="An LLM judge for open-ended answers (default: the offline judge).")
 @click.option("--judge-base-url", help="OpenAI-compatible endpoint of the judge model.")
+@click.option("--tools", "tools", metavar="mcp:COMMAND|mcp:URL",
+              help="List and call the tools over MCP instead of in-process: a kopa MCP server started as a "
+                   "stdio command (mcp:'kopa mcp serve --backend sim') or at a Streamable HTTP URL. The "
+                   "server's own --backend answers; --backend/--record/--faults are then not used.")
 def bench_run(policy: str, backend_spec: str, record_dir: str | None, faults: str | None, rollouts: int,
               policy_seeds: list[int], tasks_path: str | None, only: str, workers: int, executor: str,
               address: str | None, out: str | None, force: bool, model: str | None, base_url: str | None,
               llm_cache: str | None, llm_mode: str, temperature: float, judge_model: str | None,
-              judge_base_url: str | None) -> None:
+              judge_base_url: str | None, tools: str | None) -> None:
     """Run episodes (resumable: finished episodes are skipped), score them from the stored files and
     write the report.
 
@@ -216,6 +220,7 @@ def bench_run(policy: str, backend_spec: str, record_dir: str | None, faults: st
       kopa bench run --policy openai --model Qwen/Qwen3.5-9B --base-url http://127.0.0.1:8000/v1 \\
                      --llm-cache runs/llm-cache --policy-seeds 0,1,2,3,4,5,6,7
       kopa bench run --policy oracle --executor ray --address auto
+      kopa bench run --policy oracle -n 1 --tools "mcp:kopa mcp serve --backend sim" --out runs/oracle-mcp
 
     With --executor local the episodes run on --workers threads of this process (for the offline policies
     faster than processes, which would each load the world first); with ray, as Ray tasks.
@@ -227,17 +232,31 @@ def bench_run(policy: str, backend_spec: str, record_dir: str | None, faults: st
 
     if policy == "openai" and not model:
         raise click.UsageError("--policy openai needs --model (and usually --base-url)")
+    if tools is not None:
+        _check_tools(tools, record_dir, faults)
     found = _task_set(tasks_path)
     config = RunConfig(policy=policy, backend=compose_backend(backend_spec, record_dir, faults), rollouts=rollouts,
                        seeds=policy_seeds, task_set=tasks_path, only=_only(only), model=model, base_url=base_url,
                        llm_cache=llm_cache, llm_mode=llm_mode, temperature=temperature, judge_model=judge_model,
-                       judge_base_url=judge_base_url)
+                       judge_base_url=judge_base_url, tools=tools)
     target = Path(out or f"runs/{policy}")
     total = _episode_count(config, found)
     with open_executor(executor, workers=workers, address=address) as units:
         scored = _run_with_progress([(config, target)], total, workers, force,
                                     executor=None if units.name == "local" else units)
     _report(target, scored[0])
+
+
+def _check_tools(tools: str, record_dir: str | None, faults: str | None) -> None:
+    """--tools mcp:…: the server's backend answers, so a backend chosen here would silently go unused."""
+    from click.core import ParameterSource
+
+    if not tools.startswith("mcp:") or not tools[4:].strip():
+        raise click.BadParameter(f"{tools!r}: expected mcp:COMMAND or mcp:URL", param_hint="'--tools'")
+    explicit = click.get_current_context().get_parameter_source("backend_spec") != ParameterSource.DEFAULT
+    if explicit or record_dir or faults:
+        raise click.UsageError("--tools mcp:…: the MCP server's own --backend/--faults answer the calls; give "
+                               "them to `kopa mcp serve`, not to `kopa bench run`")
 
 
 def _only(text: str) -> list[str]:

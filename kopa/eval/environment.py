@@ -3,18 +3,47 @@
 Every call the agent makes goes through :meth:`Environment.call` and is recorded — malformed ones too
 (arguments that are not a JSON object, a tool the task does not offer): they are calls the model spent,
 so they count toward the budget and toward ACTION's N_total, and the model is told why they failed.
+
+Where the calls go: kopa's ToolRuntime in this process on ``backend`` (the default), or a ``tools`` source
+that opens each episode elsewhere — an MCP server (kopa.mcp.client.MCPTools), whose episode holds the
+state and answers with the same results.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from kopa.backends.spec import Backend
+from kopa.catalog.loader import Catalog
 from kopa.eval.task import Task
 from kopa.tools.results import ToolError, ToolResult
 from kopa.tools.runtime import ToolRuntime
 from kopa.tools.state import EpisodeState
+
+
+class EpisodeTools(Protocol):
+    """One episode's tools: a ToolRuntime, or an episode on an MCP server."""
+
+    catalog: Catalog
+
+    @property
+    def state(self) -> EpisodeState: ...
+
+    def call(self, name: str, arguments: dict[str, Any] | None = None) -> ToolResult: ...
+
+
+class ToolSource(Protocol):
+    """Opens episodes somewhere other than this process (kopa.mcp.client.MCPTools)."""
+
+    def open_episode(self, current_date: str | None) -> EpisodeTools:
+        """A fresh episode whose 'today' is ``current_date`` (None: the source's backend's date)."""
+        ...
+
+    def openai_schemas(self, names: Sequence[str]) -> list[dict[str, Any]]:
+        """The tools among ``names`` that the source lists, as OpenAI function schemas."""
+        ...
 
 
 @dataclass
@@ -30,14 +59,21 @@ class CallRecord:
 @dataclass
 class Environment:
     task: Task
-    backend: Backend
+    backend: Backend | None  # None only with a tool source
     budget: int | None = None  # None: unlimited (golden execution)
     calls: list[CallRecord] = field(default_factory=list)
-    runtime: ToolRuntime = field(init=False)
+    tools: ToolSource | None = None  # None: kopa's ToolRuntime in this process, on ``backend``
+    runtime: EpisodeTools = field(init=False)
 
     def __post_init__(self) -> None:
-        today = self.task.state.predefined.get("current_date") or self.backend.today().isoformat()
-        self.runtime = ToolRuntime(self.backend, state=EpisodeState(current_date=today))
+        predefined = self.task.state.predefined.get("current_date")
+        if self.tools is not None:
+            self.runtime = self.tools.open_episode(predefined)
+        elif self.backend is None:
+            raise ValueError(f"task {self.task.id}: an Environment needs a backend or a tool source")
+        else:
+            today = predefined or self.backend.today().isoformat()
+            self.runtime = ToolRuntime(self.backend, state=EpisodeState(current_date=today))
         for action in self.task.state.setup:  # ActionSystemState: done before the agent starts
             result = self.runtime.call(action.tool, action.args)
             if not result.ok:

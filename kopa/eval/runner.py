@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,7 +36,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from kopa.backends.spec import Backend
 from kopa.errors import UserError
-from kopa.eval.environment import Environment
+from kopa.eval.environment import Environment, ToolSource
 from kopa.eval.episode import Episode, PredictedCall, ScoredEpisode, Transcript
 from kopa.eval.policies.offline import POLICIES
 from kopa.eval.scoring.episode import score_stored
@@ -63,9 +64,14 @@ class RunConfig(BaseModel):
     max_turns: int = 16
     judge_model: str | None = Field(None, description="an LLM judge for judge/string answers (default: offline)")
     judge_base_url: str | None = None
+    tools: str | None = Field(None, description="where tools are listed and called: None in-process on the "
+                                                "backend; 'mcp:COMMAND' or 'mcp:URL' a kopa MCP server")
 
     def digest(self) -> str:
-        return hashlib.sha256(orjson.dumps(self.model_dump(), option=orjson.OPT_SORT_KEYS)).hexdigest()
+        data = self.model_dump()
+        if data["tools"] is None:  # in-process runs keep the digest they had before MCP existed
+            del data["tools"]
+        return hashlib.sha256(orjson.dumps(data, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
 class ConfigChanged(RuntimeError):
@@ -125,10 +131,11 @@ def make_judge(config: RunConfig):
     return LLMJudge(model)
 
 
-def run_episode(task: Task, target: Target, policy, backend: Backend, seed: int, rollout: int
-                ) -> tuple[Episode, Transcript]:
-    """Play one episode and record what happened; nothing here scores."""
-    env = Environment(task, backend, budget=target.max_allowed_calls)
+def run_episode(task: Task, target: Target, policy, backend: Backend | None, seed: int, rollout: int,
+                tools: ToolSource | None = None) -> tuple[Episode, Transcript]:
+    """Play one episode and record what happened; nothing here scores. With ``tools`` the episode's tools
+    are listed and called there (an MCP server) instead of in-process on ``backend``."""
+    env = Environment(task, backend, budget=target.max_allowed_calls, tools=tools)
     output = policy.run(task, env, target, rollout)
     calls = [PredictedCall(tool=c.tool, arguments=c.arguments, turn=c.turn, ok=c.result.ok,
                            raw_arguments=c.raw_arguments, malformed=c.malformed, error=c.result.error,
@@ -228,8 +235,6 @@ def generate(config: RunConfig, out_dir: Path, *, workers: int = 4, force: bool 
              ) -> list[Episode]:
     """Play every (task, seed, rollout) not yet in ``episodes.jsonl`` and append it there: on ``workers``
     threads, or as units on ``executor`` when one is given; then put the file in the canonical order."""
-    from kopa.backends.spec import open_backend  # looked up at call time: scoring never reaches it
-
     prepare_folder(config, out_dir, force)
     tasks = select_tasks(config)
     targets = load_task_set(config).targets()
@@ -243,14 +248,32 @@ def generate(config: RunConfig, out_dir: Path, *, workers: int = 4, force: bool 
     transcripts.mkdir(exist_ok=True)
     _drop_partial_line(out_dir / "episodes.jsonl")
     if jobs and executor is not None and not executor.in_process:
+        if config.tools is not None:
+            raise UserError(f"--tools {config.tools}: episodes over MCP run on the local executor")
         _play_units(config, jobs, executor, out_dir, on_episode)
     elif jobs:
-        backend = open_backend(config.backend)
-        policies = {seed: make_policy(config, seed) for seed in config.seeds}
-        _play(jobs, targets, policies, backend, out_dir, workers, on_episode)
+        with _where_tools_run(config) as (backend, tools):
+            policies = {seed: make_policy(config, seed) for seed in config.seeds}
+            _play(jobs, targets, policies, backend, out_dir, workers, on_episode, tools)
     episodes = _sorted(read_episodes(out_dir), tasks)
     _write_canonical(out_dir / "episodes.jsonl", episodes)
     return episodes
+
+
+@contextmanager
+def _where_tools_run(config: RunConfig) -> Iterator[tuple[Backend | None, ToolSource | None]]:
+    """(backend, None) in-process; (None, the MCP tool source) over MCP — one connection for the run, its
+    server's own backend answering (this process opens none)."""
+    if config.tools is None:
+        from kopa.backends.spec import open_backend
+
+        yield open_backend(config.backend), None
+        return
+    from kopa.mcp.client import open_tools
+
+    connection, tools = open_tools(config.tools)
+    with connection:
+        yield None, tools
 
 
 def _write_canonical(path: Path, episodes: list[Episode]) -> None:
@@ -260,12 +283,12 @@ def _write_canonical(path: Path, episodes: list[Episode]) -> None:
         write_atomic(path, data)
 
 
-def play_one(task: Task, target: Target, policy, backend: Backend, seed: int, rollout: int
-             ) -> tuple[Episode, Transcript | None]:
+def play_one(task: Task, target: Target, policy, backend: Backend | None, seed: int, rollout: int,
+             tools: ToolSource | None = None) -> tuple[Episode, Transcript | None]:
     """One episode; an infrastructure failure (not the model's) is retried, then reported apart."""
     for attempt in range(INFRA_RETRIES + 1):
         try:
-            return run_episode(task, target, policy, backend, seed, rollout)
+            return run_episode(task, target, policy, backend, seed, rollout, tools)
         except Exception as exc:
             if attempt == INFRA_RETRIES:
                 return _infra_failure(task, policy.name, seed, rollout, exc), None
@@ -282,10 +305,11 @@ def _store(out_dir: Path, sink, episode: Episode, transcript: Transcript | None)
 
 
 def _play(jobs: list[tuple[Task, int, int]], targets: dict[str, Target], policies: dict[int, Any],
-          backend: Backend, out_dir: Path, workers: int, on_episode: Callable[[Episode], Any] | None) -> None:
+          backend: Backend | None, out_dir: Path, workers: int, on_episode: Callable[[Episode], Any] | None,
+          tools: ToolSource | None = None) -> None:
     lock = threading.Lock()
     with (out_dir / "episodes.jsonl").open("ab") as sink, ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(play_one, task, targets[task.id], policies[seed], backend, seed, rollout)
+        futures = [pool.submit(play_one, task, targets[task.id], policies[seed], backend, seed, rollout, tools)
                    for task, seed, rollout in jobs]
         for future in as_completed(futures):
             episode, transcript = future.result()

@@ -49,7 +49,8 @@ class OpenAIAgentPolicy:
     def run(self, task: Task, env: Environment, target: Target | None, rollout: int) -> PolicyOutput:
         # The target is never shown to the model; it is in the signature every policy shares.
         messages = initial_messages(task)
-        tools = self.tools_for(task)
+        # Over MCP the tools are the ones the server lists (the same schemas: kopa.mcp.listing).
+        tools = self.tools_for(task) if env.tools is None else env.tools.openai_schemas(task.available_tools)
         params = {"seed": self.rollout_seed(rollout), **self.params}
         usage: dict[str, int] = {}
         answer: str | None = None

@@ -1,0 +1,173 @@
+"""A kopa MCP server: the catalog's tools of a set of platforms, called through kopa's ToolRuntime on one
+backend, with per-session episodes (kopa.mcp.episodes). Built on the SDK's low-level ``Server``, which
+hands a call to us as it came: kopa checks the arguments itself, so a bad argument comes back as kopa's
+own structural error, the same over MCP as in-process.
+
+A result carries what the model sees in-process (``ToolResult.for_model()``: records, total count and
+page info; or the error with its class, kind, and the service's code and message) twice — as structured
+content and as its JSON text — and, in the result's ``_meta``, the episode id, the episode's state hash
+after the call, and what a transcript keeps beside it (the request with its key redacted, every attempt).
+A tool error is an MCP error result (``isError``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp.server import Server
+from mcp.server.context import ServerRequestContext
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from kopa import __version__
+from kopa.backends.spec import Backend
+from kopa.catalog.loader import Catalog, load_catalog
+from kopa.mcp.episodes import EPISODE_META_KEY, Episode, EpisodeError, EpisodeStore, episode_id_of
+from kopa.mcp.listing import (
+    GET_EPISODE_STATE,
+    RESET_EPISODE,
+    catalog_tools,
+    episode_tools,
+    mcp_tool,
+    platforms_served,
+)
+from kopa.tools.results import ToolError, ToolResult
+
+STATE_HASH_META_KEY = "kopa/state_hash"
+CALL_META_KEY = "kopa/call"
+_STORE_KEY = "kopa.episodes"  # where a connection keeps its episodes (Connection.state)
+
+INSTRUCTIONS = (
+    "한국 공공 API 도구 모음(kopa). 인증이 필요한 도구는 먼저 issue_api_key로 해당 플랫폼의 키를 발급받으세요. "
+    "세션마다 독립된 에피소드이며, reset_episode로 새로 시작하고 get_episode_state로 상태와 해시를 읽습니다."
+)
+
+
+class KopaMCPServer:
+    """The MCP server for ``platforms`` (none named: the whole catalog) on ``backend``."""
+
+    def __init__(self, backend: Backend, platforms: Sequence[str] = (), *, catalog: Catalog | None = None) -> None:
+        self.backend = backend
+        self.catalog = catalog or load_catalog()
+        self.platforms = platforms_served(self.catalog, platforms)
+        served = catalog_tools(self.catalog, self.platforms)
+        self.tool_names = frozenset(t.name for t in served)
+        self.listing = [mcp_tool(t) for t in served] + episode_tools()
+        named = "+".join(p for p in self.platforms if p != "session") if platforms else "all"
+        self.server: Server[Any] = Server(f"kopa-{named}", version=__version__, title=f"kopa ({named})",
+                                          instructions=INSTRUCTIONS, lifespan=self._lifespan,
+                                          on_list_tools=self._list_tools,
+                                          on_call_tool=self._call_tool)
+
+    @asynccontextmanager
+    async def _lifespan(self, _: Server[Any]) -> AsyncIterator[dict[str, EpisodeStore]]:
+        # Entered once per stdio process, per in-process client, per HTTP server: the episodes of
+        # requests that come with no session of their own (kopa.mcp.episodes).
+        yield {_STORE_KEY: EpisodeStore(self.backend, self.catalog)}
+
+    # ------------------------------------------------------------------ handlers
+
+    async def _list_tools(self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+                          ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=self.listing)
+
+    async def _call_tool(self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+                         ) -> types.CallToolResult:
+        name, args = params.name, dict(params.arguments or {})
+        store = self._store_of(ctx)
+        try:
+            episode_id = episode_id_of(params.meta)
+            if name == RESET_EPISODE:
+                unexpected = sorted(set(args) - {"current_date"})
+                if unexpected:
+                    raise EpisodeError(f"unexpected argument(s) {unexpected}; {name} takes ['current_date']")
+                return _state_result(store.reset(episode_id, args.get("current_date")))
+        except EpisodeError as exc:
+            return _error_result(name, args, "bad_param", str(exc), None)
+        episode = store.get(episode_id)
+        if name == GET_EPISODE_STATE:
+            return _state_result(episode)
+        if name not in self.tool_names:
+            return _error_result(name, args, "unknown_tool", f"{name!r} is not a tool of this server "
+                                 f"(platforms {', '.join(self.platforms)})", episode)
+        # ToolRuntime is synchronous (and sleeps between retries): a worker thread per call keeps the
+        # server answering other episodes meanwhile.
+        result = await anyio.to_thread.run_sync(_call_in_turn, episode, name, args)
+        return call_result(result, episode)
+
+    def _store_of(self, ctx: ServerRequestContext[Any]) -> EpisodeStore:
+        """The session's episodes: its connection's, where the protocol has sessions (the low-level context
+        reaches the connection only through its session: the SDK documents ``Connection.state`` as
+        per-connection state but gives handlers no public path to it); else the lifespan's — a modern
+        (2026-07-28) request has no connection that outlives it."""
+        connection = getattr(ctx.session, "_connection", None)
+        if connection is None or ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            return ctx.lifespan_context[_STORE_KEY]
+        store = connection.state.get(_STORE_KEY)
+        if store is None:
+            store = connection.state[_STORE_KEY] = EpisodeStore(self.backend, self.catalog)
+        return store
+
+
+def _call_in_turn(episode: Episode, name: str, args: dict[str, Any]) -> ToolResult:
+    with episode.lock:
+        return episode.runtime.call(name, args)
+
+
+def _text(value: Any) -> list[types.ContentBlock]:
+    return [types.TextContent(text=json.dumps(value, ensure_ascii=False, default=str))]
+
+
+def call_result(result: ToolResult, episode: Episode) -> types.CallToolResult:
+    """A kopa ToolResult as an MCP tool result (an error result when the call failed)."""
+    shown = result.for_model()
+    meta = {EPISODE_META_KEY: episode.id, STATE_HASH_META_KEY: episode.state.hash(),
+            CALL_META_KEY: {"request": result.request,
+                            "attempts": [a.model_dump(mode="json") for a in result.attempts],
+                            "total_count": result.total_count,
+                            "page": result.page.model_dump(mode="json") if result.page is not None else None}}
+    return types.CallToolResult(content=_text(shown), structured_content=shown, is_error=not result.ok,
+                                _meta=meta)
+
+
+def _error_result(name: str, args: dict[str, Any], kind: str, message: str, episode: Episode | None
+                  ) -> types.CallToolResult:
+    error = ToolError(error_class="structural", kind=kind, code=kind, message=message)
+    shown = {"error": error.model_dump()}
+    meta: dict[str, Any] = {}
+    if episode is not None:
+        meta = {EPISODE_META_KEY: episode.id, STATE_HASH_META_KEY: episode.state.hash()}
+    return types.CallToolResult(content=_text(shown), structured_content=shown, is_error=True, _meta=meta or None)
+
+
+def _state_result(episode: Episode) -> types.CallToolResult:
+    described = episode.describe()
+    return types.CallToolResult(content=_text(described), structured_content=described,
+                                _meta={EPISODE_META_KEY: episode.id, STATE_HASH_META_KEY: described["state_hash"]})
+
+
+# ---------------------------------------------------------------------- transports
+
+
+async def serve_stdio(server: KopaMCPServer) -> None:
+    """Serve one client over this process's stdin and stdout until it hangs up."""
+    from mcp.server.stdio import stdio_server
+
+    async with stdio_server() as (read_stream, write_stream):
+        await server.server.run(read_stream, write_stream, server.server.create_initialization_options())
+
+
+def http_app(server: KopaMCPServer, host: str):
+    """The Streamable HTTP app at /mcp (stateful: every HTTP session is an episode scope). On a loopback
+    host the SDK's DNS-rebinding protection admits only loopback Host and Origin headers."""
+    return server.server.streamable_http_app(host=host)
+
+
+def serve_http(server: KopaMCPServer, host: str, port: int) -> None:
+    import uvicorn
+
+    uvicorn.run(http_app(server, host), host=host, port=port, log_level="warning")

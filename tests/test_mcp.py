@@ -1,0 +1,231 @@
+"""The catalog as MCP servers, through the SDK's own in-memory client (kopa.mcp).
+
+Results over MCP are compared with the same calls made in-process by kopa's ToolRuntime, and the tool
+listing with the catalog's own OpenAI schemas (kopa.catalog.schema) — independent computations.
+"""
+
+from __future__ import annotations
+
+import anyio
+import pytest
+from mcp import Client
+
+from kopa.backends import open_backend
+from kopa.catalog.loader import load_catalog
+from kopa.eval.policies.offline import OraclePolicy
+from kopa.eval.runner import RunConfig, load_task_set, run_episode
+from kopa.mcp.client import MCPConnection, MCPTools, tool_result
+from kopa.mcp.episodes import EPISODE_META_KEY
+from kopa.mcp.listing import EPISODE_TOOLS, GET_EPISODE_STATE, RESET_EPISODE, openai_tool
+from kopa.mcp.server import STATE_HASH_META_KEY, KopaMCPServer
+from kopa.tools.runtime import ToolRuntime
+from kopa.tools.state import EpisodeState
+
+CATALOG = load_catalog()
+PLATFORMS = [p for p in CATALOG.platforms if p != "session"]
+SESSION_TOOLS = {t.name for t in CATALOG.by_platform("session")}
+
+
+@pytest.fixture(scope="module")
+def server(backend):
+    return KopaMCPServer(backend)
+
+
+@pytest.fixture(scope="module")
+def tasks():
+    found = load_task_set(RunConfig())
+    return {t.id: t for t in found.tasks()}, found.targets()
+
+
+def _list(server: KopaMCPServer, mode: str):
+    async def go():
+        async with Client(server.server, mode=mode) as client:
+            return (await client.list_tools()).tools
+
+    return anyio.run(go)
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
+def test_each_platform_server_lists_exactly_its_catalog_tools(backend, platform):
+    tools = _list(KopaMCPServer(backend, [platform]), "legacy")
+    expected = {t.name for t in CATALOG.by_platform(platform)} | SESSION_TOOLS | set(EPISODE_TOOLS)
+    assert [t.name for t in tools if t.name not in EPISODE_TOOLS] == [
+        t.name for t in CATALOG if t.platform in (platform, "session")]
+    assert {t.name for t in tools} == expected
+    for tool in tools:
+        if tool.name in EPISODE_TOOLS:
+            continue
+        spec = CATALOG[tool.name].spec
+        assert tool.description == spec.description  # the Korean wording, as the catalog has it
+        assert openai_tool(tool) == CATALOG[tool.name].openai_schema()
+        assert set(tool.output_schema["properties"]["records"]["items"]["properties"]) == {
+            f.name for f in spec.output}
+
+
+def test_the_modern_protocol_lists_the_same_tools(backend):
+    server = KopaMCPServer(backend, ["dart"])
+    assert _list(server, "auto") == _list(server, "legacy")
+
+
+def test_unknown_platform_is_refused_with_the_valid_ones(backend):
+    with pytest.raises(ValueError, match=r"unknown platform.*'dart'"):
+        KopaMCPServer(backend, ["dartt"])
+
+
+def test_lightron_chain_over_mcp_equals_in_process(server, backend, tasks):
+    by_id, targets = tasks
+    task = by_id["finance-001"]
+    assert "라이트론" in task.query
+    local, local_transcript = run_episode(task, targets[task.id], OraclePolicy(), backend, 0, 0)
+    with MCPConnection(server.server) as connection:
+        remote, remote_transcript = run_episode(task, targets[task.id], OraclePolicy(), None, 0, 0,
+                                                MCPTools(connection))
+    assert [c.tool for c in remote.calls][:1] == ["find_dart_corp_code"]
+    assert remote.state_hash == local.state_hash
+    assert remote == local
+    assert remote_transcript == local_transcript  # every record, page, redacted request and attempt
+
+
+def test_invalid_key_is_an_auth_error_result(server, backend):
+    args = {"corp_name": "라이트론"}
+    expected = ToolRuntime(backend).call("find_dart_corp_code", args)  # no key issued: the service refuses
+    with MCPConnection(server.server) as connection:
+        result = connection.call_tool("find_dart_corp_code", args)
+    assert result.is_error
+    assert result.structured_content["error"]["error_class"] == "auth"
+    assert result.structured_content == expected.for_model()  # class, kind, the service's code and message
+    assert tool_result("find_dart_corp_code", args, result) == expected
+
+
+def _always_rate_limited(tmp_path):
+    profile = tmp_path / "ratelimited.toml"
+    profile.write_text('description = "every DART call is rate-limited"\nmaintenance_attempts = 1\n'
+                       'timeout_seconds = 10.0\nquota_window_seconds = 86400\n\n[default]\n'
+                       'rate_limit = 0.0\nmaintenance = 0.0\nserver_error = 0.0\ntimeout = 0.0\n'
+                       'connection_reset = 0.0\ntruncated = 0.0\nmalformed = 0.0\nlatency = 0.0\n\n'
+                       '[platforms.dart]\nrate_limit = 1.0\n', encoding="utf-8")
+    return f"faults:{profile},seed=3@sim"
+
+
+def test_rate_limit_fault_is_an_environmental_error_result(tmp_path):
+    spec = _always_rate_limited(tmp_path)
+    runtime = ToolRuntime(open_backend(spec))
+    runtime.call("issue_api_key", {"platform": "dart"})
+    args = {"corp_name": "라이트론"}
+    expected = runtime.call("find_dart_corp_code", args)
+    assert expected.error is not None and expected.error.kind == "rate_limit"
+    with MCPConnection(KopaMCPServer(open_backend(spec), ["dart"]).server) as connection:
+        connection.call_tool("issue_api_key", {"platform": "dart"})
+        result = connection.call_tool("find_dart_corp_code", args)
+    assert result.is_error
+    assert result.structured_content["error"]["error_class"] == "environmental"
+    assert tool_result("find_dart_corp_code", args, result) == expected  # retried as often, same attempts
+
+
+def test_bad_arguments_are_kopas_own_structural_errors(server, backend):
+    args = {"corp_name": "라이트론", "no_such_param": 1}
+    expected = ToolRuntime(backend).call("find_dart_corp_code", args)
+    with MCPConnection(server.server) as connection:
+        result = connection.call_tool("find_dart_corp_code", args)
+    assert result.is_error and result.structured_content["error"]["kind"] == "bad_param"
+    assert tool_result("find_dart_corp_code", args, result) == expected
+
+
+def _state(connection: MCPConnection, episode: str | None = None) -> dict:
+    return connection.call_tool(GET_EPISODE_STATE, {}, episode).structured_content
+
+
+def test_two_sessions_do_not_see_each_others_state(server):
+    item = {"category": "corp", "code": "00104083", "name": "라이트론"}
+    with MCPConnection(server.server) as first, MCPConnection(server.server) as second:
+        first.call_tool("issue_api_key", {"platform": "dart"})
+        first.call_tool("add_watchlist_item", item)
+        seen = second.call_tool("list_watchlist_items", {})
+        refused = second.call_tool("find_dart_corp_code", {"corp_name": "라이트론"})
+        assert first.call_tool("list_watchlist_items", {}).structured_content["records"] == [item]
+        assert _state(first)["state"]["issued"] == sorted(CATALOG.key_ids("dart"))
+        assert _state(second)["state"]["issued"] == []
+    assert seen.structured_content["records"] == []
+    assert refused.is_error and refused.structured_content["error"]["error_class"] == "auth"
+
+
+def test_modern_protocol_requests_keep_episodes_apart_by_meta_id(server):
+    async def go():
+        async with Client(server.server, mode="auto") as client:
+            assert client.protocol_version >= "2026"
+            a, b = {EPISODE_META_KEY: "a"}, {EPISODE_META_KEY: "b"}
+            await client.call_tool("issue_api_key", {"platform": "krx"}, meta=a)
+            state_a = (await client.call_tool(GET_EPISODE_STATE, {}, meta=a)).structured_content
+            state_b = (await client.call_tool(GET_EPISODE_STATE, {}, meta=b)).structured_content
+            return state_a, state_b
+
+    state_a, state_b = anyio.run(go)
+    assert (state_a["episode"], state_a["state"]["issued"]) == ("a", sorted(CATALOG.key_ids("krx")))
+    assert (state_b["episode"], state_b["state"]["issued"]) == ("b", [])
+
+
+def test_reset_episode_clears_the_state(server, backend):
+    fresh = EpisodeState(current_date=backend.today().isoformat())
+    with MCPConnection(server.server) as connection:
+        connection.call_tool("issue_api_key", {"platform": "dart"})
+        added = connection.call_tool("add_watchlist_item", {"category": "corp", "code": "00104083"})
+        assert added.meta[STATE_HASH_META_KEY] != fresh.hash()
+        reset = connection.call_tool(RESET_EPISODE, {})
+        after = connection.call_tool("list_watchlist_items", {})
+        refused = connection.call_tool("find_dart_corp_code", {"corp_name": "라이트론"})
+        dated = connection.call_tool(RESET_EPISODE, {"current_date": "2025-03-01"}).structured_content
+    assert reset.structured_content["state"] == fresh.model_dump()
+    assert reset.structured_content["state_hash"] == fresh.hash()
+    assert after.structured_content["records"] == []
+    assert refused.structured_content["error"]["error_class"] == "auth"  # the issued key is gone too
+    assert dated["state_hash"] == EpisodeState(current_date="2025-03-01").hash()
+
+
+def test_reset_episode_refuses_a_bad_date_and_a_bad_episode_id(server):
+    with MCPConnection(server.server) as connection:
+        bad_date = connection.call_tool(RESET_EPISODE, {"current_date": "2025-02-30"})
+        bad_id = connection.call_tool(GET_EPISODE_STATE, {}, episode="")
+    assert bad_date.is_error and "YYYY-MM-DD" in bad_date.structured_content["error"]["message"]
+    assert bad_id.is_error and EPISODE_META_KEY in bad_id.structured_content["error"]["message"]
+
+
+def test_a_tool_of_another_platform_is_not_served(backend):
+    with MCPConnection(KopaMCPServer(backend, ["krx"]).server) as connection:
+        result = connection.call_tool("find_dart_corp_code", {"corp_name": "라이트론"})
+    assert result.is_error and result.structured_content["error"]["kind"] == "unknown_tool"
+
+
+def test_openai_policy_gets_the_in_process_tool_schemas_over_mcp(server, tasks):
+    from kopa.eval.policies.openai_agent import OpenAIAgentPolicy
+
+    task = tasks[0]["finance-001"]
+    with MCPConnection(server.server) as connection:
+        listed = MCPTools(connection).openai_schemas(task.available_tools)
+    assert listed == OpenAIAgentPolicy.tools_for(None, task)  # type: ignore[arg-type]
+
+
+def test_the_agent_loop_over_mcp_equals_in_process(server, backend, tasks, monkeypatch):
+    # A scripted model behind a loopback OpenAI-compatible server plays finance-001 twice: tools listed and
+    # called in-process, then over MCP. The model is sent the same tools and the same results both times.
+    from kopa.eval.policies.openai_agent import OpenAIAgentPolicy
+    from kopa.llm import OpenAIChatModel
+    from tests.fakes.chat_server import ChatServer
+    from tests.test_openai_agent import SCRIPT
+
+    monkeypatch.setenv("KOPA_LLM_API_KEY", "sk-test-mcp")
+    by_id, targets = tasks
+    task = by_id["finance-001"]
+    runs = []
+    for tools in (None, "mcp"):
+        with ChatServer(SCRIPT) as chat, MCPConnection(server.server) as connection:
+            policy = OpenAIAgentPolicy(OpenAIChatModel("fake-model", chat.base_url, max_retries=0))
+            source = MCPTools(connection) if tools else None
+            episode, transcript = run_episode(task, targets[task.id], policy, None if tools else backend, 0, 0,
+                                              source)
+        assert chat.errors == []
+        runs.append((episode, transcript, chat.requests))
+    (local, local_transcript, local_requests), (remote, remote_transcript, remote_requests) = runs
+    assert [c.tool for c in remote.calls] == ["find_dart_corp_code", "get_dart_convertible_bond_issuance_decision",
+                                              "get_stock_price_trend", "evaluate_expression"]
+    assert remote_requests == local_requests  # the tools listed and every tool message the model read
+    assert (remote, remote_transcript) == (local, local_transcript)

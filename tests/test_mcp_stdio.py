@@ -1,0 +1,115 @@
+"""`kopa mcp serve --transport stdio` as a real subprocess, as an MCP client (Claude Desktop, an IDE)
+starts it; and `kopa bench run --tools mcp:…` through it, against the same run in-process."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+
+import orjson
+import pytest
+from click.testing import CliRunner
+
+from kopa.catalog.loader import load_catalog
+from kopa.cli import main
+from kopa.eval.policies.offline import OraclePolicy
+from kopa.eval.runner import RunConfig, load_task_set, run_episode
+from kopa.mcp.client import MCPConnection, MCPTools, parse_target, tool_result
+from kopa.mcp.listing import EPISODE_TOOLS, GET_EPISODE_STATE, openai_tool
+from kopa.tools.runtime import ToolRuntime
+
+CATALOG = load_catalog()
+SERVE = [sys.executable, "-m", "kopa.cli", "mcp", "serve", "--transport", "stdio"]
+
+
+def _command(*extra: str) -> str:
+    return shlex.join([*SERVE, *extra])
+
+
+@pytest.fixture(scope="module")
+def dart(backend):  # the backend fixture builds the world the subprocess then finds in the shared cache
+    with MCPConnection(parse_target(_command("--platform", "dart", "--backend", "sim"))) as connection:
+        yield connection
+
+
+def _assert_lists_its_catalog_tools(connection: MCPConnection, platform: str) -> None:
+    tools = [t for t in connection.list_tools() if t.name not in EPISODE_TOOLS]
+    assert [t.name for t in tools] == [t.name for t in CATALOG if t.platform in (platform, "session")]
+    assert all(openai_tool(t) == CATALOG[t.name].openai_schema() for t in tools)
+
+
+def test_stdio_server_lists_the_platforms_catalog_tools(dart):
+    _assert_lists_its_catalog_tools(dart, "dart")
+
+
+@pytest.mark.slow  # a server process per platform: about a second and a half each
+@pytest.mark.parametrize("platform", [p for p in CATALOG.platforms if p not in ("session", "dart")])
+def test_every_platforms_stdio_server_lists_its_catalog_tools(backend, platform):
+    with MCPConnection(parse_target(_command("--platform", platform, "--backend", "sim"))) as connection:
+        _assert_lists_its_catalog_tools(connection, platform)
+
+
+def test_lightron_chain_over_stdio_equals_in_process(dart, backend):
+    runtime = ToolRuntime(backend)
+    steps = [("issue_api_key", {"platform": "dart"}), ("find_dart_corp_code", {"corp_name": "라이트론"})]
+    found = []
+    for name, args in steps:
+        expected = runtime.call(name, args)
+        assert tool_result(name, args, dart.call_tool(name, args, "chain")) == expected
+        found = expected.records
+    corp_code = found[0]["corp_code"]
+    expected = runtime.call("get_dart_company_overview", {"corp_code": corp_code})
+    remote = tool_result("get_dart_company_overview", {"corp_code": corp_code},
+                         dart.call_tool("get_dart_company_overview", {"corp_code": corp_code}, "chain"))
+    assert remote == expected and remote.records[0]["corp_name"] == "라이트론"
+    assert dart.call_tool(GET_EPISODE_STATE, {}, "chain").structured_content["state_hash"] == runtime.state.hash()
+
+
+def test_an_episode_over_stdio_equals_in_process(dart, backend):
+    found = load_task_set(RunConfig())
+    task = next(t for t in found.tasks() if t.id == "finance-001")
+    target = found.targets()[task.id]
+    local = run_episode(task, target, OraclePolicy(), backend, 0, 0)
+    with MCPConnection(parse_target(_command("--backend", "sim"))) as connection:
+        remote = run_episode(task, target, OraclePolicy(), None, 0, 0, MCPTools(connection))
+    assert remote == local
+
+
+def _bench(tmp_path, name: str, *extra: str) -> list[dict]:
+    out = tmp_path / name
+    result = CliRunner().invoke(main, ["bench", "run", "--policy", "oracle", "-n", "1", "--out", str(out), *extra])
+    assert result.exit_code == 0, result.output
+    return [orjson.loads(line) for line in (out / "episodes.jsonl").read_bytes().splitlines()]
+
+
+def _compare_bench(tmp_path, *only: str) -> list[dict]:
+    local = _bench(tmp_path, "local", *only)
+    remote = _bench(tmp_path, "mcp", *only, "--tools", "mcp:" + _command("--backend", "sim"))
+    assert [e["state_hash"] for e in remote] == [e["state_hash"] for e in local]
+    assert remote == local
+    return remote
+
+
+def test_bench_run_over_mcp_equals_in_process(tmp_path, backend):
+    episodes = _compare_bench(tmp_path, "--only", "finance-001,finance-015,finance-008")
+    assert len(episodes) == 3
+
+
+@pytest.mark.slow
+def test_all_tasks_over_mcp_pass_with_in_process_state_hashes(tmp_path, backend):
+    episodes = _compare_bench(tmp_path)
+    assert len(episodes) == len(load_task_set(RunConfig()).tasks())
+    scores = [orjson.loads(line) for line in (tmp_path / "mcp" / "scores.jsonl").read_bytes().splitlines()]
+    assert all(s["score"]["passed"] for s in scores)
+
+
+def test_bench_run_refuses_a_backend_beside_mcp_tools(tmp_path):
+    result = CliRunner().invoke(main, ["bench", "run", "--only", "finance-001", "-n", "1", "--out", str(tmp_path),
+                                       "--faults", "realistic", "--tools", "mcp:kopa mcp serve"])
+    assert result.exit_code == 2 and "kopa mcp serve" in result.output
+
+
+def test_a_command_that_is_no_mcp_server_is_a_one_line_error(tmp_path):
+    result = CliRunner().invoke(main, ["bench", "run", "--only", "finance-001", "-n", "1", "--out", str(tmp_path),
+                                       "--tools", "mcp:" + shlex.join([sys.executable, "-c", "pass"])])
+    assert result.exit_code != 0 and "cannot start an MCP session" in result.output
