@@ -479,3 +479,21 @@ def test_a_recorded_synthesis_is_re_solved_on_a_fresh_backend_and_on_its_recordi
     (run / "config.json").write_bytes(orjson.dumps(config))
     kept, drops, _ = filter_run(run)
     assert kept == [] and {(d.stage, d.reason) for d in drops} == {(3, "not_reproduced")}
+
+
+def test_a_solver_policy_re_solves_every_task_and_what_it_cannot_solve_is_dropped(candidates):
+    from kopa.eval.policies.offline import POLICIES
+    from kopa.synth.solver import ModelSolver
+
+    sample = candidates[:8]
+    backend = open_backend("sim")
+    kept, drops, _ = filter_candidates(sample, CATALOG, backend, lambda: open_backend("sim"), {},
+                                       solver=ModelSolver(POLICIES["oracle"]()))
+    baseline, _, _ = filter_candidates(sample, CATALOG, backend, lambda: open_backend("sim"), {})
+    assert [c.task.id for c in kept] == [c.task.id for c in baseline] and kept
+    # a policy that calls the data tool without the lookup first cannot solve a chain: those drop at stage 3
+    kept, drops, _ = filter_candidates(sample, CATALOG, backend, lambda: open_backend("sim"), {},
+                                       solver=ModelSolver(POLICIES["skip_lookup"]()))
+    unsolved = [d for d in drops if d.reason == "not_resolved"]
+    assert unsolved and all(d.stage == 3 and "skip_lookup" in d.detail for d in unsolved)
+    assert len(kept) + len(unsolved) == len(baseline)

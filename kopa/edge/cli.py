@@ -323,9 +323,13 @@ def synth_command(graph_run: str, out: str, count: int, path_seed: int, workers:
               help="Stage 2 model judges (OpenAI-compatible): two models, or one asked in two framings; a task "
                    "the exact checks let through is dropped when both judges say it leaks or is decorative.")
 @click.option("--judge-base-url", default=None, metavar="URL", help="--judge-model: the OpenAI-compatible base URL.")
+@click.option("--solver-model", default=None, metavar="NAME",
+              help="Stage 3 re-solving by an OpenAI-compatible agent as well: a task it does not solve as a "
+                   "KOPA-Bench episode is dropped (not_resolved). Its base URL is --judge-base-url.")
 @click.option("--llm-cache", default="runs/llm-cache", show_default=True, type=click.Path(file_okay=False),
-              help="--judge-model: where replies are cached by request hash (replayed offline).")
-def filter_command(run_dir: str, judge_model: str | None, judge_base_url: str | None, llm_cache: str) -> None:
+              help="--judge-model / --solver-model: where replies are cached by request hash (replayed offline).")
+def filter_command(run_dir: str, judge_model: str | None, judge_base_url: str | None, solver_model: str | None,
+                   llm_cache: str) -> None:
     """Stage 1 rules, Stage 2 judges (answer leaking, decorative chains by execution; with --judge-model
     also two model judges that must agree), Stage 3 re-solving; writes dataset.jsonl, tasks/ + targets/ (a
     task set for `kopa bench run --tasks DIR`), dropped.jsonl and report.md.
@@ -349,6 +353,15 @@ def filter_command(run_dir: str, judge_model: str | None, judge_base_url: str | 
         if len(names) > 2:
             raise click.BadParameter("one or two model names", param_hint="--judge-model")
         judges = judge_pair([CachedChatModel(OpenAIChatModel(n, judge_base_url), Path(llm_cache)) for n in names])
+    solver = None
+    if solver_model:
+        from kopa.eval.policies.openai_agent import OpenAIAgentPolicy
+        from kopa.llm.cache import CachedChatModel
+        from kopa.llm.client import OpenAIChatModel
+        from kopa.synth.solver import ModelSolver
+
+        model = OpenAIChatModel(solver_model, judge_base_url, temperature=0.0, seed=0)
+        solver = ModelSolver(OpenAIAgentPolicy(CachedChatModel(model, Path(llm_cache))))
 
     started = time.perf_counter()
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -360,7 +373,7 @@ def filter_command(run_dir: str, judge_model: str | None, judge_base_url: str | 
                 bars[stage] = progress.add_task(stage, total=total)
             progress.update(bars[stage], completed=done)  # type: ignore[arg-type]
 
-        kept, drops, _ = filter_run(Path(run_dir), progress=tick, judges=judges)
+        kept, drops, _ = filter_run(Path(run_dir), progress=tick, judges=judges, solver=solver)
     console.print((Path(run_dir) / "report.md").read_text(encoding="utf-8"))
     console.print(f"{len(kept)} tasks kept, {len(drops)} dropped in {time.perf_counter() - started:.1f} s → "
                   f"{run_dir}/dataset.jsonl, tasks/, targets/, dropped.jsonl, report.md")

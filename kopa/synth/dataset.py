@@ -25,6 +25,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import orjson
 import yaml
@@ -35,10 +36,13 @@ from kopa.edge.graph import ToolGraph
 from kopa.errors import UserError
 from kopa.fileio import write_atomic
 from kopa.synth.filters import Drop, filter_candidates
-from kopa.synth.judges import ModelJudge
 from kopa.synth.junction import PHI
 from kopa.synth.query import QueryWriter, TemplateWriter
 from kopa.synth.trajectory import Candidate, Failure, SynthContext, synthesize
+
+if TYPE_CHECKING:
+    from kopa.synth.judges import ModelJudge
+    from kopa.synth.solver import ModelSolver
 
 SYNTH_VERSION = 3  # bump when a change makes the same seed build other trajectories: old parts are not reused
 CHUNK = 25
@@ -226,7 +230,7 @@ def _absolute_recording(spec: str) -> str:
 
 
 def filter_run(out: Path, progress: Callable[[str, int, int], None] | None = None,
-               judges: tuple[ModelJudge, ModelJudge] | None = None
+               judges: tuple[ModelJudge, ModelJudge] | None = None, solver: ModelSolver | None = None
                ) -> tuple[list[Candidate], list[Drop], dict[str, int]]:
     config = orjson.loads((out / "config.json").read_bytes())
     candidates = read_candidates(out)
@@ -236,7 +240,7 @@ def filter_run(out: Path, progress: Callable[[str, int, int], None] | None = Non
     # fresh backend and, to judge a re-solve that differs, on the recording (else on another fresh one).
     kept, drops, notes = filter_candidates(candidates, load_catalog(), open_backend(recording or fresh),
                                            lambda: open_backend(fresh), cache, config["seed"], progress, judges,
-                                           second_backend=lambda: open_backend(recording or fresh))
+                                           second_backend=lambda: open_backend(recording or fresh), solver=solver)
     write_dataset(out, kept, config)
     write_ablations(out, candidates, kept, config)
     write_atomic(out / "dropped.jsonl", b"".join(orjson.dumps(d.model_dump(), option=_JSON) + b"\n" for d in drops))

@@ -18,7 +18,8 @@ a candidate the exact checks let through is also dropped when two independent mo
 Stage 3, independent re-solving: the task's golden trajectory is executed again on a fresh backend and a
 fresh environment. When its answer and final state differ from the stored ones, a second independent
 re-solve judges the first: two re-solves that agree replace the stored answer (the paper's replacement,
-counted as `answer_replaced`); otherwise the task is dropped (`not_reproduced`).
+counted as `answer_replaced`); otherwise the task is dropped (`not_reproduced`). With a model solver
+(`kopa.synth.solver`), a task the model does not solve as a KOPA-Bench episode is dropped (`not_resolved`).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import copy
 import re
 import unicodedata
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -42,6 +43,9 @@ from kopa.eval.task import AnswerKey, Target, Task
 from kopa.synth.judges import ModelJudge, Question, agreed
 from kopa.synth.junction import number
 from kopa.synth.trajectory import Candidate
+
+if TYPE_CHECKING:
+    from kopa.synth.solver import ModelSolver
 
 # Lint kinds that make a synthesized task malformed. Not `cardinality`: KOPA-Bench asks every task for a
 # high-cardinality intermediate, while a SEQ trajectory is by definition one whose handoffs have n = 1;
@@ -336,7 +340,8 @@ def filter_candidates(candidates: list[Candidate], catalog: Catalog, backend: Ba
                       fresh_backend: Callable[[], Backend], cache: dict[str, list[str]], seed: int = 0,
                       progress: Callable[[str, int, int], None] | None = None,
                       judges: tuple[ModelJudge, ModelJudge] | None = None,
-                      second_backend: Callable[[], Backend] | None = None
+                      second_backend: Callable[[], Backend] | None = None,
+                      solver: ModelSolver | None = None
                       ) -> tuple[list[Candidate], list[Drop], dict[str, int]]:
     """(kept, dropped, notes): notes count the static decorative judge's verdicts beside the executed one,
     the model judges' votes where there are judges, and Stage 3's replaced answers."""
@@ -402,6 +407,10 @@ def filter_candidates(candidates: list[Candidate], catalog: Catalog, backend: Ba
         if replacement is not None:
             notes["answer_replaced"] += 1
             c = c.model_copy(update={"target": replacement})
+        unsolved = solver.solve(c, fresh_backend()) if solver is not None else None
+        if unsolved is not None:
+            drops.append(Drop(index=c.index, task_id=c.task.id, stage=3, reason="not_resolved", detail=unsolved))
+            continue
         kept.append(c)
     drops.sort(key=lambda d: d.index)
     return kept, drops, notes
