@@ -93,7 +93,11 @@ def _from_tables(runtime: ToolRuntime, tool: str, args: dict) -> list[dict]:
 
 
 def _num(v) -> Decimal:
-    return Decimal(str(v).replace(",", ""))
+    text = str(v).replace(",", "")
+    if "/" in text:  # an exact answer key is a fraction where the value has more digits than it shows
+        top, bottom = text.split("/")
+        return Decimal(top) / Decimal(bottom)
+    return Decimal(text)
 
 
 def _expected_values(junction, records: list[dict]) -> list[str]:

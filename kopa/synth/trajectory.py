@@ -50,7 +50,7 @@ START_TRIES = 8
 # Share of starts that also fill one optional filter argument (a district, a name, a category) from C. An
 # unfiltered list call answers with tens of distinct values, so its junction is almost always DRV; a
 # filtered one answers with one or a few, the SEQ and FAN junctions of a lookup-first question.
-NARROW_SHARE = 0.5
+NARROW_SHARE = 0.3
 JUNCTIONS = (1, 2, 3)  # chain lengths m − 1 drawn for a trajectory ...
 JUNCTION_WEIGHTS = (0.5, 0.3, 0.2)  # ... with these probabilities
 _HANGUL = re.compile(r"[가-힣]")
@@ -354,6 +354,10 @@ class ChainBuild:
         else:
             names = [v for v in self.ctx.cache[param.name] if _HANGUL.search(v)]
             value = names[int(self.rng.integers(len(names)))]
+            if "포함" in param.description and " " in value:
+                # a contains-search ("검색값을 포함하는 항목"): one word of a name matches a few records, the
+                # handful of values a FAN junction hands on one by one
+                value = value.split()[0]
         return {**args, param.name: value}
 
     def _edges(self, current: str, limit: int | None = EDGE_TRIES) -> list[Edge]:
@@ -525,7 +529,7 @@ def _answerable_text(value: Any, handed: set[str]) -> bool:
 
 
 SHAPES = ("seq", "SEM", "CMP", "COND")
-SHAPE_WEIGHTS = (0.55, 0.15, 0.15, 0.15)
+SHAPE_WEIGHTS = (0.55, 0.25, 0.13, 0.07)
 PREFIX_WEIGHTS = (0.5, 0.35, 0.15)  # sequential junctions before a block: 0 (the block alone), 1, 2
 
 
