@@ -21,9 +21,10 @@ from kopa.console import LazyConsole
 console = LazyConsole(soft_wrap=True)
 
 
-@click.group("edge")
+@click.group("edge", short_help="EDGE: the graph G* (Phase A) and trajectories synthesized on it (Phase B).")
 def edge() -> None:
-    """EDGE: the execution-grounded tool-dependency graph (Phase A)."""
+    """EDGE: the execution-grounded tool-dependency graph (Phase A: `edge graph`) and the trajectories
+    synthesized on it (Phase B: `edge synth`, `edge filter`)."""
 
 
 @edge.group("graph")
