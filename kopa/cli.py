@@ -608,11 +608,13 @@ def sim_faults_show(profile: str) -> None:
 def _register_bench() -> None:
     from kopa.edge.cli import edge
     from kopa.eval.cli import bench
+    from kopa.rl.cli import rl
     from kopa.study.cli import study
 
     main.add_command(bench)
     main.add_command(edge)
     main.add_command(study)
+    main.add_command(rl)
 
 
 _register_bench()
