@@ -53,6 +53,7 @@ def verl_record(task: Task, target: Target, index: int, task_set: str | None, sp
         "ability": ABILITY,
         "reward_model": {"style": "rule", "ground_truth": ground_truth(task, target)},
         "extra_info": {"index": index, "split": split, "task_id": task.id, "domain": task.domain,
+                       "task_set": str(Path(task_set).resolve()) if task_set else "",
                        "need_tools_kwargs": True,
                        "tools_kwargs": {name: {"create_kwargs": dict(create)} for name in task.available_tools},
                        "tool_selection": list(task.available_tools)},
