@@ -113,7 +113,7 @@ def rollouts(tmp_path_factory, _isolated_cache):
 
 def test_sft_export_keeps_one_verified_trajectory_per_task(tmp_path, rollouts):
     out = tmp_path / "sft.jsonl"
-    result = CliRunner().invoke(main, ["rl", "export", "--format", "sft", "--rollouts", str(rollouts), "-o", str(out)])
+    result = CliRunner().invoke(main, ["rl", "export", "--format", "sft", "--from", str(rollouts), "-o", str(out)])
     assert result.exit_code == 0, result.output
     groups = [orjson.loads(line) for line in (rollouts / "groups.jsonl").read_bytes().splitlines()]
     verified = {g["task_id"]: min(r["rollout"] for r in g["rollouts"] if r["reward"] == 1.0)
@@ -132,7 +132,7 @@ def test_sft_export_keeps_one_verified_trajectory_per_task(tmp_path, rollouts):
 
 def test_sft_export_needs_a_rollouts_folder(tmp_path):
     result = CliRunner().invoke(main, ["rl", "export", "--format", "sft", "-o", str(tmp_path / "x.jsonl")])
-    assert result.exit_code != 0 and "--rollouts" in result.output
+    assert result.exit_code != 0 and "--from" in result.output
 
 
 @pytest.mark.parametrize(("response", "answer"), [

@@ -8,7 +8,14 @@ from __future__ import annotations
 
 import click
 
-from kopa.cli_options import backend_options, compose_backend, executor_options, out_option, workers_option
+from kopa.cli_options import (
+    IntList,
+    backend_options,
+    compose_backend,
+    executor_options,
+    out_option,
+    workers_option,
+)
 from kopa.console import LazyConsole, Table
 
 console = LazyConsole()
@@ -35,8 +42,9 @@ def _only(text: str) -> list[str]:
                    "per rollout), oracle, first_page_only, skip_key, skip_lookup, or openai (--model).")
 @click.option("-n", "--rollouts", "n", type=click.IntRange(min=1), default=4, show_default=True,
               help="Rollouts per task: the GRPO group size (actor_rollout_ref.rollout.n).")
-@click.option("--policy-seed", type=int, default=0, show_default=True,
-              help="The seed every rollout's random stream is named by (the world's is sim:seed=N).")
+@click.option("--policy-seeds", type=IntList(), default="0", show_default=True,
+              help="The policy seed every rollout's random stream is named by (one; the world's is the "
+                   "backend's sim:seed=N). Groups of other seeds go to another --out.")
 @click.option("--no-std-norm", is_flag=True,
               help="Advantages r − mean without dividing by the group's std (Dr. GRPO; verl's "
                    "algorithm.norm_adv_by_std_in_grpo=False).")
@@ -53,7 +61,7 @@ def _only(text: str) -> list[str]:
 @click.option("--llm-mode", type=click.Choice(["auto", "record", "replay"]), default="auto", show_default=True,
               help="With --llm-cache: auto asks the model on a miss; record always asks; replay never does.")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON instead of tables.")
-def rollouts_cmd(tasks_path: str | None, only: str, policy: str, n: int, policy_seed: int, no_std_norm: bool,
+def rollouts_cmd(tasks_path: str | None, only: str, policy: str, n: int, policy_seeds: list[int], no_std_norm: bool,
                  backend_spec: str, record_dir: str | None, faults: str | None, executor: str,
                  address: str | None, workers: int, out: str, force: bool, model: str | None,
                  base_url: str | None, temperature: float, llm_cache: str | None, llm_mode: str,
@@ -75,8 +83,11 @@ def rollouts_cmd(tasks_path: str | None, only: str, policy: str, n: int, policy_
     from kopa.rl.rollouts import RolloutConfig, generate, read_groups, select
     from kopa.rl.stats import group_stats
 
+    if len(policy_seeds) != 1:
+        raise click.BadParameter("one seed per rollouts folder (run once per seed, each with its own --out)",
+                                 param_hint="--policy-seeds")
     config = RolloutConfig(policy=policy, backend=compose_backend(backend_spec, record_dir, faults), n=n,
-                           seed=policy_seed, task_set=tasks_path, only=_only(only), norm_adv_by_std=not no_std_norm,
+                           seed=policy_seeds[0], task_set=tasks_path, only=_only(only), norm_adv_by_std=not no_std_norm,
                            model=model, base_url=base_url, llm_cache=llm_cache, llm_mode=llm_mode,
                            temperature=temperature)
     tasks, _ = select(config)
@@ -120,7 +131,7 @@ def _print_stats(stats) -> None:
                    "rollouts folder as chat JSONL.")
 @click.option("--tasks", "tasks_path", type=click.Path(file_okay=False), help=TASKS_HELP + " (--format verl)")
 @click.option("--only", default="", help="Comma-separated task ids or domains (--format verl; default: all).")
-@click.option("--rollouts", "rollouts_dir", type=click.Path(file_okay=False, exists=True),
+@click.option("--from", "rollouts_dir", type=click.Path(file_okay=False, exists=True), metavar="DIR",
               help="A `kopa rl rollouts` folder (--format sft): per task its first rollout with reward 1.")
 @out_option("The file to write (default runs/rl-export/kopa.parquet or sft.jsonl).", file=True)
 @click.option("--show", is_flag=True, help="Print the first record.")
@@ -130,7 +141,7 @@ def export_cmd(fmt: str, tasks_path: str | None, only: str, rollouts_dir: str | 
 
     \b
       kopa rl export --format verl -o runs/rl/kopa_bench.parquet
-      kopa rl export --format sft --rollouts runs/rl-rollouts -o runs/rl/sft.jsonl
+      kopa rl export --format sft --from runs/rl-rollouts -o runs/rl/sft.jsonl
     """
     import json
     from pathlib import Path
@@ -141,7 +152,7 @@ def export_cmd(fmt: str, tasks_path: str | None, only: str, rollouts_dir: str | 
         from kopa.rl.rollouts import RolloutConfig, select
 
         if rollouts_dir:
-            raise click.UsageError("--rollouts is for --format sft; --format verl reads --tasks")
+            raise click.UsageError("--from is for --format sft; --format verl reads --tasks")
         tasks, targets = select(RolloutConfig(task_set=tasks_path, only=_only(only)))
         path = Path(out or "runs/rl-export/kopa.parquet")
         records = export.write_verl(path, tasks, targets, tasks_path)
@@ -153,7 +164,7 @@ def export_cmd(fmt: str, tasks_path: str | None, only: str, rollouts_dir: str | 
         from kopa.rl.rollouts import read_groups
 
         if not rollouts_dir:
-            raise click.UsageError("--format sft needs --rollouts DIR (a `kopa rl rollouts` folder)")
+            raise click.UsageError("--format sft needs --from DIR (a `kopa rl rollouts` folder)")
         folder = Path(rollouts_dir)
         if not (folder / "config.json").exists():
             raise export.ExportError(f"{folder}: not a rollouts folder (no config.json)")
@@ -171,10 +182,11 @@ def export_cmd(fmt: str, tasks_path: str | None, only: str, rollouts_dir: str | 
 @rl.command("verl-config", short_help="verl's tool config YAML for the tools a task set uses.")
 @click.option("--tasks", "tasks_path", type=click.Path(file_okay=False), help=TASKS_HELP)
 @click.option("--only", default="", help="Comma-separated task ids or domains (default: all).")
-@click.option("--backend", "backend_spec", metavar="SPEC", default="sim", show_default=True,
-              help="The backend the tools call in training (any kopa backend string, e.g. replay:DIR).")
+@click.option("--backend", "training_backend", metavar="SPEC", default="sim", show_default=True,
+              help="The backend string written into the config: where the tools answer during training "
+                   "(e.g. replay:DIR); nothing is called now.")
 @out_option("The YAML to write (default runs/rl-export/kopa_tools.yaml).", file=True)
-def verl_config_cmd(tasks_path: str | None, only: str, backend_spec: str, out: str | None) -> None:
+def verl_config_cmd(tasks_path: str | None, only: str, training_backend: str, out: str | None) -> None:
     """One entry per tool (class_name kopa.rl.verl.KopaTool, config with the backend and task set, the
     tool's schema in the form verl's schema model keeps), for actor_rollout_ref.rollout.multi_turn.tool_config_path.
 
@@ -188,7 +200,7 @@ def verl_config_cmd(tasks_path: str | None, only: str, backend_spec: str, out: s
     from kopa.rl.verl_config import render, tool_config
 
     tasks, _ = select(RolloutConfig(task_set=tasks_path, only=_only(only)))
-    config = tool_config(tasks, backend=backend_spec,
+    config = tool_config(tasks, backend=training_backend,
                          task_set=str(Path(tasks_path).resolve()) if tasks_path else None)
     path = Path(out or "runs/rl-export/kopa_tools.yaml")
     write_atomic(path, render(config).encode())
