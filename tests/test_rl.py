@@ -213,3 +213,32 @@ def test_cli_rollouts_prints_the_group_statistics(tmp_path):
                                     "-o", str(tmp_path / "bad")])
     assert bad.exit_code != 0 and "oracle share must be in [0, 1]" in bad.output
     assert isinstance(bad.exception, SystemExit | UserError)
+
+
+def test_a_model_policy_samples_each_rollout_with_its_own_seed(tmp_path):
+    """A scripted OpenAI-compatible server on loopback (tests/fakes): it answers the target for even
+    sampling seeds and gives up for odd ones, so the rewards show which seed each rollout was sent."""
+    from tests.fakes.chat_server import ChatServer, text
+
+    found = task_set()
+    target = found.targets()["law-014"]
+
+    def reply(body):
+        return text(target.answer if body["seed"] % 2 == 0 else "모르겠습니다.")
+
+    with ChatServer([reply] * 4) as server:
+        config = RolloutConfig(policy="openai", model="fake-model", base_url=server.base_url, only=["law-014"], n=4,
+                               seed=0, temperature=1.0)
+        generate(config, tmp_path / "model")
+    assert server.errors == []
+    assert sorted(r["seed"] for r in server.requests) == [0, 1, 2, 3]  # seed · 10000 + rollout
+    assert {r["temperature"] for r in server.requests} == {1.0}
+    table = _table(tmp_path / "model" / "rollouts.parquet")
+    assert [r["reward"] for r in table] == [1.0, 0.0, 1.0, 0.0]
+    assert [r["advantage"] for r in table] == pytest.approx(_expected([1.0, 0.0, 1.0, 0.0]), abs=1e-9)
+    assert [r["played"] for r in table] == ["openai"] * 4
+    stats = orjson.loads((tmp_path / "model" / "stats.json").read_bytes())
+    # the server's usage: prompt 100 + request index, completion 10 per request
+    assert (stats["llm_calls"], stats["prompt_tokens"], stats["completion_tokens"]) == (4, 406, 40)
+    messages = orjson.loads(table[0]["messages"])
+    assert [m["role"] for m in messages] == ["system", "user", "assistant"]
