@@ -342,6 +342,9 @@ def test_launch_script_composes_with_verls_hydra_config(tmp_path):
     assert config.reward.custom_reward_function.path == "pkg://kopa.rl.reward"
     tools = load_all_tools(config.actor_rollout_ref.rollout.multi_turn.tool_config_path, None)
     assert len(tools) == len({n for t in task_set().tasks() for n in t.available_tools})
-    assert Path(config.data.train_files).exists()
+    assert Path(config.data.train_files).exists() and Path(config.data.val_files).exists()
+    multi_turn = config.actor_rollout_ref.rollout.multi_turn
+    assert multi_turn.max_parallel_calls > 1
+    assert multi_turn.max_tool_response_length > tools[0].max_tool_chars  # kopa cuts first, to whole records
     with pytest.raises(Exception, match="no_such_key"):  # the check can fail: a key verl does not know
         _compose([*overrides, "actor_rollout_ref.rollout.no_such_key=1"])

@@ -13,7 +13,7 @@ set -euo pipefail
 MODEL=${MODEL:-Qwen/Qwen3.5-4B}
 ENGINE=${ENGINE:-vllm}                 # vllm or sglang
 BACKEND=${BACKEND:-sim}                # where the tools answer: sim, replay:DIR, faults:realistic@sim, live
-TASKS=${TASKS:-}                       # a task set folder; empty: KOPA-Bench
+TASKS=${TASKS:-}                       # the training task set (e.g. EDGE Phase B's folder); empty: KOPA-Bench
 OUT=${OUT:-runs/rl-grpo}
 GPUS=${GPUS:-8}
 N=${N:-4}                              # rollouts per task (the GRPO group)
@@ -23,21 +23,29 @@ mkdir -p "$OUT"
 TASKS_ARG=()
 [ -n "$TASKS" ] && TASKS_ARG=(--tasks "$TASKS")
 kopa rl export --format verl "${TASKS_ARG[@]}" -o "$OUT/train.parquet"
-kopa rl verl-config "${TASKS_ARG[@]}" --backend "$BACKEND" -o "$OUT/kopa_tools.yaml"
+kopa rl export --format verl -o "$OUT/val.parquet"                  # validation: KOPA-Bench
+# one tool config for both sets' tools; every sample names its own task set
+kopa rl verl-config "${TASKS_ARG[@]}" --with-kopa-bench --backend "$BACKEND" --max-tool-chars 4000 \
+    -o "$OUT/kopa_tools.yaml"
+
+# Two verl defaults do not fit these APIs: multi_turn.max_parallel_calls=1 would run only the first of the
+# calls a model issues together (most KOPA-Bench tasks do), and max_tool_response_length=256 characters cuts
+# every result; kopa cuts results to whole records at --max-tool-chars, below verl's limit. The length filter
+# is off: verl's filter counts every tool of the config into each prompt, while a sample is offered only its
+# own tools (extra_info.tool_selection); a prompt over max_prompt_length is left-truncated by the agent loop.
 
 python3 -m verl.trainer.main_ppo \
     algorithm.adv_estimator=grpo \
     algorithm.norm_adv_by_std_in_grpo=True \
     algorithm.use_kl_in_reward=False \
     data.train_files="$OUT/train.parquet" \
-    data.val_files="$OUT/train.parquet" \
+    data.val_files="$OUT/val.parquet" \
     data.train_batch_size="$BATCH" \
     data.max_prompt_length=8192 \
-    data.max_response_length=8192 \
-    data.filter_overlong_prompts=True \
+    data.max_response_length=16384 \
+    data.filter_overlong_prompts=False \
     data.truncation=error \
     data.return_raw_chat=True \
-    data.tool_config_path="$OUT/kopa_tools.yaml" \
     actor_rollout_ref.model.path="$MODEL" \
     actor_rollout_ref.model.use_remove_padding=True \
     actor_rollout_ref.model.enable_gradient_checkpointing=True \
@@ -60,7 +68,7 @@ python3 -m verl.trainer.main_ppo \
     actor_rollout_ref.rollout.multi_turn.tool_config_path="$OUT/kopa_tools.yaml" \
     actor_rollout_ref.rollout.multi_turn.max_assistant_turns=16 \
     actor_rollout_ref.rollout.multi_turn.max_parallel_calls=8 \
-    actor_rollout_ref.rollout.multi_turn.max_tool_response_length=8192 \
+    actor_rollout_ref.rollout.multi_turn.max_tool_response_length=4096 \
     actor_rollout_ref.rollout.agent.default_agent_loop=tool_agent \
     actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=1 \
     reward.custom_reward_function.path=pkg://kopa.rl.reward \

@@ -179,19 +179,27 @@ def export_cmd(fmt: str, tasks_path: str | None, only: str, rollouts_dir: str | 
         click.echo(json.dumps(records[0], ensure_ascii=False, indent=2))
 
 
-@rl.command("verl-config", short_help="verl's tool config YAML for the tools a task set uses.")
-@click.option("--tasks", "tasks_path", type=click.Path(file_okay=False), help=TASKS_HELP)
+@rl.command("verl-config", short_help="verl's tool config YAML for the tools task sets use.")
+@click.option("--tasks", "tasks_paths", type=click.Path(file_okay=False), multiple=True,
+              help=TASKS_HELP + " Repeat it for the tools of several (e.g. training and validation sets).")
 @click.option("--only", default="", help="Comma-separated task ids or domains (default: all).")
 @click.option("--backend", "training_backend", metavar="SPEC", default="sim", show_default=True,
               help="The backend string written into the config: where the tools answer during training "
                    "(e.g. replay:DIR); nothing is called now.")
+@click.option("--with-kopa-bench", is_flag=True,
+              help="Add KOPA-Bench's tools to those of --tasks (KOPA-Bench as the validation set).")
+@click.option("--max-tool-chars", type=click.IntRange(min=200), default=4000, show_default=True,
+              help="A longer tool result keeps its leading records (valid JSON, with a note); set verl's "
+                   "multi_turn.max_tool_response_length above it.")
 @out_option("The YAML to write (default runs/rl-export/kopa_tools.yaml).", file=True)
-def verl_config_cmd(tasks_path: str | None, only: str, training_backend: str, out: str | None) -> None:
-    """One entry per tool (class_name kopa.rl.verl.KopaTool, config with the backend and task set, the
-    tool's schema in the form verl's schema model keeps), for actor_rollout_ref.rollout.multi_turn.tool_config_path.
+def verl_config_cmd(tasks_paths: tuple[str, ...], only: str, training_backend: str, with_kopa_bench: bool,
+                    max_tool_chars: int, out: str | None) -> None:
+    """One entry per tool (class_name kopa.rl.verl.KopaTool, config with the backend, the tool's schema in the
+    form verl's schema model keeps), for actor_rollout_ref.rollout.multi_turn.tool_config_path.
 
     \b
       kopa rl verl-config -o runs/rl/kopa_tools.yaml
+      kopa rl verl-config --tasks runs/edge-synth --with-kopa-bench --backend replay:runs/rec
     """
     from pathlib import Path
 
@@ -199,9 +207,12 @@ def verl_config_cmd(tasks_path: str | None, only: str, training_backend: str, ou
     from kopa.rl.rollouts import RolloutConfig, select
     from kopa.rl.verl_config import render, tool_config
 
-    tasks, _ = select(RolloutConfig(task_set=tasks_path, only=_only(only)))
-    config = tool_config(tasks, backend=training_backend,
-                         task_set=str(Path(tasks_path).resolve()) if tasks_path else None)
+    sets: list[str | None] = [*tasks_paths] or [None]
+    if with_kopa_bench and None not in sets:
+        sets.append(None)
+    tasks = [t for path in sets for t in select(RolloutConfig(task_set=path, only=_only(only)))[0]]
+    default = str(Path(tasks_paths[0]).resolve()) if tasks_paths else None
+    config = tool_config(tasks, backend=training_backend, task_set=default, max_tool_chars=max_tool_chars)
     path = Path(out or "runs/rl-export/kopa_tools.yaml")
     write_atomic(path, render(config).encode())
     click.echo(f"{path}: {len(config['tools'])} tools for {len(tasks)} tasks")

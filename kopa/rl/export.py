@@ -4,7 +4,7 @@ verl (``--format verl``, Parquet): one row per task, as verl's ``RLHFDataset`` a
 ``data_source``, ``agent_name`` 'tool_agent', ``prompt`` (the system prompt with the task's injected
 runtime state, then the query: the same messages a model gets in ``kopa bench run``), ``ability``,
 ``reward_model`` {style 'rule', ground_truth}, and ``extra_info`` {index, task_id, tools_kwargs (per tool:
-create_kwargs naming the task, so the tool builds the episode's environment), tool_selection (the task's
+create_kwargs naming the task and its task set, so the tool builds the episode's environment), tool_selection (the task's
 own tools: verl offers only those to this sample), need_tools_kwargs}. The ground truth is JSON text
 (the target answer, the target state hash, the reward basis): the reward function reads it whole.
 
@@ -45,7 +45,9 @@ def ground_truth(task: Task, target: Target) -> str:
 
 def verl_record(task: Task, target: Target, index: int, task_set: str | None, split: str = "train"
                 ) -> dict[str, Any]:
-    create = {"task_id": task.id}
+    # The task set travels with the sample, so one tool config serves samples of several task sets
+    # (training on a synthesized set, validating on KOPA-Bench).
+    create = {"task_id": task.id, "task_set": str(Path(task_set).resolve()) if task_set else ""}
     return {
         "data_source": data_source(task_set),
         "agent_name": AGENT_NAME,

@@ -28,7 +28,7 @@ from uuid import uuid4
 from verl.tools.base_tool import BaseTool
 from verl.tools.schemas import OpenAIFunctionToolSchema, ToolResponse
 
-from kopa.eval.policies.openai_agent import render_result
+from kopa.eval.policies.openai_agent import MAX_TOOL_CHARS, render_result
 from kopa.rl.episodes import STORE, TaskIndex, snapshot
 from kopa.rl.reward import compute_score
 
@@ -65,7 +65,9 @@ def _error_text(kind: str, message: str) -> str:
 
 
 class KopaTool(BaseTool):
-    """config: {type: native, backend: SPEC, task_set: PATH or null}."""
+    """config: {type: native, backend: SPEC, task_set: PATH or null (when a sample names none),
+    max_tool_chars: N (a result longer than that loses trailing records, stays valid JSON and says so —
+    before verl's own max_tool_response_length cuts it mid-text)}."""
 
     def __init__(self, config: dict, tool_schema: OpenAIFunctionToolSchema | None) -> None:
         if tool_schema is None:
@@ -73,6 +75,7 @@ class KopaTool(BaseTool):
         super().__init__(config, tool_schema)
         self.backend_spec = str(config.get("backend") or "sim")
         self.task_set = config.get("task_set") or None
+        self.max_tool_chars = int(config.get("max_tool_chars") or MAX_TOOL_CHARS)
         self._creates: dict[str, dict[str, Any]] = {}  # instance id → create_kwargs, for one call
 
     async def create(self, instance_id: str | None = None, **kwargs: Any) -> tuple[str, ToolResponse]:
@@ -80,13 +83,12 @@ class KopaTool(BaseTool):
         self._creates[instance_id] = dict(kwargs.get("create_kwargs") or {})
         return instance_id, ToolResponse()
 
-    def _task_id(self, instance_id: str, agent_data: Any) -> str | None:
+    def _create_kwargs(self, instance_id: str, agent_data: Any) -> dict[str, Any]:
         create = self._creates.get(instance_id) or {}
         if create.get("task_id"):
-            return str(create["task_id"])
+            return create
         tools_kwargs = getattr(agent_data, "tools_kwargs", None) or {}
-        found = ((tools_kwargs.get(self.name) or {}).get("create_kwargs") or {}).get("task_id")
-        return str(found) if found else None
+        return (tools_kwargs.get(self.name) or {}).get("create_kwargs") or {}
 
     async def execute(self, instance_id: str, parameters: dict[str, Any], **kwargs: Any
                       ) -> tuple[ToolResponse, float, dict]:
@@ -98,11 +100,11 @@ class KopaTool(BaseTool):
     async def _execute(self, instance_id: str, request_id: str, parameters: dict[str, Any], agent_data: Any
                        ) -> tuple[ToolResponse, float, dict]:
         try:
-            task_id = self._task_id(instance_id, agent_data)
-            if task_id is None:
+            create = self._create_kwargs(instance_id, agent_data)
+            if not create.get("task_id"):
                 return (ToolResponse(text=_error_text("no_task", "this sample names no kopa task (tools_kwargs "
                                                       "create_kwargs task_id)")), 0.0, {"ok": False})
-            task, target = TaskIndex.of(self.task_set).task(task_id)
+            task, target = TaskIndex.of(create.get("task_set") or self.task_set).task(str(create["task_id"]))
             backend = _backend(self.backend_spec)
             episode = await asyncio.to_thread(STORE.get_or_start, request_id, task, target, backend)
             # Calls of one assistant turn are parallel calls: they share the turn number.
@@ -113,7 +115,7 @@ class KopaTool(BaseTool):
         if agent_data is not None:
             agent_data.extra_fields["kopa"] = snapshot(episode)
         metrics = {"ok": result.ok, "error_class": result.error.error_class if result.error else None}
-        return ToolResponse(text=render_result(result)), 0.0, metrics
+        return ToolResponse(text=render_result(result, self.max_tool_chars)), 0.0, metrics
 
     def _call(self, episode, parameters: dict[str, Any], turn: int):
         with episode.lock:  # the request's asyncio lock orders calls; this guards against other callers

@@ -7,8 +7,8 @@ minimum and maximum — is written into the description, where the model still r
 being dropped without a word; a parameter verl cannot express (an object or an array, whose inner
 schema would be lost) is refused with a message naming the tool and the parameter.
 
-Every tool is the one class ``kopa.rl.verl.KopaTool``; its ``config`` names the backend and the task set,
-so one YAML is one (task set, backend) pair.
+Every tool is the one class ``kopa.rl.verl.KopaTool``; its ``config`` names the backend (one YAML, one
+backend), a default task set (each exported sample names its own) and how long a tool result may be.
 """
 
 from __future__ import annotations
@@ -73,8 +73,12 @@ def used_tools(tasks: list[Task]) -> list[str]:
     return names
 
 
-def tool_config(tasks: list[Task], *, backend: str, task_set: str | None) -> dict[str, Any]:
-    config = {"type": "native", "backend": backend, "task_set": task_set}
+MAX_TOOL_CHARS = 4000  # kopa cuts a longer result to whole records; keep verl's max_tool_response_length above it
+
+
+def tool_config(tasks: list[Task], *, backend: str, task_set: str | None,
+                max_tool_chars: int = MAX_TOOL_CHARS) -> dict[str, Any]:
+    config = {"type": "native", "backend": backend, "task_set": task_set, "max_tool_chars": max_tool_chars}
     return {"tools": [{"class_name": TOOL_CLASS, "config": dict(config), "tool_schema": verl_tool_schema(name)}
                       for name in used_tools(tasks)]}
 
