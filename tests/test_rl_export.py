@@ -156,3 +156,11 @@ def test_compute_score_without_any_tool_call(bench):
     wrong = compute_score("kopa-bench", "25-9999", truth, {"task_id": task.id})
     assert right["score"] == 1.0 and right["environment"] == -1.0 and right["calls"] == 0.0
     assert wrong["score"] == 0.0 and wrong["response"] == 0.0
+
+
+def test_an_environment_task_without_any_call_scores_zero(bench):
+    _, targets = bench
+    truth = orjson.dumps({"task_id": "law-004"}).decode()
+    scored = compute_score("kopa-bench", "관심목록에 추가했습니다.", truth, {"task_id": "law-004"})
+    assert targets["law-004"].state["data"]  # the target state has the watchlist the episode never wrote
+    assert scored["score"] == 0.0 and scored["environment"] == 0.0 and scored["response"] == -1.0

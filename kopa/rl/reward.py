@@ -6,7 +6,8 @@ its calls; the score is 1.0 when every component of the task's reward_basis pass
 paper's binary reward. The end state and calls are what the kopa tools left under the rollout's request
 id: they travel with the sample in ``extra_info['kopa']`` (verl merges the agent loop's extra fields,
 where the tools write them, into extra_info), else the process's episode store is asked by request id;
-an episode that called no tool is scored on the state its setup leaves.
+an episode that called no tool is scored on the state its setup leaves (on the simulator, or the backend
+``extra_info['backend']`` names).
 
 The final answer is the text after the last tool response: verl hands the whole decoded response, tool
 calls and tool results included, and an answer found inside a tool result is not the model's answer.
@@ -52,6 +53,8 @@ def _episode(extra_info: dict[str, Any], task, target, backend_spec: str | None)
     stored = STORE.get(str(request_id)) if request_id else None
     if stored is not None:
         return snapshot(stored)
+    if "ENVIRONMENT" not in task.reward_basis:  # no end state is scored: no environment to build
+        return {"state": {}, "state_hash": "", "calls": []}
     from kopa.backends.spec import open_backend
     from kopa.eval.environment import Environment
 
