@@ -106,6 +106,8 @@ def test_parquet_has_one_row_per_rollout_with_grpo_advantages(in_process, config
         assert set(rewards) <= {0.0, 1.0}
         assert [r["advantage"] for r in rows] == pytest.approx(_expected(rewards), abs=1e-9)
         assert all(r["group_zero_variance"] == (len(set(rewards)) == 1) for r in rows)
+        assert all(r["group_pass_at_n"] == (1.0 in rewards) for r in rows)
+        assert all(r["group_mean"] == pytest.approx(statistics.fmean(rewards), abs=1e-12) for r in rows)
     for row in table:
         provenance = orjson.loads(row["provenance"])
         assert provenance["backend"] == "sim" and provenance["played"] == row["played"]

@@ -3,8 +3,9 @@
 DIR/config.json        the resolved configuration and its digest (a changed one is refused unless forced)
 DIR/groups.jsonl       one finished group per line (a task's n rollouts, scored), appended as groups finish
                        — a resume skips them — then rewritten in task-set order once all are in
-DIR/rollouts.parquet   one row per rollout: task, group, rollout, reward, advantage, messages, tool calls,
-                       counts, provenance (messages, calls and provenance as JSON text)
+DIR/rollouts.parquet   one row per rollout: task, group, rollout, reward, advantage, the group's pass@1
+                       (group_mean), pass@n and zero variance, messages, tool calls, counts, provenance
+                       (messages, calls and provenance as JSON text)
 DIR/stats.json, DIR/report.md   the group statistics (kopa.rl.stats)
 
 Every rollout is an ordinary KOPA-Bench episode (`kopa.eval.runner.play_one`: its own fresh environment,
@@ -276,7 +277,8 @@ def _play(config: RolloutConfig, pending: list[str], out: Path, executor: Execut
 COLUMNS: tuple[tuple[str, str], ...] = (
     ("task_id", "VARCHAR"), ("group_index", "INTEGER"), ("rollout", "INTEGER"), ("domain", "VARCHAR"),
     ("junction", "VARCHAR"), ("reward_basis", "VARCHAR"), ("played", "VARCHAR"), ("reward", "DOUBLE"),
-    ("advantage", "DOUBLE"), ("group_mean", "DOUBLE"), ("group_zero_variance", "BOOLEAN"),
+    ("advantage", "DOUBLE"), ("group_mean", "DOUBLE"), ("group_pass_at_n", "BOOLEAN"),
+    ("group_zero_variance", "BOOLEAN"),
     ("response", "BOOLEAN"), ("environment", "BOOLEAN"), ("action", "DOUBLE"), ("failure_cause", "VARCHAR"),
     ("answer", "VARCHAR"), ("calls", "INTEGER"), ("malformed_calls", "INTEGER"), ("llm_calls", "INTEGER"),
     ("prompt_tokens", "INTEGER"), ("completion_tokens", "INTEGER"), ("state_hash", "VARCHAR"),
@@ -303,7 +305,8 @@ def rows(groups: list[dict[str, Any]], config: RolloutConfig) -> list[tuple[Any,
         for r, advantage in zip(group["rollouts"], advantages, strict=True):
             provenance = orjson.dumps({**base, "played": r["played"]}, option=orjson.OPT_SORT_KEYS).decode()
             out.append((group["task_id"], index, r["rollout"], group["domain"], group["junction"],
-                        ",".join(group["reward_basis"]), r["played"], r["reward"], advantage, mean, flat,
+                        ",".join(group["reward_basis"]), r["played"], r["reward"], advantage, mean, max(rewards) > 0,
+                        flat,
                         r["response"], r["environment"], r["action"], r["failure_cause"], r["answer"], r["calls"],
                         r["malformed_calls"], r["llm_calls"], r["prompt_tokens"], r["completion_tokens"],
                         r["state_hash"], r["error"], orjson.dumps(r["messages"]).decode(),
