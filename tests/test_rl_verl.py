@@ -293,10 +293,12 @@ def test_verl_grpo_advantages_equal_kopas(rollout_rewards, norm):
 
 
 def test_exported_dataset_loads_with_verls_rl_dataset(tmp_path, bench, monkeypatch, verl_setup):
+    import datasets
     from omegaconf import OmegaConf
     from verl.utils.dataset.rl_dataset import RLHFDataset
 
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    monkeypatch.setattr(datasets.config, "HF_DATASETS_CACHE", tmp_path / "hf")  # never the user's ~/.cache
     tasks, targets = bench
     chosen = [tasks[t] for t in TASKS]
     path = tmp_path / "train.parquet"
