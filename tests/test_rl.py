@@ -72,6 +72,12 @@ def test_junction_types_of_kopa_bench():
     assert kinds <= {"SEQ", "FAN", "PAR", "MIXED"} and {"SEQ", "FAN", "PAR"} <= kinds
 
 
+def test_a_synthesized_task_s_junction_type_is_its_pattern_category():
+    task = task_set().tasks()[0]
+    assert junction_type(task.model_copy(update={"tags": ["edge-synth", "DRV"]})) == "DRV"
+    assert junction_type(task.model_copy(update={"tags": ["edge-synth", "SEQ+CMP"]})) == "MIXED"
+
+
 @pytest.fixture(scope="module")
 def config() -> RolloutConfig:
     return RolloutConfig(policy="mixed:0.5", n=4, only=TASKS)
@@ -144,6 +150,7 @@ def test_statistics_match_the_rows(in_process, config):
     assert stats["rollouts"] == len(table) and stats["groups"] == len(TASKS)
     assert sum(s["groups"] for s in stats["by_domain"]) == len(TASKS)
     assert "pass@4" in (folder / "report.md").read_text(encoding="utf-8")
+    assert (folder / "plots" / "groups.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_without_std_normalisation_advantages_are_reward_minus_mean(tmp_path, in_process, config):

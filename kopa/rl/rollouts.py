@@ -6,7 +6,7 @@ DIR/groups.jsonl       one finished group per line (a task's n rollouts, scored)
 DIR/rollouts.parquet   one row per rollout: task, group, rollout, reward, advantage, the group's pass@1
                        (group_mean), pass@n and zero variance, messages, tool calls, counts, provenance
                        (messages, calls and provenance as JSON text)
-DIR/stats.json, DIR/report.md   the group statistics (kopa.rl.stats)
+DIR/stats.json, DIR/report.md, DIR/plots/groups.png   the group statistics (kopa.rl.stats)
 
 Every rollout is an ordinary KOPA-Bench episode (`kopa.eval.runner.play_one`: its own fresh environment,
 the task's tools, injected state and call budget) scored by kopa's scorers (`score_stored`): the reward
@@ -250,7 +250,7 @@ def generate(config: RolloutConfig, out: Path, *, executor: Executor | None = No
     write_parquet(out / "rollouts.parquet", groups, config)
     stats = group_stats(groups, config.n, norm_by_std=config.norm_adv_by_std)
     write_atomic(out / "stats.json", orjson.dumps(stats.model_dump(), option=orjson.OPT_INDENT_2) + b"\n")
-    write_report(out / "report.md", stats, config)
+    write_report(out / "report.md", stats, config, groups)
     return groups
 
 

@@ -182,5 +182,38 @@ def render_report(stats: GroupStats, config: RolloutConfig) -> str:
     return "\n".join([*lines, ""])
 
 
-def write_report(path: Path, stats: GroupStats, config: RolloutConfig) -> None:
-    write_atomic(path, render_report(stats, config).encode())
+def write_report(path: Path, stats: GroupStats, config: RolloutConfig, groups: list[dict[str, Any]]) -> None:
+    """report.md and plots/groups.png beside it."""
+    write_plot(path.parent / "plots" / "groups.png", groups, stats.n)
+    text = render_report(stats, config) + "\n![groups by successes, pass@1 by domain](plots/groups.png)\n"
+    write_atomic(path, text.encode())
+
+
+def write_plot(path: Path, groups: list[dict[str, Any]], n: int) -> None:
+    """Left: how many groups had k successes out of n (the two ends, k = 0 and k = n, teach nothing);
+    right: pass@1 and pass@n by domain."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    successes = [sum(r["reward"] for r in g["rollouts"]) for g in groups]
+    counts = [sum(1 for s in successes if round(s) == k) for k in range(n + 1)]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.6))
+    colors = ["#C44E52" if k in (0, n) else "#4C72B0" for k in range(n + 1)]
+    bars = left.bar(range(n + 1), counts, color=colors)
+    left.bar_label(bars, fontsize=8)
+    left.set_xticks(range(n + 1))
+    left.set_xlabel(f"successes out of {n} (red: zero variance, no signal)")
+    left.set_ylabel("groups")
+    by_domain = _by(groups, "domain")
+    x = range(len(by_domain))
+    right.bar([i - 0.2 for i in x], [s.pass_at_1 for s in by_domain], width=0.4, label="pass@1", color="#4C72B0")
+    right.bar([i + 0.2 for i in x], [s.pass_at_n for s in by_domain], width=0.4, label=f"pass@{n}", color="#DD8452")
+    right.set_xticks(list(x), [s.name for s in by_domain], fontsize=8)
+    right.set_ylim(0, 1.15)
+    right.legend(loc="upper right", ncol=2, frameon=False, fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
