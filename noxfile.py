@@ -2,10 +2,12 @@
 
     nox -s demo     install kopa and run the main job on the embedded simulator: multi-step chains, then
                     KOPA-Bench with the offline baselines (a table and runs/baselines/report.md)
-    nox             the default sessions: tests, ray, clients and wheel (what CI runs)
+    nox             the default sessions: tests, ray, rl, clients and wheel (what CI runs)
     nox -s tests    install kopa with test extras, lint, and run the fast test suite
     nox -s ray      install kopa with the ray extra and run the Ray executor's tests on a local
                     ray.init(num_cpus=2): the same bytes as in-process (skipped by `tests`, which has no Ray)
+    nox -s rl       kopa inside the real verl on CPU (CPU torch, verl without its GPU stack): verl's tool-call
+                    path, reward manager, GRPO advantages, dataset loader and Hydra config (tests marked verl)
     nox -s slow     the slow tests (full-scale worlds)
     nox -s perf     the performance harness in benchmark/perf (prints numbers; asserts nothing)
     nox -s clients  unmodified third-party client libraries (OpenDART, KRX, NEIS, Seoul) against the
@@ -24,7 +26,7 @@ import nox
 
 nox.options.default_venv_backend = "venv"
 nox.options.reuse_existing_virtualenvs = True
-nox.options.sessions = ["tests", "ray", "clients", "wheel"]
+nox.options.sessions = ["tests", "ray", "rl", "clients", "wheel"]
 
 PYTHON = "3.11"
 
@@ -58,6 +60,25 @@ def tests(session: nox.Session) -> None:
 def ray(session: nox.Session) -> None:
     session.install("-e", ".[test,ray]")
     session.run("pytest", "-m", "ray", *session.posargs)
+
+
+# What importing verl's tool, agent-loop, reward, dataset and trainer-config modules needs on CPU: verl 0.9.1
+# itself goes in without its declared dependencies (wandb, tensorboard, peft, accelerate, torchdata, ray's
+# dashboard…, none of which these paths import). torch==2.13.0 is the CPU build (a plain `torch` would be a
+# CUDA build of several GB). Measured on 2 cores: about 110 s to install, 1.9 GB, the tests about 25 s.
+RL_CPU = (
+    "ray>=2.41", "tensordict>=0.8,<=0.10,!=0.9.0", "hydra-core", "transformers>=5.5.3,<5.11,!=5.6.0", "datasets",
+    "pyarrow>=19", "pandas", "pillow", "codetiming", "cachetools", "fastapi", "uvicorn", "aiohttp",
+)
+
+
+@nox.session(python=PYTHON)
+def rl(session: nox.Session) -> None:
+    session.install("torch==2.13.0")
+    session.install("-e", ".[test]")
+    session.install("--no-deps", "verl==0.9.1")
+    session.install(*RL_CPU)
+    session.run("pytest", "-m", "verl", "tests/test_rl_verl.py", *session.posargs)
 
 
 @nox.session(python=PYTHON)

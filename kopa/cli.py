@@ -609,12 +609,14 @@ def _register_bench() -> None:
     from kopa.edge.cli import edge
     from kopa.eval.cli import bench
     from kopa.mcp.cli import mcp_group
+    from kopa.rl.cli import rl
     from kopa.study.cli import study
 
     main.add_command(bench)
     main.add_command(edge)
     main.add_command(study)
     main.add_command(mcp_group)
+    main.add_command(rl)
 
 
 _register_bench()

@@ -42,14 +42,14 @@ expect() {
 
 run kopa --help
 run kopa --version
-for group in tools sim "sim drift" "sim faults" record bench edge "edge graph"; do
+for group in tools sim "sim drift" "sim faults" record bench edge "edge graph" rl; do
     # shellcheck disable=SC2086  # the group's words are separate arguments
     run kopa $group --help
 done
 for command in call demo "record diff" "record scan" "sim build" "sim stats" "sim serve" "bench targets" \
                "bench lint" "bench stats" "bench run" "bench baselines" "bench show" "bench score" \
                "bench score-answer" "edge graph build" "edge graph show" "edge graph export" "sim drift show" \
-               "sim faults show" "tools list" "tools show"; do
+               "sim faults show" "tools list" "tools show" "rl rollouts" "rl export" "rl verl-config"; do
     # shellcheck disable=SC2086
     run kopa $command --help
 done
@@ -123,5 +123,11 @@ expect '^(PASS|FAIL) '
 run kopa edge graph build -T 2 -M 5 --out "$work/edge"
 run kopa edge graph show "$work/edge"
 run kopa edge graph export "$work/edge" --format graphml --out "$work/g.graphml"
+
+run kopa rl rollouts --only finance -n 2 --out "$work/rl"
+expect 'zero-variance groups'
+run kopa rl export --format verl --out "$work/rl/kopa.parquet"
+run kopa rl export --format sft --from "$work/rl" --out "$work/rl/sft.jsonl"
+run kopa rl verl-config --out "$work/rl/kopa_tools.yaml"
 
 echo "every kopa command ran from the installed wheel"

@@ -1,0 +1,218 @@
+"""`kopa rl`: GRPO rollout groups and what verl needs to train on KOPA-Bench or a synthesized task set.
+
+Imports click and kopa.cli_options only; everything else is imported inside the commands, so
+`kopa --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import click
+
+from kopa.cli_options import (
+    IntList,
+    backend_options,
+    compose_backend,
+    executor_options,
+    out_option,
+    workers_option,
+)
+from kopa.console import LazyConsole, Table
+
+console = LazyConsole()
+
+TASKS_HELP = "A task set: a folder with tasks/*.yaml and targets/*.json (default: KOPA-Bench)."
+
+
+@click.group(short_help="GRPO rollout groups, verl datasets, tool configs and SFT exports.")
+def rl() -> None:
+    """Reinforcement learning on KOPA-Bench tasks (seed §6): rollout groups with binary rewards and GRPO
+    advantages on any backend, and the files verl's GRPO trainer reads (kopa.rl.verl adapts the tools
+    and the reward)."""
+
+
+def _only(text: str) -> list[str]:
+    return [t.strip() for t in text.split(",") if t.strip()]
+
+
+@rl.command("rollouts", short_help="n episodes per task, binary reward, GRPO advantages, Parquet.")
+@click.option("--tasks", "tasks_path", type=click.Path(file_okay=False), help=TASKS_HELP)
+@click.option("--only", default="", help="Comma-separated task ids or domains (default: all).")
+@click.option("--policy", default="mixed", show_default=True,
+              help="mixed[:SHARE][,HABIT…] (the oracle with probability SHARE, else a failure-mode habit, drawn "
+                   "per rollout), oracle, first_page_only, skip_key, skip_lookup, or openai (--model).")
+@click.option("-n", "--rollouts", "n", type=click.IntRange(min=1), default=4, show_default=True,
+              help="Rollouts per task: the GRPO group size (actor_rollout_ref.rollout.n).")
+@click.option("--policy-seeds", type=IntList(), default="0", show_default=True,
+              help="The policy seed every rollout's random stream is named by (one; the world's is the "
+                   "backend's sim:seed=N). Groups of other seeds go to another --out.")
+@click.option("--no-std-norm", is_flag=True,
+              help="Advantages r − mean without dividing by the group's std (Dr. GRPO; verl's "
+                   "algorithm.norm_adv_by_std_in_grpo=False).")
+@backend_options
+@executor_options
+@workers_option(1, "Groups run at once: local processes, or Ray CPUs (the results do not depend on it).")
+@out_option("Rollouts folder (default runs/rl-rollouts).", default="runs/rl-rollouts")
+@click.option("--force", is_flag=True, help="Discard a folder made with another configuration.")
+@click.option("--model", help="Model name (openai policy), e.g. one a local vLLM server serves.")
+@click.option("--base-url", help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1.")
+@click.option("--temperature", type=float, default=1.0, show_default=True,
+              help="Sampling temperature (openai policy); each rollout samples with its own seed.")
+@click.option("--llm-cache", type=click.Path(file_okay=False), help="Cache LLM calls here (record/replay).")
+@click.option("--llm-mode", type=click.Choice(["auto", "record", "replay"]), default="auto", show_default=True,
+              help="With --llm-cache: auto asks the model on a miss; record always asks; replay never does.")
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON instead of tables.")
+def rollouts_cmd(tasks_path: str | None, only: str, policy: str, n: int, policy_seeds: list[int], no_std_norm: bool,
+                 backend_spec: str, record_dir: str | None, faults: str | None, executor: str,
+                 address: str | None, workers: int, out: str, force: bool, model: str | None,
+                 base_url: str | None, temperature: float, llm_cache: str | None, llm_mode: str,
+                 as_json: bool) -> None:
+    """Play n rollouts of every task (resumable: finished groups are kept), score each with kopa's
+    RESPONSE / ENVIRONMENT scorers (reward 1 when the task's reward basis passes), compute the GRPO
+    advantages and write OUT/rollouts.parquet (one row per rollout), stats.json and report.md.
+
+    \b
+      kopa rl rollouts -n 4 --policy mixed:0.5
+      kopa rl rollouts --tasks runs/edge-synth --policy mixed --executor ray --workers 8
+      kopa rl rollouts --policy openai --model Qwen/Qwen3.5-4B --base-url http://127.0.0.1:8000/v1
+    """
+    from pathlib import Path
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from kopa.executor import open_executor
+    from kopa.rl.rollouts import RolloutConfig, generate, read_groups, select
+    from kopa.rl.stats import group_stats
+
+    if len(policy_seeds) != 1:
+        raise click.BadParameter("one seed per rollouts folder (run once per seed, each with its own --out)",
+                                 param_hint="--policy-seeds")
+    config = RolloutConfig(policy=policy, backend=compose_backend(backend_spec, record_dir, faults), n=n,
+                           seed=policy_seeds[0], task_set=tasks_path, only=_only(only), norm_adv_by_std=not no_std_norm,
+                           model=model, base_url=base_url, llm_cache=llm_cache, llm_mode=llm_mode,
+                           temperature=temperature)
+    tasks, _ = select(config)
+    target = Path(out)
+    done = len(read_groups(target)) if (target / "config.json").exists() else 0
+    with open_executor(executor, workers=workers, address=address) as units, \
+            Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                     console=console.real, transient=True) as progress:
+        bar = progress.add_task("rollout groups", total=len(tasks), completed=min(done, len(tasks)))
+        groups = generate(config, target, executor=None if units.in_process else units, force=force,
+                          on_group=lambda g: progress.advance(bar))
+    stats = group_stats(groups, n, norm_by_std=config.norm_adv_by_std)
+    if as_json:
+        click.echo(stats.model_dump_json(indent=2))
+        return
+    _print_stats(stats)
+    console.print(f"[dim]{target / 'rollouts.parquet'} · {target / 'report.md'}[/dim]")
+
+
+def _print_stats(stats) -> None:
+    from kopa.rl.stats import summary_rows
+
+    table = Table(title="GRPO rollout groups")
+    table.add_column("figure")
+    table.add_column("value")
+    for label, value in summary_rows(stats):
+        table.add_row(label, value)
+    console.print(table)
+    for title, slices in (("domain", stats.by_domain), ("junction", stats.by_junction)):
+        part = Table(title=f"by {title}")
+        for column in (title, "groups", "pass@1", f"pass@{stats.n}", "zero-variance"):
+            part.add_column(column, justify="left" if column == title else "right")
+        for s in slices:
+            part.add_row(s.name, str(s.groups), f"{s.pass_at_1:.4f}", f"{s.pass_at_n:.4f}", f"{s.zero_variance:.4f}")
+        console.print(part)
+
+
+@rl.command("export", short_help="verl's RL Parquet of a task set, or SFT chat JSONL of verified rollouts.")
+@click.option("--format", "fmt", type=click.Choice(["verl", "sft"]), required=True,
+              help="verl: the task set as verl's RL dataset (Parquet); sft: verified trajectories of a "
+                   "rollouts folder as chat JSONL.")
+@click.option("--tasks", "tasks_path", type=click.Path(file_okay=False), help=TASKS_HELP + " (--format verl)")
+@click.option("--only", default="", help="Comma-separated task ids or domains (--format verl; default: all).")
+@click.option("--from", "rollouts_dir", type=click.Path(file_okay=False, exists=True), metavar="DIR",
+              help="A `kopa rl rollouts` folder (--format sft): per task its first rollout with reward 1.")
+@out_option("The file to write (default runs/rl-export/kopa.parquet or sft.jsonl).", file=True)
+@click.option("--show", is_flag=True, help="Print the first record.")
+def export_cmd(fmt: str, tasks_path: str | None, only: str, rollouts_dir: str | None, out: str | None,
+               show: bool) -> None:
+    """Write what a trainer reads.
+
+    \b
+      kopa rl export --format verl -o runs/rl/kopa_bench.parquet
+      kopa rl export --format sft --from runs/rl-rollouts -o runs/rl/sft.jsonl
+    """
+    import json
+    from pathlib import Path
+
+    from kopa.rl import export
+
+    if fmt == "verl":
+        from kopa.rl.rollouts import RolloutConfig, select
+
+        if rollouts_dir:
+            raise click.UsageError("--from is for --format sft; --format verl reads --tasks")
+        tasks, targets = select(RolloutConfig(task_set=tasks_path, only=_only(only)))
+        path = Path(out or "runs/rl-export/kopa.parquet")
+        records = export.write_verl(path, tasks, targets, tasks_path)
+        click.echo(f"{path}: {len(records)} tasks (verl RL dataset)")
+    else:
+        import orjson
+
+        from kopa.eval.task import task_set
+        from kopa.rl.rollouts import read_groups
+
+        if not rollouts_dir:
+            raise click.UsageError("--format sft needs --from DIR (a `kopa rl rollouts` folder)")
+        folder = Path(rollouts_dir)
+        if not (folder / "config.json").exists():
+            raise export.ExportError(f"{folder}: not a rollouts folder (no config.json)")
+        config = orjson.loads((folder / "config.json").read_bytes())["config"]
+        tasks = {t.id: t for t in task_set(config.get("task_set")).tasks()}
+        provenance = {k: config.get(k) for k in ("backend", "policy", "seed", "n", "task_set", "model")}
+        records = export.sft_records(read_groups(folder), tasks, provenance)
+        path = Path(out or "runs/rl-export/sft.jsonl")
+        export.write_sft(path, records)
+        click.echo(f"{path}: {len(records)} verified trajectories (chat JSONL)")
+    if show:
+        click.echo(json.dumps(records[0], ensure_ascii=False, indent=2))
+
+
+@rl.command("verl-config", short_help="verl's tool config YAML for the tools task sets use.")
+@click.option("--tasks", "tasks_paths", type=click.Path(file_okay=False), multiple=True,
+              help=TASKS_HELP + " Repeat it for the tools of several (e.g. training and validation sets).")
+@click.option("--only", default="", help="Comma-separated task ids or domains (default: all).")
+@click.option("--backend", "training_backend", metavar="SPEC", default="sim", show_default=True,
+              help="The backend string written into the config: where the tools answer during training "
+                   "(e.g. replay:DIR); nothing is called now.")
+@click.option("--with-kopa-bench", is_flag=True,
+              help="Add KOPA-Bench's tools to those of --tasks (KOPA-Bench as the validation set).")
+@click.option("--max-tool-chars", type=click.IntRange(min=200), default=4000, show_default=True,
+              help="A longer tool result keeps its leading records (valid JSON, with a note); set verl's "
+                   "multi_turn.max_tool_response_length above it.")
+@out_option("The YAML to write (default runs/rl-export/kopa_tools.yaml).", file=True)
+def verl_config_cmd(tasks_paths: tuple[str, ...], only: str, training_backend: str, with_kopa_bench: bool,
+                    max_tool_chars: int, out: str | None) -> None:
+    """One entry per tool (class_name kopa.rl.verl.KopaTool, config with the backend, the tool's schema in the
+    form verl's schema model keeps), for actor_rollout_ref.rollout.multi_turn.tool_config_path.
+
+    \b
+      kopa rl verl-config -o runs/rl/kopa_tools.yaml
+      kopa rl verl-config --tasks runs/edge-synth --with-kopa-bench --backend replay:runs/rec
+    """
+    from pathlib import Path
+
+    from kopa.fileio import write_atomic
+    from kopa.rl.rollouts import RolloutConfig, select
+    from kopa.rl.verl_config import render, tool_config
+
+    sets: list[str | None] = [*tasks_paths] or [None]
+    if with_kopa_bench and None not in sets:
+        sets.append(None)
+    tasks = [t for path in sets for t in select(RolloutConfig(task_set=path, only=_only(only)))[0]]
+    default = str(Path(tasks_paths[0]).resolve()) if tasks_paths else None
+    config = tool_config(tasks, backend=training_backend, task_set=default, max_tool_chars=max_tool_chars)
+    path = Path(out or "runs/rl-export/kopa_tools.yaml")
+    write_atomic(path, render(config).encode())
+    click.echo(f"{path}: {len(config['tools'])} tools for {len(tasks)} tasks")

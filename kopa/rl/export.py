@@ -1,0 +1,109 @@
+"""`kopa rl export`: a task set as verl's RL dataset, and verified trajectories as SFT chat data.
+
+verl (``--format verl``, Parquet): one row per task, as verl's ``RLHFDataset`` and ``ToolAgentLoop`` read it —
+``data_source``, ``agent_name`` 'tool_agent', ``prompt`` (the system prompt with the task's injected
+runtime state, then the query: the same messages a model gets in ``kopa bench run``), ``ability``,
+``reward_model`` {style 'rule', ground_truth}, and ``extra_info`` {index, task_id, tools_kwargs (per tool:
+create_kwargs naming the task and its task set, so the tool builds the episode's environment), tool_selection (the task's
+own tools: verl offers only those to this sample), need_tools_kwargs}. The ground truth is JSON text
+(the target answer, the target state hash, the reward basis): the reward function reads it whole.
+
+SFT (``--format sft``, JSONL): from a ``kopa rl rollouts`` folder, per task the first rollout that earned
+reward 1 — a verified trajectory — as ``{messages, tools, task_id, provenance}``: the chat with the
+assistant's tool calls and the tool results, and the tools' OpenAI schemas the chat template needs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from kopa.catalog.loader import load_catalog
+from kopa.errors import UserError
+from kopa.eval.policies.prompt import initial_messages
+from kopa.eval.task import Target, Task
+from kopa.fileio import write_atomic
+
+AGENT_NAME = "tool_agent"
+ABILITY = "tool_calling"
+
+
+class ExportError(UserError, ValueError):
+    """Nothing to export, or a folder that is not what the format reads."""
+
+
+def data_source(task_set: str | None) -> str:
+    return "kopa-bench" if task_set is None else f"kopa:{Path(task_set).name}"
+
+
+def ground_truth(task: Task, target: Target) -> str:
+    return orjson.dumps({"task_id": task.id, "answer": target.answer, "state_hash": target.state_hash,
+                         "reward_basis": list(task.reward_basis)}, option=orjson.OPT_SORT_KEYS).decode()
+
+
+def verl_record(task: Task, target: Target, index: int, task_set: str | None, split: str = "train"
+                ) -> dict[str, Any]:
+    # The task set travels with the sample, so one tool config serves samples of several task sets
+    # (training on a synthesized set, validating on KOPA-Bench).
+    create = {"task_id": task.id, "task_set": str(Path(task_set).resolve()) if task_set else ""}
+    return {
+        "data_source": data_source(task_set),
+        "agent_name": AGENT_NAME,
+        "prompt": initial_messages(task),
+        "ability": ABILITY,
+        "reward_model": {"style": "rule", "ground_truth": ground_truth(task, target)},
+        "extra_info": {"index": index, "split": split, "task_id": task.id, "domain": task.domain,
+                       "task_set": str(Path(task_set).resolve()) if task_set else "",
+                       "need_tools_kwargs": True,
+                       "tools_kwargs": {name: {"create_kwargs": dict(create)} for name in task.available_tools},
+                       "tool_selection": list(task.available_tools)},
+    }
+
+
+def write_verl(path: Path, tasks: list[Task], targets: dict[str, Target], task_set: str | None) -> list[dict]:
+    """The Parquet through DuckDB: rows go in as JSON lines and DuckDB infers the nested types (structs
+    and lists, as verl's examples write them; never MAPs, which datasets would read as key/value lists)."""
+    import duckdb
+
+    if not tasks:
+        raise ExportError("no tasks to export")
+    records = [verl_record(task, targets[task.id], index, task_set) for index, task in enumerate(tasks)]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lines = path.with_name(path.name + ".jsonl.partial")
+    partial = path.with_name(path.name + ".partial")
+    lines.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in records))
+    con = duckdb.connect()
+    try:
+        con.execute("SET threads TO 1")
+        con.execute(f"COPY (SELECT * FROM read_json('{lines}', format='newline_delimited', sample_size=-1, "
+                    f"map_inference_threshold=-1)) TO '{partial}' (FORMAT PARQUET)")
+    finally:
+        con.close()
+        lines.unlink(missing_ok=True)
+    partial.replace(path)
+    return records
+
+
+def sft_records(groups: list[dict[str, Any]], tasks: dict[str, Task], provenance: dict[str, Any]
+                ) -> list[dict[str, Any]]:
+    catalog = load_catalog()
+    out = []
+    for group in groups:
+        verified = [r for r in group["rollouts"] if r["reward"] == 1.0]
+        if not verified or group["task_id"] not in tasks:
+            continue
+        best = min(verified, key=lambda r: r["rollout"])
+        task = tasks[group["task_id"]]
+        out.append({"messages": best["messages"],
+                    "tools": [catalog[n].openai_schema() for n in task.available_tools if n in catalog],
+                    "task_id": task.id,
+                    "provenance": {**provenance, "rollout": best["rollout"], "played": best["played"]}})
+    return out
+
+
+def write_sft(path: Path, records: list[dict[str, Any]]) -> None:
+    if not records:
+        raise ExportError("no verified trajectory (reward 1) to export")
+    write_atomic(path, b"".join(orjson.dumps(r) + b"\n" for r in records))

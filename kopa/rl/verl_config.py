@@ -1,0 +1,89 @@
+"""`kopa rl verl-config`: verl's tool config YAML for exactly the tools a task set offers.
+
+verl reads ``tools: [{class_name, config, tool_schema}]`` (``verl.tools.tool_registry``) and validates
+each schema with its ``OpenAIFunctionToolSchema``, whose property model keeps only ``type``,
+``description`` and ``enum``. So what kopa's schema says beyond those — the format pattern, default,
+minimum and maximum — is written into the description, where the model still reads it, instead of
+being dropped without a word; a parameter verl cannot express (an object or an array, whose inner
+schema would be lost) is refused with a message naming the tool and the parameter.
+
+Every tool is the one class ``kopa.rl.verl.KopaTool``; its ``config`` names the backend (one YAML, one
+backend), a default task set (each exported sample names its own) and how long a tool result may be.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+from kopa.catalog.loader import load_catalog
+from kopa.errors import UserError
+from kopa.eval.task import Task
+
+TOOL_CLASS = "kopa.rl.verl.KopaTool"
+SCALAR_TYPES = frozenset({"string", "integer", "number", "boolean"})
+
+
+class VerlSchemaError(UserError, ValueError):
+    """A tool parameter verl's schema model cannot express."""
+
+
+def _extra(prop: dict[str, Any]) -> str:
+    notes = []
+    if "pattern" in prop:
+        notes.append(f"형식: 정규식 {prop['pattern']}")
+    if "default" in prop:
+        notes.append(f"기본값: {prop['default']}")
+    if "minimum" in prop:
+        notes.append(f"최솟값: {prop['minimum']}")
+    if "maximum" in prop:
+        notes.append(f"최댓값: {prop['maximum']}")
+    return f" [{'; '.join(notes)}]" if notes else ""
+
+
+def verl_tool_schema(name: str) -> dict[str, Any]:
+    """The tool's OpenAI schema in the shape verl's model keeps whole (type / description / enum)."""
+    schema = load_catalog()[name].openai_schema()
+    function = schema["function"]
+    properties: dict[str, Any] = {}
+    for param, prop in function["parameters"].get("properties", {}).items():
+        kind = prop.get("type")
+        if kind not in SCALAR_TYPES:
+            raise VerlSchemaError(f"{name}.{param}: type {kind!r} cannot be expressed in verl's tool schema "
+                                  "(it keeps only type / description / enum per property); flatten it into "
+                                  "scalar parameters first")
+        flat: dict[str, Any] = {"type": kind, "description": (prop.get("description") or "") + _extra(prop)}
+        if "enum" in prop:
+            flat["enum"] = list(prop["enum"])
+        properties[param] = flat
+    return {"type": "function", "function": {
+        "name": function["name"], "description": function["description"],
+        "parameters": {"type": "object", "properties": properties,
+                       "required": list(function["parameters"].get("required", []))}}}
+
+
+def used_tools(tasks: list[Task]) -> list[str]:
+    """Every tool some task offers, sorted; a tool the catalog lacks is an error."""
+    catalog = load_catalog()
+    names = sorted({name for task in tasks for name in task.available_tools})
+    unknown = [n for n in names if n not in catalog]
+    if unknown:
+        raise VerlSchemaError(f"tools not in the catalog: {unknown[:10]}")
+    return names
+
+
+MAX_TOOL_CHARS = 4000  # kopa cuts a longer result to whole records; keep verl's max_tool_response_length above it
+
+
+def tool_config(tasks: list[Task], *, backend: str, task_set: str | None,
+                max_tool_chars: int = MAX_TOOL_CHARS) -> dict[str, Any]:
+    config = {"type": "native", "backend": backend, "task_set": task_set, "max_tool_chars": max_tool_chars}
+    return {"tools": [{"class_name": TOOL_CLASS, "config": dict(config), "tool_schema": verl_tool_schema(name)}
+                      for name in used_tools(tasks)]}
+
+
+def render(config: dict[str, Any]) -> str:
+    header = ("# verl tool config (actor_rollout_ref.rollout.multi_turn.tool_config_path), written by "
+              "`kopa rl verl-config`\n")
+    return header + yaml.safe_dump(config, allow_unicode=True, sort_keys=False, width=120)
