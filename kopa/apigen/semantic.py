@@ -43,8 +43,9 @@ DECIDES = {
     "relevant_results": "partly: the records carry fields the catalog documents for the tool; undecided for a "
                         "tool outside the catalog",
 }
+CHOICE_FLOOR = 0.3  # below this no title matches the query: the rule cannot tell
 CHOICE_CLEAR = 0.6  # a title this well matched is what the query asks for ...
-CHOICE_MARGIN = 0.3  # ... when it beats a called tool's title by this much
+CHOICE_MARGIN = 0.2  # ... when it beats a called tool's title by this much
 
 
 class Semantic:
@@ -133,7 +134,7 @@ class RuleChecker:
         if best_other >= CHOICE_CLEAR and worst_called + CHOICE_MARGIN < best_other:
             criteria["function_choice"] = "fail"
             notes.append(f"an uncalled tool's title matches the query ({best_other:.2f} vs {worst_called:.2f})")
-        elif max(score.values(), default=0.0) < CHOICE_MARGIN:
+        elif max(score.values(), default=0.0) < CHOICE_FLOOR:
             criteria["function_choice"] = "undecided"
         else:
             criteria["function_choice"] = "pass"
