@@ -13,6 +13,7 @@ a run replays offline.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -229,4 +230,6 @@ class ChatGenerator:
     def generate(self, prompt: Prompt, tools: list[Tool], examples: list[XRecord],
                  rng: np.random.Generator) -> Generated:
         reply = self.model.complete(self.messages(prompt, tools, examples))
-        return Generated(raw=reply.content or "", notes={"model": self.model.model})
+        # A code fence around the object is a wrapper, not content; anything else is left to the format checker.
+        raw = re.sub(r"^```(?:json)?\s*|\s*```$", "", (reply.content or "").strip())
+        return Generated(raw=raw, notes={"model": self.model.model})

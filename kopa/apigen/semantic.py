@@ -174,7 +174,8 @@ JSON 객체 하나로만 답하세요: {"thought": "...", "criteria": {"objectiv
 
 class ChatChecker:
     """The five criteria asked of an OpenAI-compatible model (cached and replayable through CachedChatModel).
-    A reply that names no verdict is the checker's failure, reported as `checker_unparseable`."""
+    A failed criterion is reported as `model:<criterion>`; a reply that names no verdict is the checker's
+    failure, reported as `checker_unparseable` (the sample is not passed on an answer nobody gave)."""
 
     def __init__(self, model: ChatModel) -> None:
         self.model = model
@@ -200,4 +201,6 @@ class ChatChecker:
             return Semantic({c: "undecided" for c in CRITERIA}, f"checker reply: {exc}", "checker_unparseable")
         criteria = {c: ("fail" if str(given.get(c, "")).lower() == "fail" else
                         "pass" if str(given.get(c, "")).lower() == "pass" else "undecided") for c in CRITERIA}
-        return Semantic(criteria, str(answer.get("thought", ""))[:300])
+        failed = [c for c in CRITERIA if criteria[c] == "fail"]
+        # the model's own finding, named by criterion (`model:function_choice`): not the rules' codes
+        return Semantic(criteria, str(answer.get("thought", ""))[:300], f"model:{failed[0]}" if failed else None)
