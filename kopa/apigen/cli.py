@@ -78,6 +78,8 @@ def _split(text: str) -> frozenset[str]:
               help="The seed every sample's stream (seed, index) is drawn from.")
 @click.option("--domains", default="", metavar="D,E", help="Sample tools of these domains only (e.g. finance,law).")
 @click.option("--platforms", default="", metavar="P,Q", help="Sample tools of these platforms only (e.g. dart,krx).")
+@click.option("--real-only", is_flag=True,
+              help="Sample only tools with a live endpoint (not the simulator-only long tail).")
 @click.option("--generator", type=click.Choice(["template", "openai"]), default="template", show_default=True,
               help="Generator role: offline Korean templates with arguments the backend returned, or a chat model.")
 @click.option("--model", default=None, metavar="NAME", help="--generator openai: the model name.")
@@ -89,7 +91,7 @@ def _split(text: str) -> frozenset[str]:
             default="runs/apigen")
 @click.option("--force", is_flag=True, help="Discard a run folder made with another configuration.")
 def generate_command(backend_spec: str, record_dir: str | None, faults: str | None, count: int, budget: int | None,
-                     seed: int, domains: str, platforms: str, generator: str, model: str | None,
+                     seed: int, domains: str, platforms: str, real_only: bool, generator: str, model: str | None,
                      base_url: str | None, temperature: float, checker: str, checker_model: str | None,
                      checker_base_url: str | None, llm_cache: str | None, llm_mode: str, out: str,
                      force: bool) -> None:
@@ -135,7 +137,7 @@ def generate_command(backend_spec: str, record_dir: str | None, faults: str | No
         with _bars() as tick:
             items = generate_run(Path(out), count, factory, chosen, catalog, generator_name=name, backend_spec=spec,
                                  seed=seed, budget=budget, domains=_split(domains), platforms=_split(platforms),
-                                 force=force, progress=tick)
+                                 real_only=real_only, force=force, progress=tick)
     except ChatModelError as exc:
         raise click.ClickException(f"LLM role failed: {exc}") from exc
     _print_summary(Path(out), name, items, started)

@@ -135,10 +135,14 @@ def compare_runs(apigen_run: Path, edge_run: Path, out: Path, *, drift: str, fau
     for name, spec in (("as built", e_config.get("backend", "sim")), ("drift", drift), ("faults", faulty)):
         robust["edge"][name] = _share(reproduces_edge(e_sample, spec, progress, f"EDGE on {spec}"))
     drops_e = _edge_drops(edge_run)
-    result = {"apigen": {"statistics": a_stats, "coverage": a_cov, "calls": a_stats_file.get("calls"),
+    a_pool = ", ".join(a_config.get("platforms") or []) or "every platform"
+    a_pool += " (tools with a live endpoint)" if a_config.get("real_only") else " (live and simulator-only tools)"
+    graph = Path(e_config.get("graph_run", "")) / "graph.json"
+    e_pool = f"{len(orjson.loads(graph.read_bytes()).get('nodes', []))} tools" if graph.exists() else "an unknown G*"
+    result = {"apigen": {"pool": a_pool, "statistics": a_stats, "coverage": a_cov, "calls": a_stats_file.get("calls"),
                          "table": a_stats_file["table"], "robustness": robust["apigen"], "sampled": len(a_sample),
                          "styles": dict(sorted(Counter(r.style for r in records).items()))},
-              "edge": {"statistics": e_stats, "coverage": e_cov, "budget": e_budget, "drops": drops_e,
+              "edge": {"pool": e_pool, "statistics": e_stats, "coverage": e_cov, "budget": e_budget, "drops": drops_e,
                        "robustness": robust["edge"], "sampled": len(e_sample),
                        "junctions": dict(sorted(Counter(j.kind for c in kept for j in c.junctions).items())),
                        "mix": dict(sorted(Counter(c.category for c in kept).items()))},
@@ -179,8 +183,12 @@ def render(a_name: str, e_name: str, r: dict[str, Any]) -> str:
     budget = e["budget"]
     e_calls = (f"{budget['phase_a']:,} Phase A + ≥ {budget['phase_b_at_least']:,} Phase B"
                if budget["phase_a"] is not None else f"≥ {budget['phase_b_at_least']:,} Phase B (Phase A unknown)")
+    e_total = (budget["phase_a"] or 0) + budget["phase_b_at_least"]
+    note = "" if abs(a["calls"] - e_total) <= 0.1 * max(e_total, 1) else \
+        " **The budgets differ by more than 10%: rerun APIGen with `--budget` to match.**"
     lines = [f"# APIGen `{a_name}` vs EDGE Phase B `{e_name}`", "",
-             f"Same inventory (kopa's catalog); tool calls spent — APIGen: {a['calls']:,}; EDGE: {e_calls}.", "",
+             f"Inventory: APIGen {a['pool']}; EDGE Phase B on G* of {e['pool']}. Tool calls spent — APIGen: "
+             f"{a['calls']:,}; EDGE: {e_calls}.{note}", "",
              "## Dataset statistics", "", "| statistic | APIGen | EDGE Phase B |", "|---|---:|---:|",
              f"| tasks (verified) | {sa['tasks']} | {se['tasks']} |",
              f"| one-to-many chaining share | {_pct(sa['one_to_many'])} | {_pct(se['one_to_many'])} |",

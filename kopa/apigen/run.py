@@ -132,28 +132,29 @@ def read_items(out: Path) -> list[Item]:
     return items
 
 
-def tool_pool(catalog: Catalog, domains: frozenset[str], platforms: frozenset[str]) -> list:
-    """The tools APIGen may sample, by domain and platform (all non-session tools when neither is given)."""
+def tool_pool(catalog: Catalog, domains: frozenset[str], platforms: frozenset[str], real_only: bool = False) -> list:
+    """The tools APIGen may sample, by domain and platform (all non-session tools when neither is given);
+    `real_only` keeps the tools that have a live endpoint (not the simulator-only long tail)."""
     return [t for t in catalog if t.family != "session" and (not domains or t.domain in domains)
-            and (not platforms or t.platform in platforms)]
+            and (not platforms or t.platform in platforms) and (t.spec.real or not real_only)]
 
 
 def generate_run(out: Path, n: int, generator_factory: Callable[[ValueCache, str], Generator],
                  checker: SemanticChecker, catalog: Catalog, *, generator_name: str, backend_spec: str = "sim",
                  seed: int = 0, budget: int | None = None, domains: frozenset[str] = frozenset(),
-                 platforms: frozenset[str] = frozenset(), force: bool = False,
+                 platforms: frozenset[str] = frozenset(), real_only: bool = False, force: bool = False,
                  progress: Callable[[str, int, int], None] | None = None,
                  stop_after_chunks: int | None = None) -> list[Item]:
     """Generate and verify n samples (fewer when the budget of tool calls runs out), chunk by chunk."""
     _config(out, {"version": APIGEN_VERSION, "generator": generator_name, "checker": checker.name,
                   "backend": backend_spec, "seed": seed, "n": n, "budget": budget, "domains": sorted(domains),
-                  "platforms": sorted(platforms), "chunk": CHUNK}, force)
+                  "platforms": sorted(platforms), "real_only": real_only, "chunk": CHUNK}, force)
     runtime = _runtime(backend_spec, catalog)
     values_path = out / "values.json"
     if values_path.exists():
         cache = ValueCache.model_validate_json(values_path.read_bytes())
     else:
-        pool = sorted(tool_pool(catalog, domains, platforms), key=lambda t: t.name)
+        pool = sorted(tool_pool(catalog, domains, platforms, real_only), key=lambda t: t.name)
         cache = build_cache(pool, runtime, seed, (lambda d, t: progress("probing values", d, t)) if progress else None)
         write_atomic(values_path, orjson.dumps(cache.model_dump(), option=_SORTED))
     generator = generator_factory(cache, runtime.state.current_date)
