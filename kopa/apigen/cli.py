@@ -180,12 +180,18 @@ def verify_command(file: str, backend_spec: str, record_dir: str | None, faults:
 def _print_summary(out: Path, name: str, items, started: float) -> None:
     import orjson
 
-    from kopa.apigen.report import render_reasons, render_table
+    from kopa.apigen.report import render_reasons, render_table, style_samples
 
     stats = orjson.loads((out / "stats.json").read_bytes())
     console.print(render_table(name, stats["table"]), markup=False)
     console.print("")
     console.print(render_reasons(stats["table"]), markup=False)
+    samples = style_samples(items)
+    if samples:
+        console.print("\nOne verified sample per style:", markup=False)
+    for style, record in samples.items():
+        calls = orjson.dumps([{"name": c.name, "arguments": c.arguments} for c in record.answers]).decode()
+        console.print(f"  [{style}] {record.query}\n    {calls}", markup=False)
     console.print(f"\n{stats['table']['verified']} verified of {len(items)}; {stats['relevance']} relevance samples; "
                   f"{stats['calls']} tool calls; {time.perf_counter() - started:.1f} s → {out}/verified.jsonl, "
                   "verdicts.jsonl, relevance.jsonl, report.md", markup=False)

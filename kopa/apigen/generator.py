@@ -131,9 +131,14 @@ class TemplateGenerator:
         parts = [f"{josa(label, '이/가')} {value}" for _, label, value in mentions]
         return "이고 ".join(parts) + "인"
 
+    @staticmethod
+    def _ask(title: str) -> str:
+        """'기업개황을 조회', or the title itself when it already ends in the ask ('… 목록 조회')."""
+        return title if title.endswith(("조회", "검색")) else f"{josa(title, '을/를')} 조회"
+
     def _clause(self, tool: Tool, mentions: list[tuple[str, str, str]], phrasing: str) -> str:
         cond = self._condition(mentions, phrasing)
-        return f"{cond} {josa(tool.spec.title, '을/를')} 조회".strip()
+        return f"{cond} {self._ask(tool.spec.title)}".strip()
 
     def generate(self, prompt: Prompt, tools: list[Tool], examples: list[XRecord],
                  rng: np.random.Generator) -> Generated:
@@ -176,7 +181,7 @@ class TemplateGenerator:
                 cond = self._condition(base_said, phrasing)
                 listed = ", ".join(str(v) for v in values)
                 head = f"{cond} " if cond else ""
-                clauses.append(f"{head}{param_label(p)} {listed} 각각에 대해 {josa(tool.spec.title, '을/를')} 조회")
+                clauses.append(f"{head}{param_label(p)} {listed} 각각에 대해 {self._ask(tool.spec.title)}")
         body = " 그리고 ".join(clauses)
         query = f"{body}해 주세요." if phrasing == "labelled" else f"{body}해 줄래요?"
         if prompt.context == "scenario":
