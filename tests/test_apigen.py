@@ -193,6 +193,19 @@ def test_a_type_the_record_documents_wrongly_fails_as_a_type_error_on_execution(
     assert (verdict.stage, verdict.reason) == ("execution", "type_error")
 
 
+def test_a_key_the_record_passes_is_left_to_the_runtime():
+    """A converted record may document and pass the service key; the runtime fills the key itself."""
+    tool = catalog_tool(CATALOG["find_dart_corp_code"])
+    params = {**tool.parameters, "crtfc_key": tool.parameters["corp_name"].model_copy(update={"required": False})}
+    library = [XTool(name=tool.name, description=tool.description, parameters=params)]
+    record, failed = format_check(orjson.dumps({"query": "삼한전자의 고유번호", "answers": [
+        {"name": tool.name, "arguments": {"corp_name": "삼한전자", "crtfc_key": "MY-OWN-KEY"}}]}).decode(), library,
+        record_id="k")
+    assert failed is None and record is not None
+    verdict, outcomes = verify_record(record, _runtime(), CATALOG, RuleChecker(CATALOG))
+    assert verdict.passed and outcomes[0].arguments == {"corp_name": "삼한전자"}
+
+
 def test_a_tool_outside_the_catalog_is_not_executable():
     library = [XTool(name="weather_api.get_current_weather", parameters={})]
     record, _ = format_check('{"query": "파리 날씨", "answers": [{"name": "weather_api.get_current_weather"}]}',
