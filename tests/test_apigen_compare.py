@@ -90,3 +90,35 @@ def test_the_drift_row_counts_the_samples_whose_records_direct_calls_still_retur
         expected.append(same)
     assert flags == expected
     assert True in flags and False in flags  # epoch 1 changes some of these endpoints and leaves others alone
+
+
+def test_a_named_model_is_played_on_both_datasets_and_scored_by_kopa(runs, tmp_path):
+    """A scripted loopback model answers the first APIGen sample with its reference calls, the second with a
+    wrong value, and gives up on every EDGE task: kopa's scorers must say 1 of 2 and 0 of 2."""
+    from tests.fakes.chat_server import ChatServer, Reply, text
+
+    root, _ = runs
+    verified = read_verified(root / "apigen")[:2]
+    asked = {"apigen": 0}
+
+    def model(request: dict) -> Reply:
+        last = request["messages"][-1]["role"]
+        if last == "tool":
+            return text("조회했습니다.")
+        if asked["apigen"] < len(verified):
+            record = verified[asked["apigen"]]
+            wrong = asked["apigen"] == 1
+            asked["apigen"] += 1
+            return Reply(tool_calls=[(c.name, {k: ("없는값" if wrong else v) for k, v in c.arguments.items()})
+                                     for c in record.answers])
+        return text("모르겠습니다.")
+
+    out = tmp_path / "cmp"
+    with ChatServer([model] * 12) as server:
+        result = CliRunner().invoke(main, ["compare", "synth", str(root / "apigen"), str(root / "edge"), "--out",
+                                           str(out), "--limit", "2", "--model", "fake", "--base-url", server.base_url])
+        assert not server.errors, server.errors
+    assert result.exit_code == 0, result.output
+    solve = orjson.loads((out / "comparison.json").read_bytes())["solve"]
+    assert (solve["apigen"], solve["apigen_played"], solve["edge"], solve["edge_played"]) == (0.5, 2, 0.0, 2)
+    assert "| APIGen | 50.0% | 2 |" in result.output and "| EDGE Phase B | 0.0% | 2 |" in result.output

@@ -213,18 +213,28 @@ def compare() -> None:
               help="The faulty backend every sample is re-executed on.")
 @click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N",
               help="Re-execute only the first N samples of each dataset (by their order in the file).")
+@click.option("--model", default=None, metavar="NAME",
+              help="Also play both datasets with this OpenAI-compatible model and report its solve rates.")
+@click.option("--base-url", default=None, metavar="URL", help="--model: the OpenAI-compatible endpoint.")
+@click.option("--llm-cache", type=click.Path(file_okay=False), default=None,
+              help="--model: cache of LLM calls by request hash; default <out>/llm-cache.")
+@click.option("--llm-mode", type=click.Choice(["auto", "record", "replay"]), default="auto", show_default=True,
+              help="--model: auto answers from the cache and asks on a miss; record always asks; replay never asks.")
 @out_option("Where the report goes: report.md, comparison.json, plots/.", default="runs/compare-synth")
-def compare_synth(apigen_run: str, edge_run: str, drift: str, faulty: str, limit: int | None, out: str) -> None:
+def compare_synth(apigen_run: str, edge_run: str, drift: str, faulty: str, limit: int | None, model: str | None,
+                  base_url: str | None, llm_cache: str | None, llm_mode: str, out: str) -> None:
     """The two pipelines' datasets side by side: statistics (one-to-many chaining, cardinality, hops, calls,
     parallel share, junction types, domains and tools), verification drops by stage and reason, and the share
-    of samples that still reproduce their answer at drift epoch 1 and under the harsh fault profile.
+    of samples that still reproduce their answer at drift epoch 1 and under the harsh fault profile; with
+    --model, that model's solve rate on each dataset (kopa's episode loop and scorers).
 
     \b
       kopa compare synth runs/apigen runs/synth --out runs/compare-synth
+      kopa compare synth runs/apigen runs/synth --limit 100 --model Qwen/Qwen3.5-9B --base-url http://127.0.0.1:8000/v1
     """
     from kopa.apigen.compare import compare_runs
 
     with _bars() as tick:
         text = compare_runs(Path(apigen_run), Path(edge_run), Path(out), drift=drift, faulty=faulty, limit=limit,
-                            progress=tick)
+                            progress=tick, model=model, base_url=base_url, llm_cache=llm_cache, llm_mode=llm_mode)
     console.print(text, markup=False)

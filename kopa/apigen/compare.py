@@ -9,7 +9,8 @@ Every number is read from the two run folders or recomputed from them:
 - verification drops: APIGen's three stages by reason, Phase B's dropped.jsonl by stage and reason;
 - robustness: every sample re-executed on a drifted backend (drift epoch 1) and a faulty one (the harsh
   profile). An APIGen sample reproduces when every call answers the same records (SHA-256 of the records,
-  as verification stored it); a Phase B task when its golden steps, executed again, give the same answer.
+  as verification stored it); a Phase B task when its golden steps, executed again, give the same answer;
+- with `--model`, the model's solve rate on each dataset (`kopa.apigen.solve`).
 """
 
 from __future__ import annotations
@@ -115,7 +116,8 @@ def _share(flags: list[bool]) -> float:
 # ------------------------------------------------------------------------------------------ the report
 
 def compare_runs(apigen_run: Path, edge_run: Path, out: Path, *, drift: str, faulty: str, limit: int | None = None,
-                 progress: Progress | None = None) -> str:
+                 progress: Progress | None = None, model: str | None = None, base_url: str | None = None,
+                 llm_cache: str | None = None, llm_mode: str = "auto") -> str:
     catalog = load_catalog()
     records = read_verified(apigen_run)
     records = [r for r in records if r.answers]
@@ -135,6 +137,18 @@ def compare_runs(apigen_run: Path, edge_run: Path, out: Path, *, drift: str, fau
     for name, spec in (("as built", e_config.get("backend", "sim")), ("drift", drift), ("faults", faulty)):
         robust["edge"][name] = _share(reproduces_edge(e_sample, spec, progress, f"EDGE on {spec}"))
     drops_e = _edge_drops(edge_run)
+    solve = None
+    if model:
+        from kopa.apigen.solve import apigen_solve_rate, edge_solve_rate
+        from kopa.eval.policies.openai_agent import OpenAIAgentPolicy
+        from kopa.llm.cache import cached_openai_model
+
+        cache = llm_cache or str(out / "llm-cache")
+        policy = OpenAIAgentPolicy(cached_openai_model(model, base_url, cache, llm_mode, seed=0))  # type: ignore[arg-type]
+        a_rate, a_played = apigen_solve_rate(a_sample, catalog, a_config.get("backend", "sim"), policy)
+        e_rate, e_played = edge_solve_rate(edge_run, [c.task.id for c in e_sample], out / "solve-edge", model,
+                                           base_url, cache, llm_mode)
+        solve = {"model": model, "apigen": a_rate, "apigen_played": a_played, "edge": e_rate, "edge_played": e_played}
     a_pool = ", ".join(a_config.get("platforms") or []) or "every platform"
     a_pool += " (tools with a live endpoint)" if a_config.get("real_only") else " (live and simulator-only tools)"
     graph = Path(e_config.get("graph_run", "")) / "graph.json"
@@ -146,7 +160,7 @@ def compare_runs(apigen_run: Path, edge_run: Path, out: Path, *, drift: str, fau
                        "robustness": robust["edge"], "sampled": len(e_sample),
                        "junctions": dict(sorted(Counter(j.kind for c in kept for j in c.junctions).items())),
                        "mix": dict(sorted(Counter(c.category for c in kept).items()))},
-              "backends": {"drift": drift, "faults": faulty}}
+              "backends": {"drift": drift, "faults": faulty}, "solve": solve}
     out.mkdir(parents=True, exist_ok=True)
     write_atomic(out / "comparison.json", orjson.dumps(result, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2))
     _plots(out / "plots", result)
@@ -233,10 +247,19 @@ def render(a_name: str, e_name: str, r: dict[str, Any]) -> str:
                        ("faults", r["backends"]["faults"])):
         lines.append(f"| {name} (`{spec}`) | {_pct(a['robustness'][name])} | {_pct(e['robustness'][name])} |")
     lines += ["", f"Re-executed: {a['sampled']} APIGen samples, {e['sampled']} EDGE tasks.", "",
-              "## Verdict", "", _verdict(r), "",
-              "Solve rates of a model on each dataset are not computed by this command.", "",
+              "## Verdict", "", _verdict(r), "", *_solve_lines(r.get("solve")), "",
               "Plots: plots/robustness.png, plots/statistics.png.", ""]
     return "\n".join(lines)
+
+
+def _solve_lines(solve: dict[str, Any] | None) -> list[str]:
+    if solve is None:
+        return ["No model named (`--model`): no solve rates."]
+    return [f"## Solve rate of `{solve['model']}`", "", "| dataset | solved | tasks played | scored by |",
+            "|---|---:|---:|---|",
+            f"| APIGen | {_pct(solve['apigen'])} | {solve['apigen_played']} | ENVIRONMENT passed and ACTION "
+            "correctness 1 (every reference call matched) |",
+            f"| EDGE Phase B | {_pct(solve['edge'])} | {solve['edge_played']} | RESPONSE (kopa bench's scorers) |"]
 
 
 def _domains(cov: dict[str, Any]) -> str:
