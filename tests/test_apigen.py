@@ -206,6 +206,18 @@ def test_a_key_the_record_passes_is_left_to_the_runtime():
     assert verdict.passed and outcomes[0].arguments == {"corp_name": "삼한전자"}
 
 
+def test_a_parameter_the_record_invents_for_a_catalog_tool_fails_on_execution():
+    tool = catalog_tool(CATALOG["find_dart_corp_code"])
+    params = {**tool.parameters, "market": tool.parameters["corp_name"].model_copy(update={"required": False})}
+    library = [XTool(name=tool.name, description=tool.description, parameters=params)]
+    record, failed = format_check(orjson.dumps({"query": "코스피 삼한전자 고유번호", "answers": [
+        {"name": tool.name, "arguments": {"corp_name": "삼한전자", "market": "코스피"}}]}).decode(), library,
+        record_id="m")
+    assert failed is None and record is not None
+    verdict, _ = verify_record(record, _runtime(), CATALOG, RuleChecker(CATALOG))
+    assert (verdict.stage, verdict.reason) == ("execution", "unknown_argument")
+
+
 def test_a_tool_outside_the_catalog_is_not_executable():
     library = [XTool(name="weather_api.get_current_weather", parameters={})]
     record, _ = format_check('{"query": "파리 날씨", "answers": [{"name": "weather_api.get_current_weather"}]}',

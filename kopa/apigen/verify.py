@@ -9,8 +9,9 @@ faults:…@…); the runtime fills the key, as for any tool call, so a key a rec
 dropped first. A failure is read by kopa's error class:
 
 - structural → the sample's fault, counted: `missing_required_argument`, `type_error`, `invalid_parameter`,
-  `runtime_error` (the service refused otherwise, e.g. a retired endpoint), `not_executable` (a tool
-  that is not in kopa's catalog: nothing to run it on);
+  `unknown_argument` (the record documents a parameter the real tool does not take), `runtime_error` (the
+  service refused otherwise, e.g. a retired endpoint), `not_executable` (a tool that is not in kopa's
+  catalog: nothing to run it on);
 - environmental (rate limit, timeout, 5xx, maintenance) → retried by the runtime with backoff; one still
   failing after the retries is `environmental:<kind>`, reported apart and **not counted**: a rate limit is
   the world's fault, not the sample's. `auth:<kind>` likewise (the runtime holds the keys).
@@ -22,6 +23,7 @@ question (the seed's "no errors in the results" criterion), so it passes here.
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any, Literal
 
 import orjson
@@ -203,8 +205,10 @@ def failure_reason(outcome: CallOutcome) -> tuple[str, bool] | None:
         return "not_executable", True
     if kind == "missing_param":
         return "missing_required_argument", True
+    if kind == "bad_param" and message.startswith("unexpected argument"):
+        return "unknown_argument", True  # the record documents a parameter the real tool does not take
     if kind == "bad_param":
-        return ("type_error" if "expected" in message else "invalid_parameter"), True
+        return ("type_error" if re.search(r"(?<!un)expected an? ", message) else "invalid_parameter"), True
     if kind == "unknown_tool":
         return "hallucinated_function", True
     if kind == "page_out_of_range":
