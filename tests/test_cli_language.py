@@ -18,10 +18,11 @@ from kopa.cli import main
 from kopa.cli_options import FaultsSpec
 
 # The commands that call tools on a backend a user chooses.
-TOOL_CALLING = {"kopa call", "kopa demo", "kopa bench run", "kopa bench baselines", "kopa edge graph build"}
+TOOL_CALLING = {"kopa call", "kopa demo", "kopa bench run", "kopa bench baselines", "kopa edge graph build",
+                "kopa apigen generate", "kopa apigen verify"}
 # Each seed's one name (anything else with "seed" in it is a second spelling of one of these).
 SEED_OPTIONS = {"--world-seed": "the world", "--policy-seeds": "episode sampling", "--path-seed": "EDGE paths",
-                "--seeds": "a study's replicates (each one's path and fault seed)"}
+                "--seeds": "a study's replicates (each one's path and fault seed)", "--sample-seed": "APIGen samples"}
 
 
 def commands(group: click.Group = main, path: str = "kopa") -> dict[str, click.Command]:
@@ -47,7 +48,7 @@ ALL = commands()
 def test_the_walk_sees_every_group():
     groups = {" ".join(path.split()[:2]) for path in ALL}
     assert groups == {"kopa tools", "kopa call", "kopa sim", "kopa demo", "kopa record", "kopa bench", "kopa edge",
-                      "kopa study"}
+                      "kopa study", "kopa apigen", "kopa compare"}
     assert len(ALL) >= 22
 
 

@@ -14,7 +14,7 @@ from kopa.console import LazyConsole
 console = LazyConsole(soft_wrap=True)
 
 
-@click.group("apigen")
+@click.group("apigen", short_help="APIGen on the catalog: generate and verify function-calling data.")
 def apigen() -> None:
     """APIGen (the seed's baseline) on kopa's catalog: generate and verify function-calling data."""
 
@@ -69,13 +69,14 @@ def _split(text: str) -> frozenset[str]:
 
 @apigen.command("generate", short_help="Generate samples of the four styles and verify them in three stages.")
 @backend_options
-@click.option("-n", "--n", "count", type=click.IntRange(min=1), default=200, show_default=True,
+@click.option("--n", "count", type=click.IntRange(min=1), default=200, show_default=True,
               help="Samples to generate (each then verified; the seed generated 40,000 per model).")
 @click.option("--budget", type=click.IntRange(min=1), default=None, metavar="CALLS",
               help="Stop once this many tool calls are spent (probing the value cache included): the budget "
                    "`kopa compare synth` compares pipelines on.")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="The seed every sample's stream (seed, index) is drawn from.")
+@click.option("--sample-seed", "seed", type=int, default=0, show_default=True,
+              help="The seed APIGen samples with: every sample's stream (seed, index) — tools, style, prompt, "
+                   "arguments (the world's seed is the backend's sim:seed=N).")
 @click.option("--domains", default="", metavar="D,E", help="Sample tools of these domains only (e.g. finance,law).")
 @click.option("--platforms", default="", metavar="P,Q", help="Sample tools of these platforms only (e.g. dart,krx).")
 @click.option("--real-only", is_flag=True,
@@ -99,8 +100,8 @@ def generate_command(backend_spec: str, record_dir: str | None, faults: str | No
     verify by format, execution on the backend and semantics; resumable per chunk of 25 samples.
 
     \b
-      kopa apigen generate -n 500 --platforms dart,krx,assembly,kdic --out runs/apigen
-      kopa apigen generate -n 200 --faults harsh --out runs/apigen-harsh
+      kopa apigen generate --n 500 --platforms dart,krx,assembly,kdic --out runs/apigen
+      kopa apigen generate --n 200 --faults harsh --out runs/apigen-harsh
       kopa apigen generate --generator openai --model Qwen/Qwen3.5-9B --base-url http://127.0.0.1:8000/v1 \\
                            --checker openai --checker-model Qwen/Qwen3.5-9B --checker-base-url http://127.0.0.1:8000/v1
     """
@@ -199,7 +200,7 @@ def _print_summary(out: Path, name: str, items, started: float) -> None:
 
 # ------------------------------------------------------------------------------ kopa compare
 
-@click.group("compare")
+@click.group("compare", short_help="Pipelines side by side on one inventory, backend and budget.")
 def compare() -> None:
     """Pipelines side by side on one inventory, backend and budget."""
 
