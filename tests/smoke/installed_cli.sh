@@ -42,7 +42,7 @@ expect() {
 
 run kopa --help
 run kopa --version
-for group in tools sim "sim drift" "sim faults" record bench edge "edge graph"; do
+for group in tools sim "sim drift" "sim faults" record bench edge "edge graph" apigen compare; do
     # shellcheck disable=SC2086  # the group's words are separate arguments
     run kopa $group --help
 done
@@ -123,5 +123,10 @@ expect '^(PASS|FAIL) '
 run kopa edge graph build -T 2 -M 5 --out "$work/edge"
 run kopa edge graph show "$work/edge"
 run kopa edge graph export "$work/edge" --format graphml --out "$work/g.graphml"
+
+run kopa apigen generate --n 10 --platforms krx,kdic --out "$work/apigen"
+expect 'verified of 10'
+run kopa apigen verify "$work/apigen/verified.jsonl" --out "$work/apigen-verify"
+run kopa compare synth --help
 
 echo "every kopa command ran from the installed wheel"
