@@ -71,6 +71,11 @@ def test_generate_command_prints_the_table_and_writes_the_run(tmp_path):
                  "plots/stages.png"):
         assert (out / name).exists(), name
     assert len(_lines(out / "verdicts.jsonl")) == 10
+    # the verified file is itself an xlam-format input: verifying it again passes every record
+    again = CliRunner().invoke(main, ["apigen", "verify", str(out / "verified.jsonl"), "--out", str(tmp_path / "v")])
+    assert again.exit_code == 0, again.output
+    assert all(v["passed"] for v in _lines(tmp_path / "v" / "verdicts.jsonl"))
+    assert len(_lines(tmp_path / "v" / "verdicts.jsonl")) == len(_lines(out / "verified.jsonl"))
 
 
 def test_the_commands_have_help_and_one_line_errors():
