@@ -338,3 +338,7 @@ def test_the_budget_stops_generation(run, tmp_path):
     assert len(items) < N and spent >= 10
     assert spent - items[-1].calls < 10  # the last sample was started before the budget ran out
     assert orjson.loads((tmp_path / "stats.json").read_bytes())["calls"] == probe + spent
+    (tmp_path / "small").mkdir()
+    (tmp_path / "small" / "values.json").write_bytes((out / "values.json").read_bytes())
+    with pytest.raises(ApigenError, match="whole budget"):
+        _generate(tmp_path / "small", budget=probe)

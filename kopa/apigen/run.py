@@ -157,6 +157,9 @@ def generate_run(out: Path, n: int, generator_factory: Callable[[ValueCache, str
         pool = sorted(tool_pool(catalog, domains, platforms, real_only), key=lambda t: t.name)
         cache = build_cache(pool, runtime, seed, (lambda d, t: progress("probing values", d, t)) if progress else None)
         write_atomic(values_path, orjson.dumps(cache.model_dump(), option=_SORTED))
+    if budget is not None and cache.calls >= budget:
+        raise ApigenError(f"probing the value cache spent {cache.calls} tool calls, the whole budget of {budget}: "
+                          "raise --budget or narrow the pool (--platforms, --domains, --real-only)")
     generator = generator_factory(cache, runtime.state.current_date)
     apis, prompts = APISampler(catalog, cache), PromptSampler()
     if not apis.usable:
