@@ -77,3 +77,35 @@ def test_the_chat_checker_turns_the_model_s_criteria_into_stage_three_verdicts(t
     shown = json.loads(asked["messages"][-1]["content"])
     assert shown["results"][0]["records"][0]["corp_name"] == "삼한전자"  # the checker sees the execution results
     assert all(c in asked["messages"][0]["content"] for c in CRITERIA)
+
+
+def test_generate_with_a_chat_generator_records_then_replays_with_the_server_gone(tmp_path):
+    from click.testing import CliRunner
+
+    from kopa.cli import main
+
+    def model(request: dict):
+        body = json.loads(request["messages"][-1]["content"])
+        tool = body["tools"][0]
+        seen = body.get("values_seen", {})
+        args = {k: v[0] for k, v in seen.items() if k in tool["parameters"]}
+        return text(json.dumps({"query": f"{tool['description'].split(':')[0]} 조회: "
+                                         + ", ".join(str(v) for v in args.values()),
+                                "answers": [{"name": tool["name"], "arguments": args}]}, ensure_ascii=False))
+
+    cache = tmp_path / "cache"
+    common = ["apigen", "generate", "--n", "4", "--platforms", "krx", "--generator", "openai", "--model", "fake",
+              "--llm-cache", str(cache)]
+    with ChatServer([model] * 4) as server:
+        first = CliRunner().invoke(main, [*common, "--base-url", server.base_url, "--out", str(tmp_path / "a")])
+        assert not server.errors, server.errors
+        temperatures = {r["temperature"] for r in server.requests}
+    assert first.exit_code == 0, first.output
+    assert temperatures == {0.7} and len(server.requests) == 4
+    replay = CliRunner().invoke(main, [*common, "--base-url", "http://127.0.0.1:9/v1", "--llm-mode", "replay",
+                                       "--out", str(tmp_path / "b")])
+    assert replay.exit_code == 0, replay.output
+    for name in ("verdicts.jsonl", "verified.jsonl"):
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+    config = json.loads((tmp_path / "a" / "config.json").read_text(encoding="utf-8"))
+    assert config["generator"] == "openai:fake@0.7"
