@@ -70,6 +70,7 @@ def test_compare_prints_the_side_by_side_table_with_robustness_rows(runs, tmp_pa
     assert a["robustness"]["as built"] == 1.0 and e["robustness"]["as built"] == 1.0
     for row in ("| drift (`sim:drift=default,epoch=1`) |", "| faults (`faults:harsh@sim`) |"):
         assert row in text
+    assert 0 < a["robustness"]["faults_retried"] <= 1  # the harsh profile did strike, and retries absorbed it
     assert "More one-to-many chains: **EDGE Phase B**" in text and "Reproduced better under drift" in text
     assert "| faults (`faults:harsh@sim`) |" in (out / "report.md").read_text(encoding="utf-8")
     assert (out / "plots" / "robustness.png").exists()

@@ -77,7 +77,9 @@ def coverage(shapes: list[TaskShape]) -> dict[str, Any]:
 # ------------------------------------------------------------------------------------------ robustness
 
 def reproduces_apigen(records: list[XRecord], spec: str, catalog: Catalog, progress: Progress | None = None,
-                      label: str = "") -> list[bool]:
+                      label: str = "", retried: list[bool] | None = None) -> list[bool]:
+    """Per sample: every call answers the records verification stored. `retried` collects, per sample,
+    whether a call needed the runtime's retries."""
     runtime = ToolRuntime(open_backend(spec), catalog=catalog)
     issue_keys(runtime, catalog)
     out = []
@@ -86,24 +88,32 @@ def reproduces_apigen(records: list[XRecord], spec: str, catalog: Catalog, progr
         outcomes = execute(record, runtime, catalog)
         out.append(len(stored) == len(outcomes) and all(o.ok and o.digest == d for o, d in zip(outcomes, stored,
                                                                                                  strict=True)))
+        if retried is not None:
+            retried.append(any(o.attempts > 1 for o in outcomes))
         if progress is not None:
             progress(label, k + 1, len(records))
     return out
 
 
-def reproduces_edge(kept: list[Candidate], spec: str, progress: Progress | None = None, label: str = ""
-                    ) -> list[bool]:
-    from kopa.eval.golden import GoldenError
-    from kopa.eval.targets import compute_target
+def reproduces_edge(kept: list[Candidate], spec: str, progress: Progress | None = None, label: str = "",
+                    retried: list[bool] | None = None) -> list[bool]:
+    """Per task: its golden steps, executed again on `spec` (as `kopa bench targets` executes them), end in
+    the stored answer with every call answered."""
+    from kopa.eval.environment import Environment
+    from kopa.eval.golden import GoldenError, execute_golden
 
     backend = open_backend(spec)
     out = []
     for k, c in enumerate(kept):
+        env = None
         try:
-            target = compute_target(c.task, backend)
-            out.append(target.answer == c.target.answer)
+            env = Environment(c.task, backend)
+            run = execute_golden(c.task, env)
+            out.append(all(call.result.ok for call in env.calls) and run.answer == c.target.answer)
         except (GoldenError, RuntimeError):
             out.append(False)
+        if retried is not None:
+            retried.append(env is not None and any(len(call.result.attempts) > 1 for call in env.calls))
         if progress is not None:
             progress(label, k + 1, len(kept))
     return out
@@ -132,10 +142,15 @@ def compare_runs(apigen_run: Path, edge_run: Path, out: Path, *, drift: str, fau
     e_budget = _edge_budget(edge_run, kept)
     a_sample, e_sample = records[:limit] if limit else records, kept[:limit] if limit else kept
     robust: dict[str, dict[str, float]] = {"apigen": {}, "edge": {}}
+    retried: dict[str, list[bool]] = {"apigen": [], "edge": []}
     for name, spec in (("as built", a_config.get("backend", "sim")), ("drift", drift), ("faults", faulty)):
-        robust["apigen"][name] = _share(reproduces_apigen(a_sample, spec, catalog, progress, f"APIGen on {spec}"))
+        robust["apigen"][name] = _share(reproduces_apigen(a_sample, spec, catalog, progress, f"APIGen on {spec}",
+                                                          retried["apigen"] if name == "faults" else None))
     for name, spec in (("as built", e_config.get("backend", "sim")), ("drift", drift), ("faults", faulty)):
-        robust["edge"][name] = _share(reproduces_edge(e_sample, spec, progress, f"EDGE on {spec}"))
+        robust["edge"][name] = _share(reproduces_edge(e_sample, spec, progress, f"EDGE on {spec}",
+                                                      retried["edge"] if name == "faults" else None))
+    robust["apigen"]["faults_retried"] = _share(retried["apigen"])
+    robust["edge"]["faults_retried"] = _share(retried["edge"])
     drops_e = _edge_drops(edge_run)
     solve = None
     if model:
@@ -246,6 +261,8 @@ def render(a_name: str, e_name: str, r: dict[str, Any]) -> str:
     for name, spec in (("as built", "the run's own"), ("drift", r["backends"]["drift"]),
                        ("faults", r["backends"]["faults"])):
         lines.append(f"| {name} (`{spec}`) | {_pct(a['robustness'][name])} | {_pct(e['robustness'][name])} |")
+    lines.append(f"| samples whose calls needed the runtime's retries under faults | {_pct(a['robustness']['faults_retried'])} "
+                 f"| {_pct(e['robustness']['faults_retried'])} |")
     lines += ["", f"Re-executed: {a['sampled']} APIGen samples, {e['sampled']} EDGE tasks.", "",
               "## Verdict", "", _verdict(r), "", *_solve_lines(r.get("solve")), "",
               "Plots: plots/robustness.png, plots/statistics.png.", ""]
