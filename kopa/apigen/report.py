@@ -68,6 +68,13 @@ def render_reasons(table: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def style_of(item: Item) -> str | None:
+    """The style the prompt asked for (generate), else the record's own (a third-party file's, if any)."""
+    if item.prompt is not None:
+        return item.prompt.get("style")
+    return item.record.style if item.record is not None else None
+
+
 def style_samples(items: list[Item]) -> dict[str, XRecord]:
     """The first verified sample of each style."""
     out: dict[str, XRecord] = {}
@@ -97,8 +104,11 @@ def render_report(name: str, items: list[Item], table: dict[str, Any], stats: di
         decided = DECIDES[c] if about["checker"] == "rules" else "by the model"
         lines.append(f"| {c} | {decided} | {counts.get('pass', 0)} / {counts.get('fail', 0)} / "
                      f"{counts.get('undecided', 0)} |")
-    lines += ["", "## Styles", "", "| style | samples |", "|---|---:|"]
-    lines += [f"| {k} | {v} |" for k, v in stats["styles"].items()]
+    lines += ["", "## Styles", "", "| style | samples | verified | pass rate |", "|---|---:|---:|---:|"]
+    for style in stats["styles"]:
+        mine = [i for i in items if style_of(i) == style]
+        sub = stage_table(mine)
+        lines.append(f"| {style} | {len(mine)} | {sub['verified']} | {100 * sub['pass_rate']:.1f}% |")
     lines += ["", "## One verified sample per style", ""]
     for style, r in style_samples(items).items():
         calls = orjson.dumps([{"name": c.name, "arguments": c.arguments} for c in r.answers]).decode()

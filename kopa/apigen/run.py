@@ -273,7 +273,7 @@ def _one_record(index: int, line: bytes, runtime: ToolRuntime, catalog: Catalog,
 # ------------------------------------------------------------------------------------------ outputs
 
 def finish(out: Path, items: list[Item], catalog: Catalog, seed: int, about: dict[str, Any]) -> None:
-    from kopa.apigen.report import render_report, stage_table, write_plots
+    from kopa.apigen.report import render_report, stage_table, style_of, write_plots
 
     write_atomic(out / "verdicts.jsonl", b"".join(orjson.dumps(i.verdict.model_dump(
         include={"id", "passed", "stage", "reason", "counted", "detail", "retried_calls", "criteria"})) + b"\n" for i in items))
@@ -290,7 +290,7 @@ def finish(out: Path, items: list[Item], catalog: Catalog, seed: int, about: dic
     table = stage_table(items)
     stats = {"table": table, "relevance": len(relevance), "about": about,
              "calls": about.get("probe_calls", 0) + sum(i.calls for i in items),
-             "styles": _count(i.record.style for i in items if i.record is not None and i.record.style)}
+             "styles": _count(s for s in map(style_of, items) if s)}
     write_atomic(out / "stats.json", orjson.dumps(stats, option=_SORTED))
     write_plots(out / "plots", table)
     (out / "report.md").write_text(render_report(out.name, items, table, stats, relevance), encoding="utf-8")
