@@ -606,6 +606,7 @@ def sim_faults_show(profile: str) -> None:
 
 
 def _register_bench() -> None:
+    from kopa.apigen.cli import apigen, compare
     from kopa.edge.cli import edge
     from kopa.eval.cli import bench
     from kopa.mcp.cli import mcp_group
@@ -617,6 +618,8 @@ def _register_bench() -> None:
     main.add_command(study)
     main.add_command(mcp_group)
     main.add_command(rl)
+    main.add_command(apigen)
+    main.add_command(compare)
 
 
 _register_bench()

@@ -19,10 +19,11 @@ from kopa.cli_options import FaultsSpec
 
 # The commands that call tools on a backend a user chooses.
 TOOL_CALLING = {"kopa call", "kopa demo", "kopa bench run", "kopa bench baselines", "kopa edge graph build",
-                "kopa mcp serve", "kopa edge synth", "kopa rl rollouts"}
+                "kopa mcp serve", "kopa edge synth", "kopa rl rollouts", "kopa apigen generate",
+                "kopa apigen verify"}
 # Each seed's one name (anything else with "seed" in it is a second spelling of one of these).
 SEED_OPTIONS = {"--world-seed": "the world", "--policy-seeds": "episode sampling", "--path-seed": "EDGE paths",
-                "--seeds": "a study's replicates (each one's path and fault seed)"}
+                "--seeds": "a study's replicates (each one's path and fault seed)", "--sample-seed": "APIGen samples"}
 
 
 def commands(group: click.Group = main, path: str = "kopa") -> dict[str, click.Command]:
@@ -48,7 +49,7 @@ ALL = commands()
 def test_the_walk_sees_every_group():
     groups = {" ".join(path.split()[:2]) for path in ALL}
     assert groups == {"kopa tools", "kopa call", "kopa sim", "kopa demo", "kopa record", "kopa bench", "kopa edge",
-                      "kopa study", "kopa mcp", "kopa rl"}
+                      "kopa study", "kopa mcp", "kopa rl", "kopa apigen", "kopa compare"}
     assert len(ALL) >= 22
 
 

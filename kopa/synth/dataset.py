@@ -397,23 +397,56 @@ def _parallel(c: Candidate) -> bool:
     return any(turns.count(t) > 1 for t in set(turns))
 
 
-def statistics_of(kept: list[Candidate]) -> dict:
-    total = len(kept) or 1
-    mix = Counter(c.category for c in kept)
-    single = [c for c in kept if len(c.junctions) == 1]
-    calls = [c.target.optimal_calls for c in kept]
-    cards = [j.cardinality for c in kept for j in c.junctions]
-    records = [j.total if j.total is not None else j.records for c in kept for j in c.junctions]
+@dataclass(frozen=True)
+class TaskShape:
+    """What the dataset statistics read of one task, whichever pipeline made it (`kopa compare synth` puts
+    APIGen's samples through the same statistics)."""
+
+    calls: int  # tool calls the answer needs
+    parallel: bool  # two or more calls in one turn
+    cardinalities: tuple[int, ...] = ()  # per junction: distinct values of the field handed on
+    records: tuple[int, ...] = ()  # per junction: records behind it (the service's total when reported)
+    turns: int = 1  # sequential steps (hops)
+    domain: str | None = None
+    tools: tuple[str, ...] = ()  # data tools the answer calls
+
+
+def shape_of(c: Candidate) -> TaskShape:
+    steps = [s.call for s in _steps(c) if s.call]
+    return TaskShape(calls=c.target.optimal_calls, parallel=_parallel(c),
+                     cardinalities=tuple(j.cardinality for j in c.junctions),
+                     records=tuple(j.total if j.total is not None else j.records for j in c.junctions),
+                     turns=len({call.turn for call in c.target.calls}), domain=c.task.domain,
+                     tools=tuple(dict.fromkeys(steps)))
+
+
+def shape_statistics(shapes: list[TaskShape]) -> dict:
+    """The statistics every dataset has: calls, hops (≥ 4 calls), parallel share, one-to-many chaining and
+    junction cardinalities."""
+    total = len(shapes) or 1
+    calls = [s.calls for s in shapes]
+    cards = [k for s in shapes for k in s.cardinalities]
+    records = [k for s in shapes for k in s.records]
     return {
-        "tasks": len(kept),
-        "mix": {k: mix.get(k, 0) for k in PAPER_MIX},
-        "fan_drv_single": sum(c.category in ("FAN", "DRV") for c in single), "single": len(single),
+        "tasks": len(shapes),
         "calls_mean": statistics.fmean(calls) if calls else 0.0, "calls_max": max(calls, default=0),
         "hops4": sum(x >= 4 for x in calls) / total,
-        "parallel": sum(_parallel(c) for c in kept) / total,
-        "one_to_many": sum(any(j.cardinality > 1 for j in c.junctions) for c in kept) / total,
+        "parallel": sum(s.parallel for s in shapes) / total,
+        "one_to_many": sum(any(k > 1 for k in s.cardinalities) for s in shapes) / total,
         "card_median": statistics.median(cards) if cards else 0, "card_max": max(cards, default=0),
         "records_median": statistics.median(records) if records else 0, "records_max": max(records, default=0),
+    }
+
+
+def statistics_of(kept: list[Candidate]) -> dict:
+    mix = Counter(c.category for c in kept)
+    single = [c for c in kept if len(c.junctions) == 1]
+    shared = shape_statistics([shape_of(c) for c in kept])
+    return {
+        "tasks": shared["tasks"],
+        "mix": {k: mix.get(k, 0) for k in PAPER_MIX},
+        "fan_drv_single": sum(c.category in ("FAN", "DRV") for c in single), "single": len(single),
+        **{k: v for k, v in shared.items() if k != "tasks"},
         "patterns": dict(Counter(c.pattern for c in kept).most_common()),
     }
 

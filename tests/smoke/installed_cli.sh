@@ -42,7 +42,7 @@ expect() {
 
 run kopa --help
 run kopa --version
-for group in tools sim "sim drift" "sim faults" record bench edge "edge graph" rl; do
+for group in tools sim "sim drift" "sim faults" record bench edge "edge graph" rl apigen compare; do
     # shellcheck disable=SC2086  # the group's words are separate arguments
     run kopa $group --help
 done
@@ -129,5 +129,10 @@ expect 'zero-variance groups'
 run kopa rl export --format verl --out "$work/rl/kopa.parquet"
 run kopa rl export --format sft --from "$work/rl" --out "$work/rl/sft.jsonl"
 run kopa rl verl-config --out "$work/rl/kopa_tools.yaml"
+
+run kopa apigen generate --n 10 --platforms krx,kdic --out "$work/apigen"
+expect 'verified of 10'
+run kopa apigen verify "$work/apigen/verified.jsonl" --out "$work/apigen-verify"
+run kopa compare synth --help
 
 echo "every kopa command ran from the installed wheel"

@@ -1,0 +1,241 @@
+"""`kopa apigen generate | verify` and `kopa compare synth`."""
+
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import click
+
+from kopa.cli_options import backend_options, compose_backend, out_option
+from kopa.console import LazyConsole
+
+console = LazyConsole(soft_wrap=True)
+
+
+@click.group("apigen", short_help="APIGen on the catalog: generate and verify function-calling data.")
+def apigen() -> None:
+    """APIGen (the seed's baseline) on kopa's catalog: generate and verify function-calling data."""
+
+
+def _checker_options(f):
+    f = click.option("--llm-mode", type=click.Choice(["auto", "record", "replay"]), default="auto",
+                     show_default=True, help="auto answers from the LLM cache and asks the model on a miss; "
+                                             "record always asks; replay never asks (a miss is an error).")(f)
+    f = click.option("--llm-cache", type=click.Path(file_okay=False), default=None,
+                     help="Cache of LLM calls by request hash; default <out>/llm-cache.")(f)
+    f = click.option("--checker-base-url", default=None, metavar="URL",
+                     help="--checker openai: the OpenAI-compatible endpoint (e.g. a local vLLM).")(f)
+    f = click.option("--checker-model", default=None, metavar="NAME", help="--checker openai: the model name.")(f)
+    return click.option("--checker", type=click.Choice(["rules", "openai"]), default="rules", show_default=True,
+                        help="Semantic checker: offline rules (they say which criteria they decide) or a chat "
+                             "model asked the seed's five criteria.")(f)
+
+
+def _checker(kind: str, model: str | None, base_url: str | None, cache_dir: str, mode: str, catalog):
+    from kopa.apigen.semantic import ChatChecker, RuleChecker
+
+    if kind == "rules":
+        if model or base_url:
+            raise click.UsageError("--checker-model/--checker-base-url need --checker openai")
+        return RuleChecker(catalog)
+    if not model:
+        raise click.UsageError("--checker openai needs --checker-model (and usually --checker-base-url)")
+    from kopa.llm.cache import cached_openai_model
+
+    return ChatChecker(cached_openai_model(model, base_url, cache_dir, mode))  # type: ignore[arg-type]
+
+
+@contextmanager
+def _bars():
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console.real, transient=True) as progress:
+        bars: dict[str, object] = {}
+
+        def tick(what: str, done: int, total: int) -> None:
+            if what not in bars:
+                bars[what] = progress.add_task(what, total=total)
+            progress.update(bars[what], completed=done, total=total)  # type: ignore[arg-type]
+
+        yield tick
+
+
+def _split(text: str) -> frozenset[str]:
+    return frozenset(p.strip() for p in text.split(",") if p.strip())
+
+
+@apigen.command("generate", short_help="Generate samples of the four styles and verify them in three stages.")
+@backend_options
+@click.option("--n", "count", type=click.IntRange(min=1), default=200, show_default=True,
+              help="Samples to generate (each then verified; the seed generated 40,000 per model).")
+@click.option("--budget", type=click.IntRange(min=1), default=None, metavar="CALLS",
+              help="Stop once this many tool calls are spent (probing the value cache included): the budget "
+                   "`kopa compare synth` compares pipelines on.")
+@click.option("--sample-seed", "seed", type=int, default=0, show_default=True,
+              help="The seed APIGen samples with: every sample's stream (seed, index) — tools, style, prompt, "
+                   "arguments (the world's seed is the backend's sim:seed=N).")
+@click.option("--domains", default="", metavar="D,E", help="Sample tools of these domains only (e.g. finance,law).")
+@click.option("--platforms", default="", metavar="P,Q", help="Sample tools of these platforms only (e.g. dart,krx).")
+@click.option("--real-only", is_flag=True,
+              help="Sample only tools with a live endpoint (not the simulator-only long tail).")
+@click.option("--generator", type=click.Choice(["template", "openai"]), default="template", show_default=True,
+              help="Generator role: offline Korean templates with arguments the backend returned, or a chat model.")
+@click.option("--model", default=None, metavar="NAME", help="--generator openai: the model name.")
+@click.option("--base-url", default=None, metavar="URL", help="--generator openai: the OpenAI-compatible endpoint.")
+@click.option("--temperature", type=float, default=0.7, show_default=True,
+              help="--generator openai: the sampling temperature (the seed's 0.7).")
+@_checker_options
+@out_option("Run folder: verified.jsonl, verdicts.jsonl, relevance.jsonl, report.md, stats.json, parts/.",
+            default="runs/apigen")
+@click.option("--force", is_flag=True, help="Discard a run folder made with another configuration.")
+def generate_command(backend_spec: str, record_dir: str | None, faults: str | None, count: int, budget: int | None,
+                     seed: int, domains: str, platforms: str, real_only: bool, generator: str, model: str | None,
+                     base_url: str | None, temperature: float, checker: str, checker_model: str | None,
+                     checker_base_url: str | None, llm_cache: str | None, llm_mode: str, out: str,
+                     force: bool) -> None:
+    """Sample APIs, few-shot examples (verified samples fed back) and a prompt; generate `{query, answers}`;
+    verify by format, execution on the backend and semantics; resumable per chunk of 25 samples.
+
+    \b
+      kopa apigen generate --n 500 --platforms dart,krx,assembly,kdic --out runs/apigen
+      kopa apigen generate --n 200 --faults harsh --out runs/apigen-harsh
+      kopa apigen generate --generator openai --model Qwen/Qwen3.5-9B --base-url http://127.0.0.1:8000/v1 \\
+                           --checker openai --checker-model Qwen/Qwen3.5-9B --checker-base-url http://127.0.0.1:8000/v1
+    """
+    from kopa.apigen.generator import GENERATION_TEMPERATURE, ChatGenerator, TemplateGenerator
+    from kopa.apigen.run import generate_run
+    from kopa.catalog.loader import load_catalog
+
+    catalog = load_catalog()
+    spec = compose_backend(backend_spec, record_dir, faults)
+    cache_dir = llm_cache or str(Path(out) / "llm-cache")
+    chosen = _checker(checker, checker_model, checker_base_url, cache_dir, llm_mode, catalog)
+    if generator == "template":
+        if model or base_url:
+            raise click.UsageError("--model/--base-url need --generator openai")
+        name = "template"
+
+        def factory(cache, today):
+            return TemplateGenerator(cache, today)
+    else:
+        if not model:
+            raise click.UsageError("--generator openai needs --model (and usually --base-url)")
+        from kopa.llm.cache import cached_openai_model
+
+        chat = cached_openai_model(model, base_url, cache_dir, llm_mode,  # type: ignore[arg-type]
+                                   temperature=temperature if temperature is not None else GENERATION_TEMPERATURE)
+        name = f"openai:{model}@{temperature}"
+
+        def factory(cache, today):
+            return ChatGenerator(chat, cache)
+    from kopa.llm.client import ChatModelError
+
+    started = time.perf_counter()
+    try:
+        with _bars() as tick:
+            items = generate_run(Path(out), count, factory, chosen, catalog, generator_name=name, backend_spec=spec,
+                                 seed=seed, budget=budget, domains=_split(domains), platforms=_split(platforms),
+                                 real_only=real_only, force=force, progress=tick)
+    except ChatModelError as exc:
+        raise click.ClickException(f"LLM role failed: {exc}") from exc
+    _print_summary(Path(out), name, items, started)
+
+
+@apigen.command("verify", short_help="Verify a JSONL file in the xlam format (format, execution, semantic).")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@backend_options
+@_checker_options
+@out_option("Run folder: verdicts.jsonl (one line per input record, in order), verified.jsonl, report.md.",
+            default="runs/apigen-verify")
+@click.option("--force", is_flag=True, help="Discard a run folder made with another input or configuration.")
+def verify_command(file: str, backend_spec: str, record_dir: str | None, faults: str | None, checker: str,
+                   checker_model: str | None, checker_base_url: str | None, llm_cache: str | None, llm_mode: str,
+                   out: str, force: bool) -> None:
+    """Verify any file in the xlam-function-calling-60k format (`id`, `query`, `tools`, `answers`; lists or JSON
+    text): calls to catalog tools run on the backend, keys filled by the runtime; resumable per chunk.
+
+    \b
+      kopa apigen verify benchmark/apigen/xlam_kopa_100.jsonl --out runs/apigen-verify
+      kopa apigen verify my_slice.jsonl --faults realistic --out runs/slice-verify
+    """
+    from kopa.apigen.run import verify_run
+    from kopa.catalog.loader import load_catalog
+    from kopa.llm.client import ChatModelError
+
+    catalog = load_catalog()
+    spec = compose_backend(backend_spec, record_dir, faults)
+    chosen = _checker(checker, checker_model, checker_base_url, llm_cache or str(Path(out) / "llm-cache"), llm_mode,
+                      catalog)
+    started = time.perf_counter()
+    try:
+        with _bars() as tick:
+            items = verify_run(Path(file), Path(out), chosen, catalog, backend_spec=spec, force=force, progress=tick)
+    except ChatModelError as exc:
+        raise click.ClickException(f"LLM role failed: {exc}") from exc
+    _print_summary(Path(out), f"file:{Path(file).name}", items, started)
+
+
+def _print_summary(out: Path, name: str, items, started: float) -> None:
+    import orjson
+
+    from kopa.apigen.report import render_reasons, render_table, style_samples
+
+    stats = orjson.loads((out / "stats.json").read_bytes())
+    console.print(render_table(name, stats["table"]), markup=False)
+    console.print("")
+    console.print(render_reasons(stats["table"]), markup=False)
+    samples = style_samples(items)
+    if samples:
+        console.print("\nOne verified sample per style:", markup=False)
+    for style, record in samples.items():
+        calls = orjson.dumps([{"name": c.name, "arguments": c.arguments} for c in record.answers]).decode()
+        console.print(f"  [{style}] {record.query}\n    {calls}", markup=False)
+    console.print(f"\n{stats['table']['verified']} verified of {len(items)}; {stats['relevance']} relevance samples; "
+                  f"{stats['calls']} tool calls; {time.perf_counter() - started:.1f} s → {out}/verified.jsonl, "
+                  "verdicts.jsonl, relevance.jsonl, report.md", markup=False)
+
+
+# ------------------------------------------------------------------------------ kopa compare
+
+@click.group("compare", short_help="Pipelines side by side on one inventory, backend and budget.")
+def compare() -> None:
+    """Pipelines side by side on one inventory, backend and budget."""
+
+
+@compare.command("synth", short_help="APIGen beside EDGE Phase B: statistics, drops, robustness under drift/faults.")
+@click.argument("apigen_run", type=click.Path(exists=True, file_okay=False))
+@click.argument("edge_run", type=click.Path(exists=True, file_okay=False))
+@click.option("--drift", default="sim:drift=default,epoch=1", show_default=True, metavar="SPEC",
+              help="The drifted backend every sample is re-executed on.")
+@click.option("--faulty", default="faults:harsh@sim", show_default=True, metavar="SPEC",
+              help="The faulty backend every sample is re-executed on.")
+@click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Re-execute only the first N samples of each dataset (by their order in the file).")
+@click.option("--model", default=None, metavar="NAME",
+              help="Also play both datasets with this OpenAI-compatible model and report its solve rates.")
+@click.option("--base-url", default=None, metavar="URL", help="--model: the OpenAI-compatible endpoint.")
+@click.option("--llm-cache", type=click.Path(file_okay=False), default=None,
+              help="--model: cache of LLM calls by request hash; default <out>/llm-cache.")
+@click.option("--llm-mode", type=click.Choice(["auto", "record", "replay"]), default="auto", show_default=True,
+              help="--model: auto answers from the cache and asks on a miss; record always asks; replay never asks.")
+@out_option("Where the report goes: report.md, comparison.json, plots/.", default="runs/compare-synth")
+def compare_synth(apigen_run: str, edge_run: str, drift: str, faulty: str, limit: int | None, model: str | None,
+                  base_url: str | None, llm_cache: str | None, llm_mode: str, out: str) -> None:
+    """The two pipelines' datasets side by side: statistics (one-to-many chaining, cardinality, hops, calls,
+    parallel share, junction types, domains and tools), verification drops by stage and reason, and the share
+    of samples that still reproduce their answer at drift epoch 1 and under the harsh fault profile; with
+    --model, that model's solve rate on each dataset (kopa's episode loop and scorers).
+
+    \b
+      kopa compare synth runs/apigen runs/synth --out runs/compare-synth
+      kopa compare synth runs/apigen runs/synth --limit 100 --model Qwen/Qwen3.5-9B --base-url http://127.0.0.1:8000/v1
+    """
+    from kopa.apigen.compare import compare_runs
+
+    with _bars() as tick:
+        text = compare_runs(Path(apigen_run), Path(edge_run), Path(out), drift=drift, faulty=faulty, limit=limit,
+                            progress=tick, model=model, base_url=base_url, llm_cache=llm_cache, llm_mode=llm_mode)
+    console.print(text, markup=False)

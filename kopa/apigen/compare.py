@@ -1,0 +1,329 @@
+"""`kopa compare synth APIGEN_RUN EDGE_RUN`: the system-level comparison the EDGE paper leaves open (§7) —
+APIGen and EDGE Phase B on the same inventory and backend, each with its budget of tool calls stated.
+
+Every number is read from the two run folders or recomputed from them:
+
+- dataset statistics through `kopa.synth.dataset.shape_statistics` (the statistics Phase B reports), an
+  APIGen sample being a task whose calls are all in one turn and hand nothing on (no junction, so its
+  one-to-many share is 0 by construction — which is the point of the comparison);
+- verification drops: APIGen's three stages by reason, Phase B's dropped.jsonl by stage and reason;
+- robustness: every sample re-executed on a drifted backend (drift epoch 1) and a faulty one (the harsh
+  profile). An APIGen sample reproduces when every call answers the same records (SHA-256 of the records,
+  as verification stored it); a Phase B task when its golden steps, executed again, give the same answer;
+- with `--model`, the model's solve rate on each dataset (`kopa.apigen.solve`).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from kopa.apigen.record import XRecord
+from kopa.apigen.run import ApigenError, read_verified
+from kopa.apigen.verify import execute, issue_keys
+from kopa.backends.spec import open_backend
+from kopa.catalog.loader import Catalog, load_catalog
+from kopa.fileio import write_atomic
+from kopa.synth.dataset import PAPER_ROWS, TaskShape, read_candidates, shape_of, shape_statistics
+from kopa.synth.trajectory import Candidate
+from kopa.tools.runtime import ToolRuntime
+
+Progress = Callable[[str, int, int], None]
+
+
+# ------------------------------------------------------------------------------------------ reading runs
+
+def apigen_shape(record: XRecord, catalog: Catalog) -> TaskShape:
+    tools = tuple(dict.fromkeys(c.name for c in record.answers if c.name in catalog))
+    domain = next((catalog[t].domain for t in tools if catalog[t].domain), None)
+    return TaskShape(calls=len(record.answers), parallel=len(record.answers) > 1, turns=1, domain=domain, tools=tools)
+
+
+def _edge_kept(run: Path) -> list[Candidate]:
+    path = run / "dataset.jsonl"
+    if not path.exists():
+        raise ApigenError(f"{run}: no dataset.jsonl (run `kopa edge synth` and `kopa edge filter` first)")
+    ids = [orjson.loads(line)["id"] for line in path.read_bytes().splitlines()]
+    by_id = {c.task.id: c for c in read_candidates(run)}
+    return [by_id[i] for i in ids if i in by_id]
+
+
+def _edge_budget(run: Path, kept_all: list[Candidate]) -> dict[str, Any]:
+    """Phase A's calls (its history) and Phase B's calls of the candidates it kept — failed synthesis
+    attempts leave no call count, so Phase B's figure is a lower bound."""
+    config = orjson.loads((run / "config.json").read_bytes())
+    phase_a = None
+    checkpoint = Path(config.get("graph_run", "")) / "checkpoint.json"
+    if checkpoint.exists():
+        history = orjson.loads(checkpoint.read_bytes()).get("history", [])
+        phase_a = int(sum(row.get("calls", 0) for row in history))
+    candidates = read_candidates(run)
+    phase_b = sum(len(c.target.calls) for c in candidates)
+    return {"phase_a": phase_a, "phase_b_at_least": phase_b, "backend": config.get("backend")}
+
+
+def coverage(shapes: list[TaskShape]) -> dict[str, Any]:
+    turns = [s.turns for s in shapes]
+    return {"domains": dict(sorted(Counter(s.domain or "-" for s in shapes).items())),
+            "tools": len({t for s in shapes for t in s.tools}),
+            "turns_median": statistics.median(turns) if turns else 0, "turns_max": max(turns, default=0)}
+
+
+# ------------------------------------------------------------------------------------------ robustness
+
+def reproduces_apigen(records: list[XRecord], spec: str, catalog: Catalog, progress: Progress | None = None,
+                      label: str = "", retried: list[bool] | None = None) -> list[bool]:
+    """Per sample: every call answers the records verification stored. `retried` collects, per sample,
+    whether a call needed the runtime's retries."""
+    runtime = ToolRuntime(open_backend(spec), catalog=catalog)
+    issue_keys(runtime, catalog)
+    out = []
+    for k, record in enumerate(records):
+        stored = [r.get("digest") for r in record.provenance.get("results", [])]
+        outcomes = execute(record, runtime, catalog)
+        out.append(len(stored) == len(outcomes) and all(o.ok and o.digest == d for o, d in zip(outcomes, stored,
+                                                                                                 strict=True)))
+        if retried is not None:
+            retried.append(any(o.attempts > 1 for o in outcomes))
+        if progress is not None:
+            progress(label, k + 1, len(records))
+    return out
+
+
+def reproduces_edge(kept: list[Candidate], spec: str, progress: Progress | None = None, label: str = "",
+                    retried: list[bool] | None = None) -> list[bool]:
+    """Per task: its golden steps, executed again on `spec` (as `kopa bench targets` executes them), end in
+    the stored answer with every call answered."""
+    from kopa.eval.environment import Environment
+    from kopa.eval.golden import GoldenError, execute_golden
+
+    backend = open_backend(spec)
+    out = []
+    for k, c in enumerate(kept):
+        env = None
+        try:
+            env = Environment(c.task, backend)
+            run = execute_golden(c.task, env)
+            out.append(all(call.result.ok for call in env.calls) and run.answer == c.target.answer)
+        except (GoldenError, RuntimeError):
+            out.append(False)
+        if retried is not None:
+            retried.append(env is not None and any(len(call.result.attempts) > 1 for call in env.calls))
+        if progress is not None:
+            progress(label, k + 1, len(kept))
+    return out
+
+
+def _share(flags: list[bool]) -> float:
+    return sum(flags) / (len(flags) or 1)
+
+
+# ------------------------------------------------------------------------------------------ the report
+
+def compare_runs(apigen_run: Path, edge_run: Path, out: Path, *, drift: str, faulty: str, limit: int | None = None,
+                 progress: Progress | None = None, model: str | None = None, base_url: str | None = None,
+                 llm_cache: str | None = None, llm_mode: str = "auto") -> str:
+    catalog = load_catalog()
+    records = read_verified(apigen_run)
+    records = [r for r in records if r.answers]
+    a_stats_file = orjson.loads((apigen_run / "stats.json").read_bytes())
+    a_config = orjson.loads((apigen_run / "config.json").read_bytes())
+    kept = _edge_kept(edge_run)
+    e_config = orjson.loads((edge_run / "config.json").read_bytes())
+    a_shapes = [apigen_shape(r, catalog) for r in records]
+    e_shapes = [shape_of(c) for c in kept]
+    a_stats, e_stats = shape_statistics(a_shapes), shape_statistics(e_shapes)
+    a_cov, e_cov = coverage(a_shapes), coverage(e_shapes)
+    e_budget = _edge_budget(edge_run, kept)
+    a_sample, e_sample = records[:limit] if limit else records, kept[:limit] if limit else kept
+    robust: dict[str, dict[str, float]] = {"apigen": {}, "edge": {}}
+    retried: dict[str, list[bool]] = {"apigen": [], "edge": []}
+    for name, spec in (("as built", a_config.get("backend", "sim")), ("drift", drift), ("faults", faulty)):
+        robust["apigen"][name] = _share(reproduces_apigen(a_sample, spec, catalog, progress, f"APIGen on {spec}",
+                                                          retried["apigen"] if name == "faults" else None))
+    for name, spec in (("as built", e_config.get("backend", "sim")), ("drift", drift), ("faults", faulty)):
+        robust["edge"][name] = _share(reproduces_edge(e_sample, spec, progress, f"EDGE on {spec}",
+                                                      retried["edge"] if name == "faults" else None))
+    robust["apigen"]["faults_retried"] = _share(retried["apigen"])
+    robust["edge"]["faults_retried"] = _share(retried["edge"])
+    drops_e = _edge_drops(edge_run)
+    solve = None
+    if model:
+        from kopa.apigen.solve import apigen_solve_rate, edge_solve_rate
+        from kopa.eval.policies.openai_agent import OpenAIAgentPolicy
+        from kopa.llm.cache import cached_openai_model
+
+        cache = llm_cache or str(out / "llm-cache")
+        policy = OpenAIAgentPolicy(cached_openai_model(model, base_url, cache, llm_mode, seed=0))  # type: ignore[arg-type]
+        a_rate, a_played = apigen_solve_rate(a_sample, catalog, a_config.get("backend", "sim"), policy)
+        e_rate, e_played = edge_solve_rate(edge_run, [c.task.id for c in e_sample], out / "solve-edge", model,
+                                           base_url, cache, llm_mode)
+        solve = {"model": model, "apigen": a_rate, "apigen_played": a_played, "edge": e_rate, "edge_played": e_played}
+    a_pool = ", ".join(a_config.get("platforms") or []) or "every platform"
+    a_pool += " (tools with a live endpoint)" if a_config.get("real_only") else " (live and simulator-only tools)"
+    graph = Path(e_config.get("graph_run", "")) / "graph.json"
+    e_pool = f"{len(orjson.loads(graph.read_bytes()).get('nodes', []))} tools" if graph.exists() else "an unknown G*"
+    result = {"apigen": {"pool": a_pool, "statistics": a_stats, "coverage": a_cov, "calls": a_stats_file.get("calls"),
+                         "table": a_stats_file["table"], "robustness": robust["apigen"], "sampled": len(a_sample),
+                         "styles": dict(sorted(Counter(r.style for r in records).items()))},
+              "edge": {"pool": e_pool, "statistics": e_stats, "coverage": e_cov, "budget": e_budget, "drops": drops_e,
+                       "robustness": robust["edge"], "sampled": len(e_sample),
+                       "junctions": dict(sorted(Counter(j.kind for c in kept for j in c.junctions).items())),
+                       "mix": dict(sorted(Counter(c.category for c in kept).items()))},
+              "backends": {"drift": drift, "faults": faulty}, "solve": solve}
+    out.mkdir(parents=True, exist_ok=True)
+    write_atomic(out / "comparison.json", orjson.dumps(result, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2))
+    _plots(out / "plots", result)
+    text = render(apigen_run.name, edge_run.name, result)
+    (out / "report.md").write_text(text, encoding="utf-8")
+    return text
+
+
+def _edge_drops(run: Path) -> dict[str, Any]:
+    drops = Counter()
+    path = run / "dropped.jsonl"
+    if path.exists():
+        for line in path.read_bytes().splitlines():
+            d = orjson.loads(line)
+            drops[f"{d['stage']}:{d['reason']}"] += 1
+    failures = Counter()
+    fpath = run / "failures.jsonl"
+    if fpath.exists():
+        for line in fpath.read_bytes().splitlines():
+            failures[orjson.loads(line)["failure"]["reason"]] += 1
+    candidates = sum(1 for _ in (run / "candidates.jsonl").read_bytes().splitlines()) \
+        if (run / "candidates.jsonl").exists() else 0
+    return {"candidates": candidates, "dropped": dict(sorted(drops.items())), "synthesis_failures":
+            dict(sorted(failures.items()))}
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def render(a_name: str, e_name: str, r: dict[str, Any]) -> str:
+    a, e = r["apigen"], r["edge"]
+    sa, se = a["statistics"], e["statistics"]
+    budget = e["budget"]
+    e_calls = (f"{budget['phase_a']:,} Phase A + ≥ {budget['phase_b_at_least']:,} Phase B"
+               if budget["phase_a"] is not None else f"≥ {budget['phase_b_at_least']:,} Phase B (Phase A unknown)")
+    e_total = (budget["phase_a"] or 0) + budget["phase_b_at_least"]
+    note = "" if abs(a["calls"] - e_total) <= 0.1 * max(e_total, 1) else \
+        " **The budgets differ by more than 10%: rerun APIGen with `--budget` to match.**"
+    lines = [f"# APIGen `{a_name}` vs EDGE Phase B `{e_name}`", "",
+             f"Inventory: APIGen {a['pool']}; EDGE Phase B on G* of {e['pool']}. Tool calls spent — APIGen: "
+             f"{a['calls']:,}; EDGE: {e_calls}.{note}", "",
+             "## Dataset statistics", "", "| statistic | APIGen | EDGE Phase B |", "|---|---:|---:|",
+             f"| tasks (verified) | {sa['tasks']} | {se['tasks']} |",
+             f"| one-to-many chaining share | {_pct(sa['one_to_many'])} | {_pct(se['one_to_many'])} |",
+             f"| median / max cardinality | {sa['card_median']:g} / {sa['card_max']:,} | "
+             f"{se['card_median']:g} / {se['card_max']:,} |",
+             f"| hops (sequential turns, median / max) | {a['coverage']['turns_median']:g} / "
+             f"{a['coverage']['turns_max']} | {e['coverage']['turns_median']:g} / {e['coverage']['turns_max']} |",
+             f"| calls per task (mean / max) | {sa['calls_mean']:.2f} / {sa['calls_max']} | "
+             f"{se['calls_mean']:.2f} / {se['calls_max']} |",
+             f"| tasks with ≥ 4 calls | {_pct(sa['hops4'])} | {_pct(se['hops4'])} |",
+             f"| parallel share (two or more calls in one turn) | {_pct(sa['parallel'])} | {_pct(se['parallel'])} |",
+             f"| junction types | none (calls hand nothing on) | "
+             f"{', '.join(f'{k} {v}' for k, v in e['junctions'].items()) or 'none'} |",
+             f"| styles / task types | {', '.join(f'{k} {v}' for k, v in a['styles'].items())} | "
+             f"{', '.join(f'{k} {v}' for k, v in e['mix'].items())} |",
+             f"| domains | {_domains(a['coverage'])} | {_domains(e['coverage'])} |",
+             f"| data tools covered | {a['coverage']['tools']} | {e['coverage']['tools']} |", "",
+             "## Beside the paper's dataset comparison", "",
+             "| dataset | one-to-many chaining | median cardinality | max |", "|---|---:|---:|---:|"]
+    lines += [f"| {n} (paper) | {x} | {y} | {z} |" for n, x, y, z in PAPER_ROWS]
+    lines += ["| KOPA (paper) | 81.2% | 27 | 224,958 |",
+              f"| **APIGen, this run** | {_pct(sa['one_to_many'])} | {sa['card_median']:g} | {sa['card_max']:,} |",
+              f"| **EDGE Phase B, this run** | {_pct(se['one_to_many'])} | {se['card_median']:g} | "
+              f"{se['card_max']:,} |", "", "## Verification drops", "",
+              "| pipeline | stage | reason | dropped | share of generated |", "|---|---|---|---:|---:|"]
+    t = a["table"]
+    for stage, reasons in t["reasons"].items():
+        for reason, k in reasons.items():
+            lines.append(f"| APIGen | {stage} | {reason} | {k} | {_pct(k / (t['generated'] or 1))} |")
+    for reason, k in t["not_counted"].items():
+        lines.append(f"| APIGen | execution (not counted) | {reason} | {k} | {_pct(k / (t['generated'] or 1))} |")
+    n_e = e["drops"]["candidates"] or 1
+    for key, k in e["drops"]["dropped"].items():
+        stage, reason = key.split(":", 1)
+        lines.append(f"| EDGE | filter stage {stage} | {reason} | {k} | {_pct(k / n_e)} |")
+    lines += ["", f"APIGen pass rate {_pct(t['pass_rate'])} of {t['generated']} generated; EDGE kept {se['tasks']} of "
+              f"{e['drops']['candidates']} candidates (synthesis attempts that failed before a candidate: "
+              f"{sum(e['drops']['synthesis_failures'].values())}).", "",
+              "## Robustness: share of samples that still reproduce their answer", "",
+              "| backend | APIGen | EDGE Phase B |", "|---|---:|---:|"]
+    for name, spec in (("as built", "the run's own"), ("drift", r["backends"]["drift"]),
+                       ("faults", r["backends"]["faults"])):
+        lines.append(f"| {name} (`{spec}`) | {_pct(a['robustness'][name])} | {_pct(e['robustness'][name])} |")
+    lines.append(f"| samples whose calls needed the runtime's retries under faults | {_pct(a['robustness']['faults_retried'])} "
+                 f"| {_pct(e['robustness']['faults_retried'])} |")
+    lines += ["", f"Re-executed: {a['sampled']} APIGen samples, {e['sampled']} EDGE tasks.", "",
+              "## Verdict", "", _verdict(r), "", *_solve_lines(r.get("solve")), "",
+              "Plots: plots/robustness.png, plots/statistics.png.", ""]
+    return "\n".join(lines)
+
+
+def _solve_lines(solve: dict[str, Any] | None) -> list[str]:
+    if solve is None:
+        return ["No model named (`--model`): no solve rates."]
+    return [f"## Solve rate of `{solve['model']}`", "", "| dataset | solved | tasks played | scored by |",
+            "|---|---:|---:|---|",
+            f"| APIGen | {_pct(solve['apigen'])} | {solve['apigen_played']} | ENVIRONMENT passed and ACTION "
+            "correctness 1 (every reference call matched) |",
+            f"| EDGE Phase B | {_pct(solve['edge'])} | {solve['edge_played']} | RESPONSE (kopa bench's scorers) |"]
+
+
+def _domains(cov: dict[str, Any]) -> str:
+    return ", ".join(f"{k} {v}" for k, v in cov["domains"].items())
+
+
+def _verdict(r: dict[str, Any]) -> str:
+    a, e = r["apigen"], r["edge"]
+    chains = ("EDGE Phase B" if e["statistics"]["one_to_many"] > a["statistics"]["one_to_many"] else
+              "APIGen" if a["statistics"]["one_to_many"] > e["statistics"]["one_to_many"] else "neither")
+    parts = [f"More one-to-many chains: **{chains}** ({_pct(e['statistics']['one_to_many'])} of EDGE's tasks, "
+             f"{_pct(a['statistics']['one_to_many'])} of APIGen's)."]
+    for name in ("drift", "faults"):
+        x, y = a["robustness"][name], e["robustness"][name]
+        better = "APIGen" if x > y else "EDGE Phase B" if y > x else "neither"
+        parts.append(f"Reproduced better under {name}: **{better}** (APIGen {_pct(x)}, EDGE {_pct(y)}).")
+    return " ".join(parts)
+
+
+def _plots(directory: Path, r: dict[str, Any]) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    directory.mkdir(parents=True, exist_ok=True)
+    names = ["as built", "drift", "faults"]
+    xs = range(len(names))
+    fig, ax = plt.subplots(figsize=(6, 3.2))
+    ax.bar([x - 0.2 for x in xs], [100 * r["apigen"]["robustness"][n] for n in names], width=0.4, label="APIGen")
+    ax.bar([x + 0.2 for x in xs], [100 * r["edge"]["robustness"][n] for n in names], width=0.4, label="EDGE Phase B")
+    ax.set_xticks(list(xs), names)
+    ax.set_ylabel("% reproducing its answer")
+    ax.set_ylim(0, 105)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(directory / "robustness.png", dpi=110, metadata={"Software": None})
+    plt.close(fig)
+    keys = [("one_to_many", "one-to-many"), ("parallel", "parallel"), ("hops4", "≥ 4 calls")]
+    fig, ax = plt.subplots(figsize=(6, 3.2))
+    xs = range(len(keys))
+    ax.bar([x - 0.2 for x in xs], [100 * r["apigen"]["statistics"][k] for k, _ in keys], width=0.4, label="APIGen")
+    ax.bar([x + 0.2 for x in xs], [100 * r["edge"]["statistics"][k] for k, _ in keys], width=0.4,
+           label="EDGE Phase B")
+    ax.set_xticks(list(xs), [label for _, label in keys])
+    ax.set_ylabel("% of tasks")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(directory / "statistics.png", dpi=110, metadata={"Software": None})
+    plt.close(fig)

@@ -1,0 +1,240 @@
+"""The generator role: `{query, answers: [{name, arguments}]}` in Korean, as raw text for the format checker.
+
+`TemplateGenerator` (offline, deterministic) writes a Korean query per style from the prompt's template and
+draws every argument from what the backend has returned (`ValueCache`), enums, documented defaults and the
+virtual today — it invents nothing, so what fails verification fails on the backend's own terms: mostly
+values the tool itself returned, and at GUESS_RATE a value another tool returned under the same name. Verified
+examples feed back: a prompt with examples reuses the phrasing of the first one (phrasings that passed
+spread). `ChatGenerator` asks an OpenAI-compatible model (temperature 0.7 by default, the seed's) with
+the style's prompt, the sampled tools and the few-shot examples; wrap the model in `CachedChatModel` and
+a run replays offline.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+import orjson
+
+from kopa.apigen.record import XRecord, catalog_tool, tool_json
+from kopa.apigen.sampler import Prompt, cached_values, entity_params, varying_param
+from kopa.apigen.values import ValueCache
+from kopa.catalog.models import ParamSpec, Tool
+from kopa.llm.client import ChatModel
+from kopa.synth.query import josa
+from kopa.synth.trajectory import param_label
+
+GENERATION_TEMPERATURE = 0.7  # the seed's
+PHRASINGS = ("labelled", "running")
+# Share of free arguments the offline generator takes from any tool's answers under the same name, unchecked
+# against the documented pattern, instead of from the tool's own answers: the guesses a model makes from
+# what it has seen, which stage 2 and 3 are there to catch.
+GUESS_RATE = 0.3  # easy: 'label value' pairs; hard: values in running text
+
+
+@dataclass
+class Generated:
+    raw: str  # what the generator wrote: the format checker parses it
+    notes: dict[str, Any] = field(default_factory=dict)  # provenance: phrasing, the mentions it wrote
+
+
+class Generator(Protocol):
+    name: str
+
+    def generate(self, prompt: Prompt, tools: list[Tool], examples: list[XRecord],
+                 rng: np.random.Generator) -> Generated: ...
+
+
+# ------------------------------------------------------------------------------------------ offline
+
+SCENARIOS = ("다음 주 회의 자료를 준비하고 있습니다.", "보고서에 넣을 내용을 확인하려고 합니다.",
+             "고객 문의에 답하려고 합니다.", "업무 참고용으로 필요합니다.")
+
+
+class TemplateGenerator:
+    name = "template"
+
+    def __init__(self, cache: ValueCache, today: str, guess_rate: float = GUESS_RATE) -> None:
+        self.cache = cache
+        self.day = today.replace("-", "")
+        self.guess_rate = guess_rate
+
+    # ------------------------------------------------------------ arguments
+
+    def _value(self, tool: Tool, p: ParamSpec, rng: np.random.Generator) -> Any:
+        if p.enum:
+            return p.enum[int(rng.integers(len(p.enum)))]
+        if p.format == "yyyymmdd":
+            return self.day
+        if p.format == "yyyymm":
+            return self.day[:6]
+        if p.format == "yyyy":
+            return str(int(self.day[:4]) - 1)
+        guessed = self.cache.values.get(p.name) or []
+        if guessed and rng.random() < self.guess_rate:  # a value seen elsewhere under this name, unchecked
+            value = guessed[int(rng.integers(len(guessed)))]
+            return int(value) if p.type == "integer" and value.lstrip("-").isdigit() else value
+        seen = cached_values(p, self.cache, tool.name)
+        if seen:
+            value = seen[int(rng.integers(len(seen)))]
+            return int(value) if p.type == "integer" and value.lstrip("-").isdigit() else value
+        return p.default
+
+    def _arguments(self, tool: Tool, rng: np.random.Generator, fixed: ParamSpec | None = None) -> dict[str, Any]:
+        """Required entity parameters; with none, one optional filter from the cache (a specific ask)."""
+        args: dict[str, Any] = {}
+        params = entity_params(tool)
+        for p in params:
+            if p.required and p is not fixed:
+                value = self._value(tool, p, rng)
+                if value is not None:
+                    args[p.name] = value
+        if not args and fixed is None:
+            optional = [p for p in params if not p.required and cached_values(p, self.cache, tool.name)
+                        and p.format not in ("yyyymmdd", "yyyymm")]
+            if optional:
+                p = optional[int(rng.integers(len(optional)))]
+                args[p.name] = self._value(tool, p, rng)
+        return args
+
+    def _variants(self, tool: Tool, p: ParamSpec, rng: np.random.Generator) -> list[Any]:
+        pool = list(p.enum or []) or cached_values(p, self.cache, tool.name)
+        count = min(len(pool), 2 + int(rng.integers(2)))
+        picked = [pool[int(i)] for i in rng.permutation(len(pool))[:count]]
+        return [int(v) if p.type == "integer" and str(v).lstrip("-").isdigit() else v for v in picked]
+
+    # ------------------------------------------------------------ wording
+
+    @staticmethod
+    def _mentions(tool: Tool, args: dict[str, Any]) -> list[tuple[str, str, str]]:
+        """(param, label, value) of every argument the user states: not one equal to its documented default."""
+        out = []
+        for name, value in args.items():
+            p = tool.spec.param(name)
+            if p.default is not None and str(p.default) == str(value):
+                continue
+            out.append((name, param_label(p), str(value)))
+        return out
+
+    @staticmethod
+    def _condition(mentions: list[tuple[str, str, str]], phrasing: str) -> str:
+        """labelled: '종목명 미래홀딩스, 기준일자 20260130 조건으로'; running: '종목명이 미래홀딩스이고 기준일자가
+        20260130인'."""
+        if not mentions:
+            return ""
+        if phrasing == "labelled":
+            return ", ".join(f"{label} {value}" for _, label, value in mentions) + " 조건으로"
+        parts = [f"{josa(label, '이/가')} {value}" for _, label, value in mentions]
+        return "이고 ".join(parts) + "인"
+
+    @staticmethod
+    def _ask(title: str) -> str:
+        """'기업개황을 조회', or the title itself when it already ends in the ask ('… 목록 조회')."""
+        return title if title.endswith(("조회", "검색")) else f"{josa(title, '을/를')} 조회"
+
+    def _clause(self, tool: Tool, mentions: list[tuple[str, str, str]], phrasing: str) -> str:
+        cond = self._condition(mentions, phrasing)
+        return f"{cond} {self._ask(tool.spec.title)}".strip()
+
+    def generate(self, prompt: Prompt, tools: list[Tool], examples: list[XRecord],
+                 rng: np.random.Generator) -> Generated:
+        phrasing = "labelled" if prompt.difficulty == "easy" else "running"
+        if examples and examples[0].provenance.get("phrasing") in PHRASINGS:
+            phrasing = examples[0].provenance["phrasing"]  # feedback: the phrasing of a verified example
+        calls: list[dict[str, Any]] = []
+        clauses: list[str] = []
+        mentions: list[dict[str, Any]] = []
+
+        def note(i: int, tool: Tool, said: list[tuple[str, str, str]]) -> None:
+            for param, label, value in said:
+                mentions.append({"call": i, "param": param, "label": label, "value": value})
+
+        if prompt.style in ("simple", "multiple"):
+            tool = tools[0]
+            args = self._arguments(tool, rng)
+            said = self._mentions(tool, args)
+            calls.append({"name": tool.name, "arguments": args})
+            note(0, tool, said)
+            clauses.append(self._clause(tool, said, phrasing))
+        else:
+            for k, tool in enumerate(tools):
+                p = varying_param(tool, self.cache)
+                if p is None:  # parallel_multiple: the tool called once
+                    args = self._arguments(tool, rng)
+                    said = self._mentions(tool, args)
+                    note(len(calls), tool, said)
+                    calls.append({"name": tool.name, "arguments": args})
+                    clauses.append(self._clause(tool, said, phrasing))
+                    continue
+                base = self._arguments(tool, rng, fixed=p)
+                values = self._variants(tool, p, rng)
+                if prompt.style == "parallel_multiple" and k > 0:
+                    values = values[:2]
+                base_said = self._mentions(tool, base)
+                for v in values:
+                    note(len(calls), tool, [*base_said, (p.name, param_label(p), str(v))])
+                    calls.append({"name": tool.name, "arguments": {**base, p.name: v}})
+                cond = self._condition(base_said, phrasing)
+                listed = ", ".join(str(v) for v in values)
+                head = f"{cond} " if cond else ""
+                clauses.append(f"{head}{param_label(p)} {listed} 각각에 대해 {self._ask(tool.spec.title)}")
+        body = " 그리고 ".join(clauses)
+        query = f"{body}해 주세요." if phrasing == "labelled" else f"{body}해 줄래요?"
+        if prompt.context == "scenario":
+            query = f"{SCENARIOS[int(rng.integers(len(SCENARIOS)))]} {query}"
+        raw = json.dumps({"query": query, "answers": calls}, ensure_ascii=False)
+        return Generated(raw=raw, notes={"phrasing": phrasing, "mentions": mentions})
+
+
+# ------------------------------------------------------------------------------------------ a chat model
+
+STYLE_ASK = {
+    "simple": "사용자 질문 하나에 도구 하나를 한 번 호출하는 예시를 만드세요.",
+    "multiple": "여러 도구 가운데 질문에 맞는 도구 하나를 골라 한 번 호출하는 예시를 만드세요.",
+    "parallel": "도구 하나를 서로 다른 인자로 여러 번(2~3회) 동시에 호출해야 답할 수 있는 질문을 만드세요.",
+    "parallel_multiple": "여러 도구를 각각 한 번 이상, 모두 합쳐 3~4회 동시에 호출해야 답할 수 있는 질문을 만드세요.",
+}
+CONTEXT_ASK = {"plain": "질문만 쓰세요.", "scenario": "질문 앞에 사용자의 상황을 한 문장 덧붙이세요."}
+DIFFICULTY_ASK = {"easy": "인자 값은 항목 이름과 함께 분명하게 쓰세요.",
+                  "hard": "인자 값은 자연스러운 문장 속에 넣어 쓰세요."}
+GENERATOR_PROMPT = """당신은 function-calling 학습 데이터를 만드는 생성기입니다.
+주어진 한국 공공 API 도구들만 사용해 한국어 사용자 질문(query)과 정답 호출(answers)을 만드세요.
+- 호출하는 도구 이름과 인자 이름은 도구 설명에 있는 그대로 쓰고, 값의 형식은 설명을 따르세요.
+- 질문에 답하는 데 필요한 인자 값은 질문 안에 모두 나와야 합니다.
+- JSON 객체 하나로만 답하세요: {"query": "...", "answers": [{"name": "...", "arguments": {...}}]}"""
+
+
+class ChatGenerator:
+    """An OpenAI-compatible generator; the reply's text is the raw output the format checker reads."""
+
+    def __init__(self, model: ChatModel, values: ValueCache | None = None) -> None:
+        self.model = model
+        self.name = f"openai:{model.model}"
+        self.values = values
+
+    def messages(self, prompt: Prompt, tools: list[Tool], examples: list[XRecord]) -> list[dict[str, Any]]:
+        ask = " ".join([STYLE_ASK[prompt.style], CONTEXT_ASK[prompt.context], DIFFICULTY_ASK[prompt.difficulty]])
+        body: dict[str, Any] = {"tools": [tool_json(catalog_tool(t)) for t in tools], "task": ask}
+        if self.values is not None:
+            seen = {p.name: (self.values.values.get(p.name) or [])[:5] for t in tools for p in t.spec.params
+                    if self.values.values.get(p.name)}
+            if seen:
+                body["values_seen"] = seen  # values the backend really returned, to draw arguments from
+        messages: list[dict[str, Any]] = [{"role": "system", "content": GENERATOR_PROMPT}]
+        for e in examples:
+            messages.append({"role": "user", "content": "예시를 하나 보여 주세요."})
+            messages.append({"role": "assistant", "content": orjson.dumps(
+                {"query": e.query, "answers": [c.model_dump() for c in e.answers]}).decode()})
+        messages.append({"role": "user", "content": json.dumps(body, ensure_ascii=False, sort_keys=True)})
+        return messages
+
+    def generate(self, prompt: Prompt, tools: list[Tool], examples: list[XRecord],
+                 rng: np.random.Generator) -> Generated:
+        reply = self.model.complete(self.messages(prompt, tools, examples))
+        # A code fence around the object is a wrapper, not content; anything else is left to the format checker.
+        raw = re.sub(r"^```(?:json)?\s*|\s*```$", "", (reply.content or "").strip())
+        return Generated(raw=raw, notes={"model": self.model.model})

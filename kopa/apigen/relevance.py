@@ -1,0 +1,75 @@
+"""Relevance-detection data (seed: 8,000 of 60,000 samples): from verified samples, (1) remove a tool the
+answer needs from the offered tools, or (2) remove a required parameter's source — its value — from the
+query; the target becomes no call (`answers: []`), labelled `no_call` or `refusal` (the model should ask
+for the missing value rather than guess it).
+
+Scaled to the run: the seed's 8,000 / 60,000 of the verified samples, half of each construction where
+both apply. Each sample draws from its own stream (seed, id), so the set does not depend on order.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kopa.apigen.record import XRecord
+from kopa.edge.phase_a import stream
+
+SHARE = 8_000 / 60_000
+
+
+def _without_value(query: str, record: XRecord, call: int, param: str, value: str) -> str | None:
+    """The query with the value's phrase (the generator's mention, else the value itself) taken out."""
+    for m in record.provenance.get("mentions", []):
+        if m.get("call") == call and m.get("param") == param:
+            phrase = f"{m['label']} {m['value']}"
+            if phrase in query:
+                return re.sub(r"\s{2,}", " ", query.replace(phrase, m["label"]))
+    if value and value in query:
+        return re.sub(r"\s{2,}", " ", query.replace(value, ""))
+    return None
+
+
+def relevance_samples(verified: list[XRecord], seed: int, required: dict[str, set[str]]) -> list[XRecord]:
+    """`required`: tool name → its required parameters (the catalog's, or a record's own tools')."""
+    wanted = round(len(verified) * SHARE)
+    out: list[XRecord] = []
+    for k, record in enumerate(verified):
+        if len(out) >= wanted:
+            break
+        rng = stream(seed, "apigen-relevance", record.id)
+        kind = "drop_tool" if k % 2 == 0 else "drop_value"
+        made = _drop_value(record, rng, required) if kind == "drop_value" else None
+        if made is None:
+            made = _drop_tool(record, rng)
+        if made is not None:
+            out.append(made)
+    return out
+
+
+def _drop_tool(record: XRecord, rng) -> XRecord | None:
+    needed = sorted({c.name for c in record.answers})
+    gone = needed[int(rng.integers(len(needed)))]
+    tools = [t for t in record.tools if t.name != gone]
+    if not tools:
+        return None  # nothing left to offer: a sample with no tools teaches nothing about relevance
+    return record.model_copy(update={
+        "id": f"{record.id}-rel-tool", "tools": tools, "answers": [], "style": "relevance",
+        "provenance": {**_base(record), "relevance": "no_call", "construction": "drop_tool", "removed": gone}})
+
+
+def _drop_value(record: XRecord, rng, required: dict[str, set[str]]) -> XRecord | None:
+    options = [(i, k, str(v)) for i, c in enumerate(record.answers) for k, v in sorted(c.arguments.items())
+               if k in required.get(c.name, set())]
+    for j in rng.permutation(len(options)) if options else []:
+        i, param, value = options[int(j)]
+        query = _without_value(record.query, record, i, param, value)
+        if query is not None and value not in query:
+            return record.model_copy(update={
+                "id": f"{record.id}-rel-value", "query": query, "answers": [], "style": "relevance",
+                "provenance": {**_base(record), "relevance": "refusal", "construction": "drop_value",
+                               "removed": f"{record.answers[i].name}.{param}={value}"}})
+    return None
+
+
+def _base(record: XRecord) -> dict:
+    return {"source": record.id, "source_style": record.style}

@@ -1,0 +1,326 @@
+"""The run folders of `kopa apigen generate` and `kopa apigen verify`.
+
+generate DIR:
+  config.json        generator, checker, backend, seed, n, budget, tool pool filter (a rerun with another
+                     configuration is refused, naming what differs; --force discards the parts)
+  values.json        the validated value cache and what probing cost
+  parts/NNNNN.jsonl  one line per sample of a chunk of CHUNK indices: prompt, raw output, verdict, outcomes.
+                     Chunk c's prompts take their few-shot examples from the verified samples of chunks < c
+                     (the feedback loop), so a resumed run rebuilds exactly what an uninterrupted one does
+verify DIR:
+  config.json        the input file's SHA-256, backend, checker
+  parts/NNNNN.jsonl  the verdicts (and outcomes) of a chunk of CHUNK input records
+both:
+  verdicts.jsonl     one line per sample / input record, in order: id, passed, stage, reason (+ counted,
+                     detail, criteria)
+  verified.jsonl     the passed records in the xlam shape, with provenance and their verdicts per stage
+  relevance.jsonl    relevance-detection samples made from the verified ones
+  report.md, stats.json, plots/stages.png
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import orjson
+from pydantic import BaseModel, ConfigDict
+
+from kopa.apigen.generator import Generator
+from kopa.apigen.record import XRecord, catalog_tool, parse_tools
+from kopa.apigen.relevance import relevance_samples
+from kopa.apigen.sampler import APISampler, ExampleSampler, PromptSampler, draw_style
+from kopa.apigen.semantic import SemanticChecker
+from kopa.apigen.values import ValueCache, build_cache
+from kopa.apigen.verify import (
+    CallOutcome,
+    Verdict,
+    execute,
+    execution_verdict,
+    format_check,
+    issue_keys,
+    read_record,
+)
+from kopa.backends.spec import open_backend
+from kopa.catalog.loader import Catalog
+from kopa.edge.phase_a import stream
+from kopa.errors import UserError
+from kopa.fileio import write_atomic
+from kopa.tools.runtime import ToolRuntime
+
+APIGEN_VERSION = 1  # bump when the same seed would build other samples: old parts are not reused
+CHUNK = 25
+_SORTED = orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2
+
+
+class ApigenError(UserError, ValueError):
+    """A run folder or input file that cannot be used."""
+
+
+class Item(BaseModel):
+    """One sample (generate) or input record (verify) with everything verification found."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    index: int
+    verdict: Verdict
+    record: XRecord | None = None  # None when the format check failed
+    raw: str | None = None  # generate: what the generator wrote
+    prompt: dict[str, Any] | None = None
+    outcomes: list[CallOutcome] = []
+    calls: int = 0  # tool calls spent on the sample (session tools excluded)
+
+
+# ------------------------------------------------------------------------------------------ one sample
+
+def verify_record(record: XRecord, runtime: ToolRuntime, catalog: Catalog, checker: SemanticChecker
+                  ) -> tuple[Verdict, list[CallOutcome]]:
+    """Stages 2 and 3 of a record that passed stage 1."""
+    if not record.answers:  # a relevance record: nothing to execute, nothing the calls could mismatch
+        return Verdict(id=record.id, passed=True, detail="no call to verify (relevance record)"), []
+    outcomes = execute(record, runtime, catalog)
+    failed = execution_verdict(record.id, outcomes)
+    if failed is not None:
+        return failed, outcomes
+    retried = sum(o.attempts > 1 for o in outcomes)
+    semantic = checker.check(record, outcomes)
+    if not semantic.passed:
+        return Verdict(id=record.id, passed=False, stage="semantic", reason=semantic.reason, detail=semantic.detail,
+                       retried_calls=retried, criteria=semantic.criteria), outcomes
+    return Verdict(id=record.id, passed=True, detail=semantic.detail, retried_calls=retried,
+                   criteria=semantic.criteria), outcomes
+
+
+def _spent(outcomes: list[CallOutcome], catalog: Catalog) -> int:
+    return sum(1 for o in outcomes if o.name in catalog and catalog[o.name].family != "session")
+
+
+def _runtime(spec: str, catalog: Catalog) -> ToolRuntime:
+    runtime = ToolRuntime(open_backend(spec), catalog=catalog)
+    issue_keys(runtime, catalog)
+    return runtime
+
+
+# ------------------------------------------------------------------------------------------ folders
+
+def _config(out: Path, payload: dict, force: bool) -> None:
+    path = out / "config.json"
+    body = orjson.dumps(payload, option=_SORTED)
+    if path.exists() and path.read_bytes() != body:
+        if not force:
+            old = orjson.loads(path.read_bytes())
+            changed = sorted(k for k in set(old) | set(payload) if old.get(k) != payload.get(k))
+            raise ApigenError(f"{out} holds an APIGen run with another configuration ({', '.join(changed)} differ); "
+                              "use --force or another --out")
+        for part in sorted((out / "parts").glob("*.jsonl")):
+            part.unlink()
+        (out / "values.json").unlink(missing_ok=True)
+    out.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, body)
+
+
+def _write_part(path: Path, items: list[Item]) -> None:
+    write_atomic(path, b"".join(orjson.dumps(i.model_dump(mode="json")) + b"\n" for i in items))
+
+
+def read_items(out: Path) -> list[Item]:
+    items: list[Item] = []
+    for part in sorted((out / "parts").glob("*.jsonl")):
+        items += [Item.model_validate(orjson.loads(line)) for line in part.read_bytes().splitlines()]
+    return items
+
+
+def tool_pool(catalog: Catalog, domains: frozenset[str], platforms: frozenset[str], real_only: bool = False) -> list:
+    """The tools APIGen may sample, by domain and platform (all non-session tools when neither is given);
+    `real_only` keeps the tools that have a live endpoint (not the simulator-only long tail)."""
+    return [t for t in catalog if t.family != "session" and (not domains or t.domain in domains)
+            and (not platforms or t.platform in platforms) and (t.spec.real or not real_only)]
+
+
+def generate_run(out: Path, n: int, generator_factory: Callable[[ValueCache, str], Generator],
+                 checker: SemanticChecker, catalog: Catalog, *, generator_name: str, backend_spec: str = "sim",
+                 seed: int = 0, budget: int | None = None, domains: frozenset[str] = frozenset(),
+                 platforms: frozenset[str] = frozenset(), real_only: bool = False, force: bool = False,
+                 progress: Callable[[str, int, int], None] | None = None,
+                 stop_after_chunks: int | None = None) -> list[Item]:
+    """Generate and verify n samples (fewer when the budget of tool calls runs out), chunk by chunk."""
+    _config(out, {"version": APIGEN_VERSION, "generator": generator_name, "checker": checker.name,
+                  "backend": backend_spec, "seed": seed, "n": n, "budget": budget, "domains": sorted(domains),
+                  "platforms": sorted(platforms), "real_only": real_only, "chunk": CHUNK}, force)
+    runtime = _runtime(backend_spec, catalog)
+    values_path = out / "values.json"
+    if values_path.exists():
+        cache = ValueCache.model_validate_json(values_path.read_bytes())
+    else:
+        pool = sorted(tool_pool(catalog, domains, platforms, real_only), key=lambda t: t.name)
+        cache = build_cache(pool, runtime, seed, (lambda d, t: progress("probing values", d, t)) if progress else None)
+        write_atomic(values_path, orjson.dumps(cache.model_dump(), option=_SORTED))
+    if budget is not None and cache.calls >= budget:
+        raise ApigenError(f"probing the value cache spent {cache.calls} tool calls, the whole budget of {budget}: "
+                          "raise --budget or narrow the pool (--platforms, --domains, --real-only)")
+    generator = generator_factory(cache, runtime.state.current_date)
+    apis, prompts = APISampler(catalog, cache), PromptSampler()
+    if not apis.usable:
+        raise ApigenError("no tool of the pool answered its probe: nothing to sample (check --domains/--platforms)")
+    (out / "parts").mkdir(exist_ok=True)
+    items: list[Item] = []
+    spent = cache.calls
+    for chunk in range(-(-n // CHUNK)):
+        if stop_after_chunks is not None and chunk >= stop_after_chunks:
+            break
+        part = out / "parts" / f"{chunk:05d}.jsonl"
+        if part.exists():
+            done = [Item.model_validate(orjson.loads(x)) for x in part.read_bytes().splitlines()]
+        else:
+            examples = ExampleSampler([i.record for i in items if i.verdict.passed and i.record is not None])
+            done = []
+            for index in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
+                if budget is not None and spent >= budget:
+                    break
+                item = _one_sample(index, seed, apis, examples, prompts, generator, checker, runtime, catalog)
+                spent += item.calls
+                done.append(item)
+            _write_part(part, done)
+        items += done
+        spent = cache.calls + sum(i.calls for i in items)
+        if progress is not None:
+            progress("samples", len(items), n)
+        if len(done) < min(CHUNK, n - chunk * CHUNK):
+            break  # the budget ran out inside this chunk
+    finish(out, items, catalog, seed, {"generator": generator_name, "checker": checker.name, "backend": backend_spec,
+                                       "probe_calls": cache.calls, "budget": budget})
+    return items
+
+
+def _one_sample(index: int, seed: int, apis: APISampler, examples: ExampleSampler, prompts: PromptSampler,
+                generator: Generator, checker: SemanticChecker, runtime: ToolRuntime, catalog: Catalog) -> Item:
+    rng = stream(seed, "apigen-sample", str(index))
+    record_id = f"apigen-{seed}-{index:06d}"
+    style = draw_style(rng)
+    tools = None
+    for _ in range(8):  # a style the drawn domain cannot serve (e.g. parallel with no varying parameter)
+        tools = apis.sample(style, rng)
+        if tools is not None:
+            break
+        style = draw_style(rng)
+    if tools is None:
+        tools = apis.sample("simple", rng)
+        style = "simple"
+    assert tools is not None
+    shots = examples.sample(style, rng)
+    prompt = prompts.sample(style, tools, shots, rng)
+    made = generator.generate(prompt, tools, shots, rng)
+    library = [catalog_tool(t) for t in tools]
+    record, failed = format_check(made.raw, library, record_id=record_id)
+    if record is None:
+        assert failed is not None
+        return Item(index=index, verdict=failed, raw=made.raw, prompt=prompt.model_dump())
+    record = record.model_copy(update={"style": style, "provenance": {"template": prompt.template, **made.notes}})
+    verdict, outcomes = verify_record(record, runtime, catalog, checker)
+    return Item(index=index, verdict=verdict, record=record, raw=made.raw, prompt=prompt.model_dump(),
+                outcomes=outcomes, calls=_spent(outcomes, catalog))
+
+
+def verify_run(source: Path, out: Path, checker: SemanticChecker, catalog: Catalog, *, backend_spec: str = "sim",
+               force: bool = False, progress: Callable[[str, int, int], None] | None = None,
+               stop_after_chunks: int | None = None) -> list[Item]:
+    """Verify a JSONL file in the xlam format, chunk by chunk (resumable)."""
+    try:
+        data = source.read_bytes()
+    except OSError as exc:
+        raise ApigenError(f"{source}: cannot read ({exc.strerror})") from None
+    lines = [line for line in data.splitlines() if line.strip()]
+    _config(out, {"version": APIGEN_VERSION, "source": str(source), "source_sha256": hashlib.sha256(data).hexdigest(),
+                  "checker": checker.name, "backend": backend_spec, "chunk": CHUNK}, force)
+    runtime = _runtime(backend_spec, catalog)
+    (out / "parts").mkdir(exist_ok=True)
+    items: list[Item] = []
+    for chunk in range(-(-len(lines) // CHUNK)):
+        if stop_after_chunks is not None and chunk >= stop_after_chunks:
+            break
+        part = out / "parts" / f"{chunk:05d}.jsonl"
+        if part.exists():
+            done = [Item.model_validate(orjson.loads(x)) for x in part.read_bytes().splitlines()]
+        else:
+            done = []
+            for index in range(chunk * CHUNK, min(len(lines), (chunk + 1) * CHUNK)):
+                done.append(_one_record(index, lines[index], runtime, catalog, checker))
+            _write_part(part, done)
+        items += done
+        if progress is not None:
+            progress("records", len(items), len(lines))
+    finish(out, items, catalog, 0, {"generator": f"file:{source.name}", "checker": checker.name,
+                                    "backend": backend_spec, "probe_calls": 0, "budget": None})
+    return items
+
+
+def _one_record(index: int, line: bytes, runtime: ToolRuntime, catalog: Catalog, checker: SemanticChecker) -> Item:
+    try:
+        raw = orjson.loads(line)
+    except orjson.JSONDecodeError as exc:
+        return Item(index=index, verdict=Verdict(id=str(index + 1), passed=False, stage="format",
+                                                 reason="unparseable_json", detail=f"line {index + 1}: {exc}"))
+    record, failed = read_record(raw, index + 1)
+    if record is None:
+        assert failed is not None
+        return Item(index=index, verdict=failed)
+    verdict, outcomes = verify_record(record, runtime, catalog, checker)
+    return Item(index=index, verdict=verdict, record=record, outcomes=outcomes, calls=_spent(outcomes, catalog))
+
+
+# ------------------------------------------------------------------------------------------ outputs
+
+def finish(out: Path, items: list[Item], catalog: Catalog, seed: int, about: dict[str, Any]) -> None:
+    from kopa.apigen.report import render_report, stage_table, style_of, write_plots
+
+    write_atomic(out / "verdicts.jsonl", b"".join(orjson.dumps(i.verdict.model_dump(
+        include={"id", "passed", "stage", "reason", "counted", "detail", "retried_calls", "criteria"})) + b"\n" for i in items))
+    verified = [i for i in items if i.verdict.passed and i.record is not None]
+    write_atomic(out / "verified.jsonl", b"".join(_verified_line(i, about) for i in verified))
+    required = {t.name: {p.name for p in t.spec.params if p.required} for t in catalog}
+    for i in verified:
+        assert i.record is not None
+        for tool in i.record.tools:
+            required.setdefault(tool.name, {k for k, p in tool.parameters.items() if p.required})
+    relevance = relevance_samples([i.record for i in verified if i.record is not None and i.record.answers], seed,
+                                  required)
+    write_atomic(out / "relevance.jsonl", b"".join(r.line() for r in relevance))
+    table = stage_table(items)
+    stats = {"table": table, "relevance": len(relevance), "about": about,
+             "calls": about.get("probe_calls", 0) + sum(i.calls for i in items),
+             "styles": _count(s for s in map(style_of, items) if s)}
+    write_atomic(out / "stats.json", orjson.dumps(stats, option=_SORTED))
+    write_plots(out / "plots", table)
+    (out / "report.md").write_text(render_report(out.name, items, table, stats, relevance), encoding="utf-8")
+
+
+def _count(values) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for v in values:
+        out[v] = out.get(v, 0) + 1
+    return dict(sorted(out.items()))
+
+
+def _verified_line(item: Item, about: dict[str, Any]) -> bytes:
+    assert item.record is not None
+    stages = {"format": "pass", "execution": "pass", "semantic": item.verdict.criteria or "pass"}
+    results = [{"name": o.name, "records": o.records, "total_count": o.total_count, "digest": o.digest,
+                "attempts": o.attempts} for o in item.outcomes]
+    provenance = {**item.record.provenance, "generator": about["generator"], "checker": about["checker"],
+                  "backend": about["backend"], "results": results}
+    record = item.record.model_copy(update={"provenance": provenance})
+    return record.line({"verdicts": stages})
+
+
+def read_verified(out: Path) -> list[XRecord]:
+    path = out / "verified.jsonl"
+    if not path.exists():
+        raise ApigenError(f"{out}: no verified.jsonl (run `kopa apigen generate` or `kopa apigen verify` first)")
+    records = []
+    for line in path.read_bytes().splitlines():
+        raw = orjson.loads(line)
+        records.append(XRecord(id=raw["id"], query=raw["query"], tools=parse_tools(raw["tools"]),
+                               answers=raw["answers"], style=raw.get("style"), provenance=raw.get("provenance", {})))
+    return records

@@ -1,0 +1,147 @@
+"""The three samplers of the seed's pipeline: APIs, few-shot examples, prompt templates.
+
+Every draw takes the caller's random stream (seed, purpose, index), so sample i is the same whichever
+samples came before it — except for what verification fed back: the example sampler reads the verified
+samples of earlier chunks, which is the seed's feedback loop and is itself deterministic.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict
+
+from kopa.apigen.record import XRecord
+from kopa.apigen.values import ValueCache
+from kopa.catalog.formats import pattern_of
+from kopa.catalog.loader import Catalog
+from kopa.catalog.models import ParamSpec, Tool
+from kopa.catalog.view import param_view
+from kopa.edge.plan import is_generic
+
+Style = Literal["simple", "multiple", "parallel", "parallel_multiple"]
+STYLES: tuple[Style, ...] = ("simple", "multiple", "parallel", "parallel_multiple")
+STYLE_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
+CONTEXTS = ("plain", "scenario")  # the ask alone, or with a line of background
+DIFFICULTIES = ("easy", "hard")  # labels stated with every value, or values in running text
+EXAMPLES_PER_PROMPT = 2
+MULTIPLE_TOOLS = 3  # tools offered in a multiple sample: the one to call and two from the same domain
+
+
+class Prompt(BaseModel):
+    """What the prompt sampler chose for one sample (stored in its provenance)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    style: Style
+    context: str
+    difficulty: str
+    tools: list[str]  # the sampled library, in the order it is shown
+    examples: list[str] = []  # ids of the few-shot examples
+
+    @property
+    def template(self) -> str:
+        return f"{self.style}/{self.context}/{self.difficulty}"
+
+
+def draw_style(rng: np.random.Generator) -> Style:
+    return STYLES[int(rng.choice(len(STYLES), p=STYLE_WEIGHTS))]
+
+
+def cached_values(param: ParamSpec, cache: ValueCache, tool: str | None = None) -> list[str]:
+    """Values the backend returned under the parameter's name — those `tool` itself returned when there are
+    any — that fit its documented pattern (a model that reads the docs would not pass a 29-character code
+    where eight digits are documented)."""
+    seen = (cache.own.get(tool) or {}).get(param.name) if tool else None
+    seen = seen or cache.values.get(param.name) or []
+    pattern = pattern_of(param.format) if param.format and param.type == "string" else None
+    if pattern is None:
+        return list(seen)
+    return [v for v in seen if re.fullmatch(pattern, v, flags=re.ASCII)]
+
+
+def fillable(param: ParamSpec, cache: ValueCache) -> bool:
+    return bool(param.enum) or param.default is not None or param.format in ("yyyymmdd", "yyyymm", "yyyy") \
+        or bool(cached_values(param, cache))
+
+
+def entity_params(tool: Tool) -> list[ParamSpec]:
+    """Parameters that carry something a user would say (not paging, format selectors or keys)."""
+    return [p for p in tool.spec.params if not is_generic(param_view(p)) and not p.paging]
+
+
+def varying_param(tool: Tool, cache: ValueCache) -> ParamSpec | None:
+    """The parameter a parallel sample varies: the first required entity parameter with two or more cached
+    values (or enum values), else the first optional one."""
+    options = [p for p in entity_params(tool) if p.format is None or p.format not in ("yyyymmdd", "yyyymm")]
+    ranked = [p for p in options if p.required] + [p for p in options if not p.required]
+    for p in ranked:
+        if len(p.enum or []) >= 2 or len(cached_values(p, cache, tool.name)) >= 2:
+            return p
+    return None
+
+
+class APISampler:
+    """One or more tools from the validated pool (tools whose probe answered): a domain, then a platform in
+    it, then tools of that platform (multiple: of the domain), as the seed samples from its library."""
+
+    def __init__(self, catalog: Catalog, cache: ValueCache) -> None:
+        self.catalog = catalog
+        self.cache = cache
+        pool = [catalog[n] for n in cache.answered if n in catalog]
+        self.usable = [t for t in pool if all(fillable(p, cache) for p in entity_params(t) if p.required)]
+        self.by_domain: dict[str, dict[str, list[Tool]]] = {}
+        for t in self.usable:
+            self.by_domain.setdefault(t.domain or "session", {}).setdefault(t.platform, []).append(t)
+        self.parallel = {t.name for t in self.usable if varying_param(t, cache) is not None}
+
+    def sample(self, style: Style, rng: np.random.Generator) -> list[Tool] | None:
+        domains = sorted(self.by_domain)
+        if not domains:
+            return None
+        domain = domains[int(rng.integers(len(domains)))]
+        platforms = sorted(self.by_domain[domain])
+        platform = platforms[int(rng.integers(len(platforms)))]
+        local = self.by_domain[domain][platform]
+        if style == "simple":
+            return [local[int(rng.integers(len(local)))]]
+        if style == "parallel":
+            choices = [t for t in local if t.name in self.parallel]
+            return [choices[int(rng.integers(len(choices)))]] if choices else None
+        if style == "multiple":
+            wide = [t for p in platforms for t in self.by_domain[domain][p]]
+            if len(wide) < MULTIPLE_TOOLS:
+                return None
+            return [wide[int(i)] for i in rng.permutation(len(wide))[:MULTIPLE_TOOLS]]
+        if len(local) < 2:  # parallel_multiple: two tools of one platform, one of them called twice
+            return None
+        picks = [local[int(i)] for i in rng.permutation(len(local))[:2]]
+        return picks if picks[0].name in self.parallel or picks[1].name in self.parallel else None
+
+
+class ExampleSampler:
+    """Few-shot examples from verified data of the same style (the seed's feedback loop)."""
+
+    def __init__(self, verified: Sequence[XRecord]) -> None:
+        self.by_style: dict[str, list[XRecord]] = {}
+        for r in verified:
+            self.by_style.setdefault(r.style or "", []).append(r)
+
+    def sample(self, style: Style, rng: np.random.Generator) -> list[XRecord]:
+        pool = self.by_style.get(style, [])
+        if not pool:
+            return []
+        return [pool[int(i)] for i in rng.permutation(len(pool))[:EXAMPLES_PER_PROMPT]]
+
+
+class PromptSampler:
+    """A template of a context and a difficulty for the style."""
+
+    def sample(self, style: Style, tools: list[Tool], examples: list[XRecord], rng: np.random.Generator) -> Prompt:
+        context = CONTEXTS[int(rng.integers(len(CONTEXTS)))]
+        difficulty = DIFFICULTIES[int(rng.integers(len(DIFFICULTIES)))]
+        return Prompt(style=style, context=context, difficulty=difficulty, tools=[t.name for t in tools],
+                      examples=[e.id for e in examples])

@@ -1,0 +1,206 @@
+"""Stage 3: the semantic checker role, on the seed's five criteria.
+
+1. `objective`        the calls match the query's objective, with sensible arguments;
+2. `function_choice`  the functions are chosen properly from those available;
+3. `call_count`       the number of calls matches the user's intent;
+4. `no_errors`        the results contain no errors (here: no empty answer either);
+5. `relevant_results` the results are relevant to the functions' purpose.
+
+`RuleChecker` (offline) decides only what rules can decide, and says so: every criterion is reported
+`pass`, `fail` or `undecided`, and `DECIDES` words what each rule actually tests — the rest of a
+criterion (whether the query's intent is the one the calls serve) needs a reader, i.e. `ChatChecker`, an
+OpenAI-compatible model asked the five questions.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from typing import Any, Protocol
+
+import orjson
+
+from kopa.apigen.record import XRecord, XTool
+from kopa.apigen.verify import CallOutcome
+from kopa.catalog.loader import Catalog
+from kopa.edge.plan import GENERIC_NAMES
+from kopa.edge.proposer import first_json_object
+from kopa.llm.client import ChatModel
+
+CRITERIA = ("objective", "function_choice", "call_count", "no_errors", "relevant_results")
+REASONS = {"objective": "ungrounded_argument", "function_choice": "wrong_function", "call_count": "duplicate_call",
+           "no_errors": "empty_result", "relevant_results": "off_schema_result"}
+DECIDES = {
+    "objective": "partly: every stated argument value (not a documented default, an enum choice, paging or a key) "
+                 "appears in the query (dates also as YYYY년 M월 D일); whether the intent is the one the calls "
+                 "serve is not decided",
+    "function_choice": "partly: fails when another offered tool's Korean title matches the query clearly better "
+                       "than a called tool's (character bigrams); undecided when no title matches",
+    "call_count": "partly: fails on two identical calls; more or fewer calls than the user meant is not decided "
+                  "beyond what `objective` catches (a call whose values the query never states)",
+    "no_errors": "fully: every call answered with records (an empty answer does not answer the query)",
+    "relevant_results": "partly: the records carry fields the catalog documents for the tool; undecided for a "
+                        "tool outside the catalog",
+}
+CHOICE_FLOOR = 0.3  # below this no title matches the query: the rule cannot tell
+CHOICE_CLEAR = 0.6  # a title this well matched is what the query asks for ...
+CHOICE_MARGIN = 0.2  # ... when it beats a called tool's title by this much
+
+
+class Semantic:
+    """A checker's finding: pass/fail/undecided per criterion, the first failed one's reason code."""
+
+    def __init__(self, criteria: dict[str, str], detail: str = "", reason: str | None = None) -> None:
+        self.criteria = criteria
+        self.detail = detail
+        failed = [c for c in CRITERIA if criteria.get(c) == "fail"]
+        self.reason = reason or (REASONS[failed[0]] if failed else None)
+        self.passed = not failed and reason is None
+
+
+class SemanticChecker(Protocol):
+    name: str
+
+    def check(self, record: XRecord, outcomes: list[CallOutcome]) -> Semantic: ...
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", "", unicodedata.normalize("NFC", text)).lower()
+
+
+def _forms(value: Any) -> list[str]:
+    text = str(value).strip()
+    forms = [_norm(text)]
+    if re.fullmatch(r"\d{8}", text):
+        forms.append(_norm(f"{text[:4]}년 {int(text[4:6])}월 {int(text[6:8])}일"))
+        forms.append(f"{text[:4]}-{text[4:6]}-{text[6:8]}")
+    elif re.fullmatch(r"\d{6}", text):
+        forms.append(_norm(f"{text[:4]}년 {int(text[4:6])}월"))
+    return forms
+
+
+def _bigrams(text: str) -> set[str]:
+    t = _norm(re.sub(r"[^0-9A-Za-z가-힣]", "", text))
+    return {t[i:i + 2] for i in range(len(t) - 1)}
+
+
+def _title(tool: XTool, catalog: Catalog) -> str:
+    if tool.name in catalog:
+        return catalog[tool.name].spec.title
+    return tool.description.split(":")[0][:40] if ":" in tool.description[:40] else tool.description[:40]
+
+
+class RuleChecker:
+    name = "rules"
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+
+    def _exempt(self, tool_name: str, param: str, value: Any, library: dict[str, XTool]) -> bool:
+        """Arguments a query need not state: keys and format selectors, paging, documented defaults, enums."""
+        if param.lower() in GENERIC_NAMES or value in (None, ""):
+            return True
+        if tool_name in self.catalog:
+            try:
+                spec = self.catalog[tool_name].spec.param(param)
+            except KeyError:
+                return False
+            return spec.paging or bool(spec.enum) or (spec.default is not None and str(spec.default) == str(value))
+        doc = library.get(tool_name)
+        p = doc.parameters.get(param) if doc else None
+        return p is not None and p.default is not None and str(p.default) == str(value)
+
+    def check(self, record: XRecord, outcomes: list[CallOutcome]) -> Semantic:
+        criteria: dict[str, str] = {}
+        notes: list[str] = []
+        query = _norm(record.query)
+        library = {t.name: t for t in record.tools}
+        # 1. objective: the values the calls use are the query's
+        ungrounded = [(c.name, k, v) for c in record.answers for k, v in c.arguments.items()
+                      if not isinstance(v, dict | list) and not self._exempt(c.name, k, v, library)
+                      and not any(f and f in query for f in _forms(v))]
+        criteria["objective"] = "fail" if ungrounded else "pass"
+        if ungrounded:
+            notes.append("not in the query: " + ", ".join(f"{n}.{k}={v!r}" for n, k, v in ungrounded[:3]))
+        # 2. function choice: no offered tool's title fits the query clearly better than a called one's
+        q = _bigrams(record.query)
+        score = {t.name: (len(_bigrams(_title(t, self.catalog)) & q) / (len(_bigrams(_title(t, self.catalog))) or 1))
+                 for t in record.tools}
+        called = {c.name for c in record.answers}
+        others = [s for n, s in score.items() if n not in called]
+        best_other = max(others, default=0.0)
+        worst_called = min((score.get(n, 0.0) for n in called), default=0.0)
+        if best_other >= CHOICE_CLEAR and worst_called + CHOICE_MARGIN < best_other:
+            criteria["function_choice"] = "fail"
+            notes.append(f"an uncalled tool's title matches the query ({best_other:.2f} vs {worst_called:.2f})")
+        elif max(score.values(), default=0.0) < CHOICE_FLOOR:
+            criteria["function_choice"] = "undecided"
+        else:
+            criteria["function_choice"] = "pass"
+        # 3. call count: no call repeated
+        keys = [orjson.dumps([c.name, c.arguments], option=orjson.OPT_SORT_KEYS) for c in record.answers]
+        criteria["call_count"] = "fail" if len(set(keys)) < len(keys) else "pass"
+        if criteria["call_count"] == "fail":
+            notes.append("the same call twice")
+        # 4. no errors: every call answered with records
+        empty = [o.name for o in outcomes if not o.ok or o.records == 0]
+        criteria["no_errors"] = "fail" if empty else "pass"
+        if empty:
+            notes.append(f"no records from {empty[0]}")
+        # 5. results carry the tool's documented fields
+        relevant = "pass"
+        for o in outcomes:
+            if o.name not in self.catalog:
+                relevant = "undecided" if relevant == "pass" else relevant
+                continue
+            documented = {f.name for f in self.catalog[o.name].spec.output}
+            if o.sample and documented and not any(documented & set(r) for r in o.sample):
+                relevant = "fail"
+                notes.append(f"{o.name} answered fields it does not document")
+        criteria["relevant_results"] = relevant
+        return Semantic(criteria, "; ".join(notes)[:300])
+
+
+CHECKER_PROMPT = """당신은 function-calling 학습 데이터의 의미 검증기(semantic checker)입니다.
+사용자 질문, 호출된 함수와 인자, 실행 결과를 보고 다음 다섯 기준을 각각 판단하세요.
+1. objective: 함수 호출이 질문의 목적에 맞고 인자 값이 타당한가
+2. function_choice: 제공된 함수들 가운데 알맞은 함수를 골랐는가
+3. call_count: 호출 수가 사용자의 의도와 맞는가
+4. no_errors: 실행 결과에 오류가 없는가
+5. relevant_results: 실행 결과가 함수의 목적과 질문에 관련된 내용인가
+JSON 객체 하나로만 답하세요: {"thought": "...", "criteria": {"objective": "pass" 또는 "fail", ...}}"""
+
+
+class ChatChecker:
+    """The five criteria asked of an OpenAI-compatible model (cached and replayable through CachedChatModel).
+    A failed criterion is reported as `model:<criterion>`; a reply that names no verdict is the checker's
+    failure, reported as `checker_unparseable` (the sample is not passed on an answer nobody gave)."""
+
+    def __init__(self, model: ChatModel) -> None:
+        self.model = model
+        self.name = f"openai:{model.model}"
+
+    def messages(self, record: XRecord, outcomes: list[CallOutcome]) -> list[dict[str, Any]]:
+        body = {"query": record.query,
+                "available_functions": [{"name": t.name, "description": t.description} for t in record.tools],
+                "calls": [{"name": c.name, "arguments": c.arguments} for c in record.answers],
+                "results": [{"name": o.name, "ok": o.ok, "total_count": o.total_count, "records": o.sample,
+                             "error": o.kind} for o in outcomes]}
+        return [{"role": "system", "content": CHECKER_PROMPT},
+                {"role": "user", "content": json.dumps(body, ensure_ascii=False, sort_keys=True)}]
+
+    def check(self, record: XRecord, outcomes: list[CallOutcome]) -> Semantic:
+        reply = self.model.complete(self.messages(record, outcomes), temperature=0.0)
+        try:
+            answer = first_json_object(reply.content)
+            given = answer["criteria"]
+            if not isinstance(given, dict):
+                raise TypeError("criteria is not an object")
+        except (ValueError, KeyError, TypeError) as exc:
+            return Semantic({c: "undecided" for c in CRITERIA}, f"checker reply: {exc}", "checker_unparseable")
+        criteria = {c: ("fail" if str(given.get(c, "")).lower() == "fail" else
+                        "pass" if str(given.get(c, "")).lower() == "pass" else "undecided") for c in CRITERIA}
+        failed = [c for c in CRITERIA if criteria[c] == "fail"]
+        # the model's own finding, named by criterion (`model:function_choice`): not the rules' codes
+        return Semantic(criteria, str(answer.get("thought", ""))[:300], f"model:{failed[0]}" if failed else None)

@@ -1,0 +1,344 @@
+"""APIGen offline on the simulator: the Table-1 counts against the verdicts they summarise, the four styles,
+arguments from values the backend returned, each checker on planted bad samples, environmental failures
+retried and never counted, the feedback loop, relevance data, resume and budget."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+import orjson
+import pytest
+
+from kopa.apigen.generator import TemplateGenerator
+from kopa.apigen.record import XRecord, XTool, catalog_tool
+from kopa.apigen.relevance import SHARE
+from kopa.apigen.report import stage_table
+from kopa.apigen.run import ApigenError, Item, generate_run, read_items, verify_record
+from kopa.apigen.semantic import CRITERIA, DECIDES, RuleChecker
+from kopa.apigen.values import ValueCache
+from kopa.apigen.verify import format_check, issue_keys
+from kopa.backends.spec import open_backend
+from kopa.catalog import load_catalog
+from kopa.tools.runtime import ToolRuntime
+
+CATALOG = load_catalog()
+PLATFORMS = frozenset({"dart", "krx", "kdic"})
+N = 50
+
+
+def _generate(out, n: int = N, **kwargs) -> list[Item]:
+    return generate_run(out, n, lambda cache, today: TemplateGenerator(cache, today), RuleChecker(CATALOG), CATALOG,
+                        generator_name="template", platforms=PLATFORMS, **kwargs)
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("apigen")
+    return out, _generate(out)
+
+
+def _lines(path) -> list[dict]:
+    return [orjson.loads(line) for line in path.read_bytes().splitlines()]
+
+
+def _runtime(spec: str = "sim") -> ToolRuntime:
+    runtime = ToolRuntime(open_backend(spec), catalog=CATALOG)
+    issue_keys(runtime, CATALOG)
+    return runtime
+
+
+def _record(query: str, tools: list[str], answers: list[dict]) -> tuple[XRecord | None, object]:
+    return format_check(orjson.dumps({"query": query, "answers": answers}).decode(),
+                        [catalog_tool(CATALOG[t]) for t in tools], record_id="t")
+
+
+def _verify(query: str, tools: list[str], answers: list[dict], spec: str = "sim"):
+    record, failed = _record(query, tools, answers)
+    assert record is not None, failed
+    return verify_record(record, _runtime(spec), CATALOG, RuleChecker(CATALOG))
+
+
+# ------------------------------------------------------------------ the run folder
+
+def test_the_table_counts_what_verdicts_jsonl_says(run):
+    out, _items = run
+    verdicts = _lines(out / "verdicts.jsonl")
+    assert [v["id"] for v in verdicts] == [f"apigen-0-{i:06d}" for i in range(N)]
+    assert all(set(v) >= {"id", "passed", "stage", "reason"} for v in verdicts)
+    table = orjson.loads((out / "stats.json").read_bytes())["table"]
+    counted = [v for v in verdicts if v["counted"]]
+    assert table["verified"] == sum(v["passed"] for v in verdicts)
+    for stage in ("format", "execution", "semantic"):
+        assert table["fails"][stage] == sum(v["stage"] == stage for v in counted)
+    assert table["verified"] + sum(table["fails"].values()) + table["not_counted_total"] == N
+    assert table["pass_rate"] == pytest.approx(table["verified"] / len(counted))
+    assert all((v["stage"] is None) == v["passed"] for v in verdicts)
+    report = (out / "report.md").read_text(encoding="utf-8")
+    assert f"| **template** | {table['verified']} |" in report and "DeepSeek-V2-Chat" in report
+
+
+def test_verified_jsonl_is_the_xlam_shape_with_provenance(run):
+    out, _ = run
+    verdicts = _lines(out / "verdicts.jsonl")
+    rows = _lines(out / "verified.jsonl")
+    assert [r["id"] for r in rows] == [v["id"] for v in verdicts if v["passed"]]
+    for r in rows:
+        assert {"id", "query", "tools", "answers", "provenance", "verdicts"} <= set(r)
+        names = {t["name"] for t in r["tools"]}
+        assert all(a["name"] in names and isinstance(a["arguments"], dict) for a in r["answers"])
+        assert all(set(t) == {"name", "description", "parameters"} for t in r["tools"])
+        assert r["provenance"]["backend"] == "sim" and len(r["provenance"]["results"]) == len(r["answers"])
+        assert r["verdicts"]["format"] == r["verdicts"]["execution"] == "pass"
+
+
+def test_each_style_has_its_shape(run):
+    _, items = run
+    by_style: dict[str, list[XRecord]] = {}
+    for i in items:
+        if i.record is not None:
+            by_style.setdefault(i.record.style or "", []).append(i.record)
+    assert set(by_style) == {"simple", "multiple", "parallel", "parallel_multiple"}
+    for r in by_style["simple"]:
+        assert len(r.tools) == 1 and len(r.answers) == 1
+    for r in by_style["multiple"]:
+        assert len(r.tools) == 3 and len(r.answers) == 1
+    for r in by_style["parallel"]:
+        assert len(r.tools) == 1 and len(r.answers) >= 2
+        assert len({orjson.dumps(a.arguments, option=orjson.OPT_SORT_KEYS) for a in r.answers}) == len(r.answers)
+    for r in by_style["parallel_multiple"]:
+        assert len({a.name for a in r.answers}) == 2 and len(r.answers) >= 3
+
+
+def test_queries_are_korean_and_arguments_come_from_what_the_backend_returned(run):
+    out, items = run
+    cache = ValueCache.model_validate_json((out / "values.json").read_bytes())
+    day = "20260130"  # the simulator's virtual today (sim's default world)
+    assert _runtime().state.current_date.replace("-", "") == day
+    for i in items:
+        if i.record is None:
+            continue
+        assert re.search(r"[가-힣]", i.record.query) and unicodedata.is_normalized("NFC", i.record.query)
+        for call in i.record.answers:
+            for name, value in call.arguments.items():
+                p = CATALOG[call.name].spec.param(name)
+                returned = set(cache.values.get(name, [])) | set(cache.own.get(call.name, {}).get(name, []))
+                allowed = returned | set(p.enum or []) | {day, day[:6], str(int(day[:4]) - 1)}
+                assert str(value) in allowed, (call.name, name, value)
+
+
+def test_values_json_holds_what_a_probe_call_returns():
+    """The cache is the backend's own answers: re-run the probe of one answered tool and find its values."""
+    from kopa.apigen.values import build_cache
+
+    runtime = _runtime()
+    tool = CATALOG["find_assembly_member"]
+    cache = build_cache([tool], runtime, seed=0)
+    direct = runtime.call("find_assembly_member", {})
+    assert cache.answered == ["find_assembly_member"] and cache.calls == 1
+    assert cache.values["HG_NM"] == [r["HG_NM"] for r in direct.records[:5]]
+
+
+# ------------------------------------------------------------------ stage 1 on planted samples
+
+GOOD = [{"name": "find_dart_corp_code", "arguments": {"corp_name": "삼한전자"}}]
+
+
+@pytest.mark.parametrize(("raw", "reason"), [
+    ('{"query": "삼한전자 고유번호", "answers": [', "unparseable_json"),
+    ('{"answers": []}', "missing_field"),
+    ('{"query": "삼한전자 고유번호", "answers": []}', "no_calls"),
+    ('{"query": "삼한전자 고유번호", "answers": [{"name": "dart.find_company", "arguments": {}}]}',
+     "hallucinated_function"),
+    ('{"query": "삼한전자 고유번호", "answers": [{"name": "find_dart_corp_code", "arguments": {"company": "삼한전자"}}]}',
+     "unknown_argument"),
+    ('{"query": "삼한전자 공시", "answers": [{"name": "search_dart_disclosures", "arguments": {"page_no": "둘째"}}]}',
+     "wrong_type"),
+    ('{"query": "삼한전자 고유번호", "answers": [{"name": "find_dart_corp_code", "arguments": {"corp_name": ["a"]}}]}',
+     "wrong_type"),
+])
+def test_the_format_checker_rejects_each_planted_defect_with_its_code(raw, reason):
+    library = [catalog_tool(CATALOG["find_dart_corp_code"]), catalog_tool(CATALOG["search_dart_disclosures"])]
+    record, verdict = format_check(raw, library, record_id="x")
+    assert record is None and verdict is not None
+    assert (verdict.stage, verdict.reason, verdict.counted) == ("format", reason, True)
+
+
+def test_the_format_checker_passes_a_good_sample():
+    record, verdict = _record("삼한전자의 고유번호를 찾아 주세요.", ["find_dart_corp_code"], GOOD)
+    assert verdict is None and record is not None and record.answers[0].arguments == {"corp_name": "삼한전자"}
+
+
+# ------------------------------------------------------------------ stage 2
+
+@pytest.mark.parametrize(("answers", "reason"), [
+    ([{"name": "get_dart_company_overview", "arguments": {"corp_code": "12345"}}], "invalid_parameter"),
+    ([{"name": "get_dart_company_overview", "arguments": {}}], "missing_required_argument"),
+])
+def test_the_execution_checker_classifies_calls_that_fail_on_the_backend(answers, reason):
+    verdict, outcomes = _verify("고유번호 12345 회사의 기업개황", ["get_dart_company_overview"], answers)
+    assert (verdict.stage, verdict.reason, verdict.counted) == ("execution", reason, True)
+    assert outcomes[0].error_class == "structural"
+
+
+def test_a_type_the_record_documents_wrongly_fails_as_a_type_error_on_execution():
+    """The record says numOfRows is text (a third party's doc error): format passes, the runtime refuses."""
+    tool = catalog_tool(CATALOG["get_stock_price_trend"])
+    params = {**tool.parameters, "numOfRows": tool.parameters["numOfRows"].model_copy(update={"type": "string"})}
+    library = [XTool(name=tool.name, description=tool.description, parameters=params)]
+    record, failed = format_check(orjson.dumps({"query": "브이화학 시세 열 건", "answers": [
+        {"name": tool.name, "arguments": {"itmsNm": "브이화학", "numOfRows": "열"}}]}).decode(), library, record_id="t")
+    assert failed is None and record is not None
+    verdict, _ = verify_record(record, _runtime(), CATALOG, RuleChecker(CATALOG))
+    assert (verdict.stage, verdict.reason) == ("execution", "type_error")
+
+
+def test_a_key_the_record_passes_is_left_to_the_runtime():
+    """A converted record may document and pass the service key; the runtime fills the key itself."""
+    tool = catalog_tool(CATALOG["find_dart_corp_code"])
+    params = {**tool.parameters, "crtfc_key": tool.parameters["corp_name"].model_copy(update={"required": False})}
+    library = [XTool(name=tool.name, description=tool.description, parameters=params)]
+    record, failed = format_check(orjson.dumps({"query": "삼한전자의 고유번호", "answers": [
+        {"name": tool.name, "arguments": {"corp_name": "삼한전자", "crtfc_key": "MY-OWN-KEY"}}]}).decode(), library,
+        record_id="k")
+    assert failed is None and record is not None
+    verdict, outcomes = verify_record(record, _runtime(), CATALOG, RuleChecker(CATALOG))
+    assert verdict.passed and outcomes[0].arguments == {"corp_name": "삼한전자"}
+
+
+def test_a_parameter_the_record_invents_for_a_catalog_tool_fails_on_execution():
+    tool = catalog_tool(CATALOG["find_dart_corp_code"])
+    params = {**tool.parameters, "market": tool.parameters["corp_name"].model_copy(update={"required": False})}
+    library = [XTool(name=tool.name, description=tool.description, parameters=params)]
+    record, failed = format_check(orjson.dumps({"query": "코스피 삼한전자 고유번호", "answers": [
+        {"name": tool.name, "arguments": {"corp_name": "삼한전자", "market": "코스피"}}]}).decode(), library,
+        record_id="m")
+    assert failed is None and record is not None
+    verdict, _ = verify_record(record, _runtime(), CATALOG, RuleChecker(CATALOG))
+    assert (verdict.stage, verdict.reason) == ("execution", "unknown_argument")
+
+
+def test_a_tool_outside_the_catalog_is_not_executable():
+    library = [XTool(name="weather_api.get_current_weather", parameters={})]
+    record, _ = format_check('{"query": "파리 날씨", "answers": [{"name": "weather_api.get_current_weather"}]}',
+                             library, record_id="w")
+    assert record is not None
+    verdict, _ = verify_record(record, _runtime(), CATALOG, RuleChecker(CATALOG))
+    assert (verdict.stage, verdict.reason, verdict.counted) == ("execution", "not_executable", True)
+
+
+def test_an_environmental_failure_is_retried_and_never_counted_as_a_bad_sample(tmp_path):
+    always = tmp_path / "always.toml"
+    always.write_text('description = "dart always rate-limited"\n\n[platforms.dart]\nrate_limit = 1.0\n',
+                      encoding="utf-8")
+    verdict, outcomes = _verify("삼한전자의 고유번호를 찾아 주세요.", ["find_dart_corp_code"], GOOD,
+                                spec=f"faults:{always}@sim")
+    assert (verdict.stage, verdict.reason, verdict.counted) == ("execution", "environmental:rate_limit", False)
+    assert outcomes[0].attempts == 5  # the runtime's retry policy: five attempts before giving up
+    table = stage_table([Item(index=0, verdict=verdict)])
+    assert table["fails"] == {"format": 0, "execution": 0, "semantic": 0}
+    assert table["not_counted"] == {"environmental:rate_limit": 1}
+
+    half = tmp_path / "half.toml"
+    half.write_text('description = "dart half rate-limited"\n\n[platforms.dart]\nrate_limit = 0.5\n',
+                    encoding="utf-8")
+    runtime = _runtime(f"faults:{half}@sim")
+    codes = ["00105359", "00139943", "00241119", "00396333", "00507034", "00532292", "00126391", "00421341"]
+    results = []
+    for code in codes:  # distinct requests: a fault decision is a function of the request and the attempt
+        record, _ = _record(f"고유번호 {code}인 회사의 기업개황을 알려 주세요.", ["get_dart_company_overview"],
+                            [{"name": "get_dart_company_overview", "arguments": {"corp_code": code}}])
+        assert record is not None
+        results.append(verify_record(record, runtime, CATALOG, RuleChecker(CATALOG)))
+    retried = [v for v, outs in results if any(o.attempts > 1 and o.ok for o in outs)]
+    assert retried, "no call met a rate limit at 50%: the fault profile did not apply"
+    assert all(v.passed and v.retried_calls >= 1 for v in retried)
+    assert not any(v.counted and v.reason and v.reason.startswith("environmental") for v, _ in results)
+
+
+# ------------------------------------------------------------------ stage 3
+
+@pytest.mark.parametrize(("query", "tools", "answers", "reason"), [
+    ("홍길동 의원의 인적사항을 알려 주세요.", ["find_assembly_member"],
+     [{"name": "find_assembly_member", "arguments": {"HG_NM": "홍길동"}}], "empty_result"),
+    ("고유번호 00105359인 회사의 기업개황을 알려 주세요.", ["get_dart_company_overview"],
+     [{"name": "get_dart_company_overview", "arguments": {"corp_code": "00139943"}}], "ungrounded_argument"),
+    ("강도옥 의원의 SNS정보를 알려 주세요.", ["get_assembly_member_sns", "get_assembly_member_career"],
+     [{"name": "get_assembly_member_career", "arguments": {"HG_NM": "강도옥"}}], "wrong_function"),
+    ("해솔시스템 주식 시세를 알려 주세요.", ["get_stock_price_trend"],
+     [{"name": "get_stock_price_trend", "arguments": {"itmsNm": "해솔시스템"}}] * 2, "duplicate_call"),
+])
+def test_the_rule_checker_rejects_results_that_do_not_answer_the_query(query, tools, answers, reason):
+    verdict, _ = _verify(query, tools, answers)
+    assert (verdict.stage, verdict.reason) == ("semantic", reason)
+
+
+def test_the_rule_checker_passes_a_good_sample_and_says_what_it_decides():
+    verdict, outcomes = _verify("강도옥 의원의 SNS정보를 알려 주세요.",
+                                ["get_assembly_member_sns", "get_assembly_member_career"],
+                                [{"name": "get_assembly_member_sns", "arguments": {"HG_NM": "강도옥"}}])
+    assert verdict.passed and outcomes[0].records >= 1
+    assert set(verdict.criteria) == set(CRITERIA) == set(DECIDES)
+    assert set(verdict.criteria.values()) <= {"pass", "undecided"}
+
+
+def test_a_relevance_record_with_no_call_passes_without_executing():
+    record = XRecord(id="r", query="오늘 날씨 어때?", tools=[catalog_tool(CATALOG["find_dart_corp_code"])], answers=[],
+                     provenance={"relevance": "no_call"})
+    verdict, outcomes = verify_record(record, _runtime(), CATALOG, RuleChecker(CATALOG))
+    assert verdict.passed and outcomes == []
+
+
+# ------------------------------------------------------------------ the loop, relevance, resume, budget
+
+def test_verified_samples_feed_back_as_examples_of_later_chunks(run):
+    _out, items = run
+    assert all(not i.prompt["examples"] for i in items[:25])
+    verified_first = {i.record.id: i.record.style for i in items[:25] if i.verdict.passed and i.record}
+    later = [i for i in items[25:] if i.prompt["examples"]]
+    assert later, "no prompt of the second chunk took an example"
+    for i in later:
+        assert all(verified_first.get(e) == i.prompt["style"] for e in i.prompt["examples"])
+
+
+def test_relevance_samples_remove_what_the_answer_needs(run):
+    out, items = run
+    verified = sum(i.verdict.passed for i in items)
+    rows = _lines(out / "relevance.jsonl")
+    assert len(rows) == round(verified * SHARE) and rows
+    by_id = {i.record.id: i.record for i in items if i.record is not None}
+    for r in rows:
+        source = by_id[r["provenance"]["source"]]
+        assert r["answers"] == [] and r["provenance"]["relevance"] in ("no_call", "refusal")
+        if r["provenance"]["construction"] == "drop_tool":
+            assert r["provenance"]["removed"] not in {t["name"] for t in r["tools"]}
+            assert r["query"] == source.query
+        else:
+            value = r["provenance"]["removed"].split("=", 1)[1]
+            assert value in source.query and value not in r["query"]
+
+
+def test_an_interrupted_run_resumes_to_the_same_bytes(run, tmp_path):
+    out, _ = run
+    _generate(tmp_path, stop_after_chunks=1)
+    assert len(read_items(tmp_path)) == 25
+    _generate(tmp_path)
+    for name in ("verdicts.jsonl", "verified.jsonl", "relevance.jsonl", "stats.json", "values.json"):
+        assert (tmp_path / name).read_bytes() == (out / name).read_bytes(), name
+    with pytest.raises(ApigenError, match="seed"):
+        _generate(tmp_path, seed=1)
+
+
+def test_the_budget_stops_generation(run, tmp_path):
+    out, _ = run
+    probe = ValueCache.model_validate_json((out / "values.json").read_bytes()).calls
+    (tmp_path / "values.json").write_bytes((out / "values.json").read_bytes())  # the same probe, not re-run
+    items = _generate(tmp_path, budget=probe + 10)
+    spent = sum(i.calls for i in items)
+    assert len(items) < N and spent >= 10
+    assert spent - items[-1].calls < 10  # the last sample was started before the budget ran out
+    assert orjson.loads((tmp_path / "stats.json").read_bytes())["calls"] == probe + spent
+    (tmp_path / "small").mkdir()
+    (tmp_path / "small" / "values.json").write_bytes((out / "values.json").read_bytes())
+    with pytest.raises(ApigenError, match="whole budget"):
+        _generate(tmp_path / "small", budget=probe)
