@@ -1,10 +1,19 @@
-"""Atomic file writes: a reader, a concurrent process or a rerun after kill -9 sees the whole file or none."""
+"""Atomic file writes (a reader, a concurrent process or a rerun after kill -9 sees the whole file or none),
+and the configuration check a resumable run folder starts with."""
 
 from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
+
+import orjson
+
+# The process's umask, read once at import (os.umask can only be read by setting it): mkstemp creates files
+# 0600, and a dataset or a config written that way would be unreadable to everyone but its writer.
+_UMASK = os.umask(0o022)
+os.umask(_UMASK)
 
 
 def write_atomic(path: Path, data: bytes) -> Path:
@@ -18,8 +27,28 @@ def write_atomic(path: Path, data: bytes) -> Path:
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
+        os.chmod(tmp, 0o666 & ~_UMASK)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
+
+
+def claim_run_folder(out: Path, payload: dict, *, body: bytes, force: bool, what: str, error: type[Exception],
+                     stale: Iterable[str] = ("parts/*.jsonl",)) -> None:
+    """Make `out` a run folder of the configuration `payload` (written as `body` to config.json). A folder
+    made with another configuration is refused in one line naming the keys that differ, or with `force`
+    emptied of its `stale` files (globs below `out`) so nothing of the old run is resumed."""
+    path = out / "config.json"
+    if path.exists() and path.read_bytes() != body:
+        if not force:
+            old = orjson.loads(path.read_bytes())
+            changed = sorted(k for k in set(old) | set(payload) if old.get(k) != payload.get(k))
+            raise error(f"{out} holds {what} with another configuration ({', '.join(changed)} differ); "
+                        "use --force or another --out")
+        for pattern in stale:
+            for file in sorted(out.glob(pattern)):
+                file.unlink()
+    out.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, body)

@@ -47,7 +47,7 @@ from kopa.backends.spec import open_backend
 from kopa.catalog.loader import Catalog
 from kopa.edge.phase_a import stream
 from kopa.errors import UserError
-from kopa.fileio import write_atomic
+from kopa.fileio import claim_run_folder, write_atomic
 from kopa.tools.runtime import ToolRuntime
 
 APIGEN_VERSION = 1  # bump when the same seed would build other samples: old parts are not reused
@@ -106,19 +106,8 @@ def _runtime(spec: str, catalog: Catalog) -> ToolRuntime:
 # ------------------------------------------------------------------------------------------ folders
 
 def _config(out: Path, payload: dict, force: bool) -> None:
-    path = out / "config.json"
-    body = orjson.dumps(payload, option=_SORTED)
-    if path.exists() and path.read_bytes() != body:
-        if not force:
-            old = orjson.loads(path.read_bytes())
-            changed = sorted(k for k in set(old) | set(payload) if old.get(k) != payload.get(k))
-            raise ApigenError(f"{out} holds an APIGen run with another configuration ({', '.join(changed)} differ); "
-                              "use --force or another --out")
-        for part in sorted((out / "parts").glob("*.jsonl")):
-            part.unlink()
-        (out / "values.json").unlink(missing_ok=True)
-    out.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, body)
+    claim_run_folder(out, payload, body=orjson.dumps(payload, option=_SORTED), force=force,
+                     what="an APIGen run", error=ApigenError, stale=("parts/*.jsonl", "values.json"))
 
 
 def _write_part(path: Path, items: list[Item]) -> None:

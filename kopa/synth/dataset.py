@@ -34,7 +34,7 @@ from kopa.backends.spec import open_backend
 from kopa.catalog.loader import load_catalog
 from kopa.edge.graph import ToolGraph
 from kopa.errors import UserError
-from kopa.fileio import write_atomic
+from kopa.fileio import claim_run_folder, write_atomic
 from kopa.synth.filters import Drop, filter_candidates
 from kopa.synth.junction import PHI
 from kopa.synth.query import QueryWriter, TemplateWriter
@@ -69,18 +69,8 @@ def _load_graph_run(graph_run: Path) -> tuple[ToolGraph, dict[str, list[str]], s
 
 
 def _config(out: Path, payload: dict, force: bool) -> None:
-    path = out / "config.json"
-    body = orjson.dumps(payload, option=_JSON | orjson.OPT_INDENT_2)
-    if path.exists() and path.read_bytes() != body:
-        if not force:
-            old = orjson.loads(path.read_bytes())
-            changed = sorted(k for k in set(old) | set(payload) if old.get(k) != payload.get(k))
-            raise SynthError(f"{out} holds a synthesis run with another configuration ({', '.join(changed)} "
-                             "differ); use --force or another --out")
-        for part in sorted((out / "parts").glob("*.jsonl")):
-            part.unlink()
-    out.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, body)
+    claim_run_folder(out, payload, body=orjson.dumps(payload, option=_JSON | orjson.OPT_INDENT_2), force=force,
+                     what="a synthesis run", error=SynthError)
 
 
 def _line(item: Candidate | Failure) -> bytes:
