@@ -13,7 +13,7 @@ carries what it needs and returns what it changed.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Protocol, TypeVar, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from kopa.errors import UserError
 
@@ -92,3 +92,20 @@ def open_executor(name: str = "local", *, workers: int = 1, address: str | None 
 
         return RayExecutor(address=address, workers=workers)
     raise UserError(f"--executor {name!r}: valid: {', '.join(EXECUTORS)}")
+
+
+_CURRENT: dict[str, tuple[str, Any]] = {}  # per process: purpose → (key, the object built for it)
+
+
+def current(purpose: str, key: str, build: Callable[[], T]) -> T:
+    """The object this process built for `purpose` under `key` (a run's digest), building it on first use
+    or when the key changes: a worker plays one run at a time, and keeps one player (tasks, targets,
+    backend, policies) for all the units of it it receives."""
+    held = _CURRENT.get(purpose)
+    if held is not None and held[0] == key:
+        return held[1]
+    _CURRENT.pop(purpose, None)
+    made = build()
+    _CURRENT[purpose] = (key, made)
+    return made
+

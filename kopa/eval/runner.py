@@ -341,21 +341,17 @@ class _Player:
     policies: dict[int, Any]
 
 
-_PLAYER: list[tuple[str, _Player]] = []  # this process's (run digest, player): one run at a time
-
-
 def _player_of(config: RunConfig) -> _Player:
-    digest = config.digest()
-    if _PLAYER and _PLAYER[0][0] == digest:
-        return _PLAYER[0][1]
-    from kopa.backends.spec import open_backend
+    from kopa.executor import current
 
-    _PLAYER.clear()
-    found = load_task_set(config)
-    player = _Player({t.id: t for t in found.tasks()}, found.targets(), open_backend(config.backend),
-                     {seed: make_policy(config, seed) for seed in config.seeds})
-    _PLAYER.append((digest, player))
-    return player
+    def build() -> _Player:
+        from kopa.backends.spec import open_backend
+
+        found = load_task_set(config)
+        return _Player({t.id: t for t in found.tasks()}, found.targets(), open_backend(config.backend),
+                       {seed: make_policy(config, seed) for seed in config.seeds})
+
+    return current("bench-episodes", config.digest(), build)
 
 
 def play_unit(unit: EpisodeUnit) -> tuple[Episode, Transcript | None]:

@@ -157,21 +157,17 @@ class _Player:
     policy: Any
 
 
-_PLAYER: list[tuple[str, _Player]] = []  # this process's (config digest, player): one run at a time
-
-
 def _player_of(config: RolloutConfig) -> _Player:
-    digest = config.digest()
-    if _PLAYER and _PLAYER[0][0] == digest:
-        return _PLAYER[0][1]
-    from kopa.backends.spec import open_backend
+    from kopa.executor import current
 
-    _PLAYER.clear()
-    found = task_set(config.task_set)
-    player = _Player({t.id: t for t in found.tasks()}, found.targets(), open_backend(config.backend),
-                     make_rollout_policy(config))
-    _PLAYER.append((digest, player))
-    return player
+    def build() -> _Player:
+        from kopa.backends.spec import open_backend
+
+        found = task_set(config.task_set)
+        return _Player({t.id: t for t in found.tasks()}, found.targets(), open_backend(config.backend),
+                       make_rollout_policy(config))
+
+    return current("rl-rollouts", config.digest(), build)
 
 
 def play_unit(unit: GroupUnit) -> dict[str, Any]:
