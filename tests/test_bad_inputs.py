@@ -429,6 +429,13 @@ def test_several_unknown_tools_are_all_counted(tmp_path):
     assert "step 'corp' calls unknown tool 'tool_a'" in message and message.endswith("(and 2 more: tool_a, tool_b)")
 
 
+def test_an_unknown_platform_is_refused_at_its_line(tmp_path):
+    task = _task(platforms=["dartt"])
+    message, line = _unknown(tmp_path, task, "- dartt")
+    assert message.startswith(f"{tmp_path / 't.yaml'}:{line}: task synthetic-001: unknown platform 'dartt' "
+                              "(did you mean dart?); platforms: assembly, dart, "), message
+
+
 def test_the_tool_check_is_against_the_given_inventory(tmp_path):
     path = _write(tmp_path / "t.yaml", GOOD)
     with pytest.raises(TaskFileError, match="unknown tool 'evaluate_expression'"):

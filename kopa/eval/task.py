@@ -193,6 +193,29 @@ def catalog_tool_names() -> frozenset[str]:
     return frozenset(tool.name for tool in load_catalog())
 
 
+@cache
+def catalog_platforms() -> tuple[str, ...]:
+    """The platform ids a task may name (the catalog's, not the session tools' pseudo-platform)."""
+    from kopa.catalog import load_catalog
+
+    return tuple(sorted({tool.platform for tool in load_catalog()} - {"session"}))
+
+
+def _unknown_platform(path: Path, lines: _Lines, index: int, task: Task) -> TaskFileError | None:
+    """A misspelt platform would silently drop the task from `--only`-style selections and per-platform
+    reports: refuse it at load."""
+    known = catalog_platforms()
+    for k, name in enumerate(task.platforms):
+        if name not in known:
+            close = difflib.get_close_matches(name, list(known), n=1)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            line = lines.of(("tasks", index, "platforms", k))
+            where = f"{path}:{line}" if line else str(path)
+            return TaskFileError(f"{where}: task {task.id}: unknown platform {name!r}{hint}; platforms: "
+                                 f"{', '.join(known)}")
+    return None
+
+
 def _read_yaml(path: Path) -> tuple[str, Any]:
     try:
         text = path.read_text(encoding="utf-8")
@@ -323,7 +346,7 @@ def load_task_file(path: Path, tools: Collection[str] | None = None) -> list[Tas
             task = Task.model_validate(item)
         except ValidationError as exc:
             raise _schema_error(path, lines, i, name, exc) from exc
-        if (error := _unknown_tools(path, lines, i, task, known)) is not None:
+        if (error := _unknown_tools(path, lines, i, task, known) or _unknown_platform(path, lines, i, task)):
             raise error
         if task.id in seen:
             first, again = lines.of(("tasks", seen[task.id])), lines.of(("tasks", i))
