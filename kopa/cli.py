@@ -58,6 +58,11 @@ class KopaGroup(click.Group):
 
     def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
                      **extra: Any) -> click.Context:
+        if "--debug" in args[1:]:
+            # `kopa call … --debug` means what `kopa --debug call …` does: a traceback is wanted after the
+            # fact, where the failing command was typed, not before it (options after `--` are left alone)
+            cut = args.index("--") if "--" in args else len(args)
+            args = ["--debug", *(a for a in args[:cut] if a != "--debug"), *args[cut:]]
         try:
             return super().make_context(info_name, args, parent, **extra)
         except click.UsageError as exc:  # a bad option of `kopa` itself

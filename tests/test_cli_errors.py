@@ -198,6 +198,13 @@ def test_debug_adds_the_traceback_and_keeps_the_line_and_the_exit_code():
     assert result.stderr.strip().splitlines()[-1].startswith("Error: backend 'sim:seed=x'")
 
 
+def test_debug_after_the_command_means_the_same():
+    result = run("call", "get_current_date", "--backend", "sim:seed=x", "--debug")
+    assert result.exit_code == 2 and "Traceback (most recent call last)" in result.stderr
+    assert result.stderr.strip().splitlines()[-1].startswith("Error: backend 'sim:seed=x'")
+    assert "Traceback" not in run("call", "get_current_date", "--backend", "sim:seed=x").stderr
+
+
 def test_debug_from_the_environment(monkeypatch):
     monkeypatch.setenv("KOPA_DEBUG", "1")
     assert "Traceback" in run("call", "get_current_date", "--backend", "sim:seed=x").stderr
