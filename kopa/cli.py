@@ -93,7 +93,8 @@ def _open(backend_spec: str, record_dir: str | None, faults: str | None = None):
 @click.group(cls=KopaGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(package_name="kopa")
 @click.option("--debug", is_flag=True, envvar="KOPA_DEBUG",
-              help="Show the traceback of an error as well as its one line (or set KOPA_DEBUG=1).")
+              help="Show the traceback of an error as well as its one line; also after the command (or set "
+                   "KOPA_DEBUG=1).")
 def main(debug: bool) -> None:
     """kopa — a recorded-replay testbed for multi-step tool calling over Korean open public APIs.
 
