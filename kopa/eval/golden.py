@@ -9,8 +9,9 @@ from kopa.eval.environment import Environment
 from kopa.eval.task import AnswerKey, GoldenStep, Rubric, RubricFact, Task
 from kopa.eval.template import TemplateError, render
 from kopa.tools.expression import ExpressionError, format_value, parse_expression
+from kopa.tools.paging import PageRead, read_pages
 from kopa.tools.results import ToolResult
-from kopa.wire.paging import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, is_paged, page_args
+from kopa.wire.paging import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, is_paged
 
 
 class GoldenError(RuntimeError):
@@ -84,15 +85,10 @@ class GoldenExecutor:
         # the service's default size and stops after one page.
         sizes = DEFAULT_PAGE_SIZE if self.first_page_only else MAX_PAGE_SIZE
         size = step.page_size if step.page_size and not self.first_page_only else sizes.get(family, 100)
-        views, fetched, page = [], 0, 1
-        while True:
-            view = result_view(self.env.call(step.call, {**args, **page_args(family, page, size)}, turn))
-            views.append(view)
-            fetched += len(view["records"])
-            if (self.first_page_only or not view["ok"] or not view["records"]
-                    or view["total_count"] is None or fetched >= view["total_count"]):
-                break
-            page += 1
+        call = step.call
+        views = list(read_pages(lambda window: result_view(self.env.call(call, {**args, **window}, turn)), family,
+                                size, lambda v: PageRead(v["ok"], len(v["records"]), v["total_count"]),
+                                max_pages=1 if self.first_page_only else None))
         merged = _merge(views)
         merged["total_count"] = views[0]["total_count"]
         return merged

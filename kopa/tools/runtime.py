@@ -12,12 +12,13 @@ from kopa.backends.spec import ATTEMPT_EXTENSION, Backend
 from kopa.catalog.loader import Catalog, load_catalog
 from kopa.catalog.models import Tool
 from kopa.tools.arguments import check_arguments
+from kopa.tools.paging import PageRead, read_pages
 from kopa.tools.results import Attempt, ToolError, ToolResult
 from kopa.tools.session import call_session_tool
 from kopa.tools.state import EpisodeState
 from kopa.wire import family_of
 from kopa.wire.base import Parsed, WireError
-from kopa.wire.paging import MAX_PAGE_SIZE, is_paged, page_args
+from kopa.wire.paging import MAX_PAGE_SIZE, is_paged
 
 REDACTED = "REDACTED"
 
@@ -194,14 +195,14 @@ class ToolRuntime:
     def _fetch_all_pages(self, tool: Tool, args: dict[str, Any]) -> tuple[str, Parsed]:
         """A tool that filters client-side searches the whole listing, as its server-side wrapper
         would: every page at the service's largest page size (bounded), then the filter."""
-        size = MAX_PAGE_SIZE.get(tool.family, 100)
         records: list[dict[str, Any]] = []
         shown = ""
-        for page in range(1, MAX_CLIENT_FILTER_PAGES + 1):
-            shown, parsed = self._fetch(tool, {**args, **page_args(tool.family, page, size)})
+        for shown, parsed in read_pages(lambda window: self._fetch(tool, {**args, **window}), tool.family,
+                                        MAX_PAGE_SIZE.get(tool.family, 100),
+                                        lambda got: PageRead(got[1].error is None, len(got[1].records),
+                                                             got[1].total_count),
+                                        max_pages=MAX_CLIENT_FILTER_PAGES):
             if parsed.error is not None:
                 return shown, parsed
             records.extend(parsed.records)
-            if not parsed.records or parsed.total_count is None or len(records) >= parsed.total_count:
-                break
         return shown, Parsed(records=records, total_count=len(records))
