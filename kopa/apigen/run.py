@@ -110,6 +110,13 @@ def _config(out: Path, payload: dict, force: bool) -> None:
                      what="an APIGen run", error=ApigenError, stale=("parts/*.jsonl", "values.json"))
 
 
+def _read_part(path: Path) -> list[Item] | None:
+    """A finished chunk's items (resuming), or None when the chunk has not run."""
+    if not path.exists():
+        return None
+    return [Item.model_validate(orjson.loads(x)) for x in path.read_bytes().splitlines()]
+
+
 def _write_part(path: Path, items: list[Item]) -> None:
     write_atomic(path, b"".join(orjson.dumps(i.model_dump(mode="json")) + b"\n" for i in items))
 
@@ -160,9 +167,8 @@ def generate_run(out: Path, n: int, generator_factory: Callable[[ValueCache, str
         if stop_after_chunks is not None and chunk >= stop_after_chunks:
             break
         part = out / "parts" / f"{chunk:05d}.jsonl"
-        if part.exists():
-            done = [Item.model_validate(orjson.loads(x)) for x in part.read_bytes().splitlines()]
-        else:
+        done = _read_part(part)
+        if done is None:
             examples = ExampleSampler([i.record for i in items if i.verdict.passed and i.record is not None])
             done = []
             for index in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
@@ -230,12 +236,10 @@ def verify_run(source: Path, out: Path, checker: SemanticChecker, catalog: Catal
         if stop_after_chunks is not None and chunk >= stop_after_chunks:
             break
         part = out / "parts" / f"{chunk:05d}.jsonl"
-        if part.exists():
-            done = [Item.model_validate(orjson.loads(x)) for x in part.read_bytes().splitlines()]
-        else:
-            done = []
-            for index in range(chunk * CHUNK, min(len(lines), (chunk + 1) * CHUNK)):
-                done.append(_one_record(index, lines[index], runtime, catalog, checker))
+        done = _read_part(part)
+        if done is None:
+            done = [_one_record(index, lines[index], runtime, catalog, checker)
+                    for index in range(chunk * CHUNK, min(len(lines), (chunk + 1) * CHUNK))]
             _write_part(part, done)
         items += done
         if progress is not None:
