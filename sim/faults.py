@@ -36,6 +36,7 @@ from sim.errors import SimInputError
 from sim.families import load_family
 from sim.http import SimRequest, SimResponse
 from sim.redact import KEY_PARAMS, PATH_KEY_FAMILIES, REDACTED
+from sim.registry import KEY_SYSTEMS, MODULE_PLATFORM, PLATFORM_IDS, longtail_platform
 from sim.tomlspec import load_spec, shipped, spec_path
 
 FaultKind = Literal["rate_limit", "maintenance", "server_error", "timeout", "connection_reset", "truncated",
@@ -49,26 +50,7 @@ RENDERED_KINDS: tuple[FaultKind, ...] = ("rate_limit", "maintenance", "server_er
 
 PROFILE_DIR = Path(__file__).parent / "profiles"
 
-# Catalog platform ids, and the simulator platform module each endpoint comes from → its catalog platform.
-PLATFORM_IDS = ("dart", "krx", "kdic", "ex", "seoul", "edu", "hrd", "law", "assembly", "gg")
-_MODULE_PLATFORM = {"dart": "dart", "krx": "krx", "fsc": "krx", "kdic": "kdic", "ex": "ex", "seoul": "seoul",
-                    "neis": "edu", "schoolinfo": "edu", "hrd": "hrd", "qnet": "hrd", "law": "law",
-                    "assembly": "assembly", "gg": "gg"}
-# The generated long tail (sim/platforms/longtail.py) belongs to the platform whose host — or, on the
-# data.go.kr gateway, whose agency — serves it, as its catalog file says.
-_LONGTAIL_HOSTS = {"openapi.gg.go.kr": "gg", "openapi.seoul.go.kr": "seoul", "open.assembly.go.kr": "assembly"}
-_LONGTAIL_AGENCIES = {"1741000": "gg", "9710000": "assembly", "1613000": "ex", "1160100": "kdic", "1342000": "hrd",
-                      "1170000": "law"}
-
-
-def _longtail_platform(ep: Endpoint) -> str:
-    if ep.host in _LONGTAIL_HOSTS:
-        return _LONGTAIL_HOSTS[ep.host]
-    return _LONGTAIL_AGENCIES.get(ep.key.strip("/").split("/")[0], "other")
-
-
 UNKNOWN_PLATFORM = "other"  # a host or gateway path no platform serves; it gets the profile's default rates
-KEY_SYSTEMS = ("dart", "krx", "data_go_kr", "ex", "seoul", "neis", "schoolinfo", "hrd", "law", "assembly", "gg")
 
 
 class FaultProfileError(SimInputError):
@@ -215,7 +197,8 @@ class EndpointIndex:
         for module in PLATFORMS:
             name = module.__name__.rsplit(".", 1)[-1]
             for ep in module.ENDPOINTS:
-                platform = _longtail_platform(ep) if name == "longtail" else _MODULE_PLATFORM[name]
+                platform = (longtail_platform(ep.host, ep.key, UNKNOWN_PLATFORM) if name == "longtail"
+                            else MODULE_PLATFORM[name])
                 self.endpoints[(ep.host, ep.key)] = ep
                 self.host_family.setdefault(ep.host, ep.family)
                 prefixes = self.host_prefixes.setdefault(ep.host, {})

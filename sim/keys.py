@@ -11,23 +11,10 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Literal
 
+from sim.registry import key_shape
+
 # Values documented to be answered with each service's invalid-key error.
 INVALID_KEYS = frozenset({"invalid", "INVALID", "invalid-key", "INVALID_KEY", "expired", "revoked"})
-
-# Length and alphabet of keys as each key system issues them.
-_KEY_SHAPES: dict[str, tuple[int, str]] = {
-    "dart": (40, "hex"),
-    "krx": (40, "HEX"),
-    "data_go_kr": (64, "hex"),
-    "ex": (10, "digits"),
-    "seoul": (32, "hex"),
-    "neis": (32, "hex"),
-    "schoolinfo": (32, "hex"),
-    "hrd": (32, "hex"),
-    "law": (10, "lower"),
-    "assembly": (32, "hex"),
-    "gg": (32, "hex"),
-}
 
 KeyStatus = Literal["ok", "missing", "invalid", "sample"]
 
@@ -39,7 +26,8 @@ class KeyPolicy:
     allowed: frozenset[str] = field(default_factory=frozenset)
 
     def issue(self, key_id: str) -> str:
-        length, alphabet = _KEY_SHAPES.get(key_id, (32, "hex"))
+        shape = key_shape(key_id)
+        length, alphabet = shape.length, shape.alphabet
         digest = hashlib.sha256(f"kopa-sim-key\x1f{self.seed}\x1f{key_id}".encode()).hexdigest() * 2
         if alphabet == "HEX":
             return digest[:length].upper()

@@ -1,7 +1,6 @@
-"""The names a platform goes by agree everywhere they are kept: the catalog's platform ids, the fault layer's
-platforms and its module map, the key-issuance tool's enum, every fault profile's sections, the key systems
-the fault quotas and the key shapes know, and the two Domain literals. (Until a platform is one declared unit,
-this is what stops the copies drifting apart.)"""
+"""The platform declarations (sim/registry.py) agree with everything else that names platforms: the
+catalog's platform ids and every tool's key system, the key-issuance tool's enum, the simulator's platform
+modules, every fault profile's sections and quotas, and the two Domain literals."""
 
 from __future__ import annotations
 
@@ -15,21 +14,45 @@ import sim
 from kopa.catalog import load_catalog
 from kopa.catalog.models import Domain as CatalogDomain
 from kopa.eval.task import Domain as TaskDomain
-from sim.faults import _MODULE_PLATFORM, KEY_SYSTEMS, PLATFORM_IDS
-from sim.keys import _KEY_SHAPES
-from sim.platforms import PLATFORMS
+from sim.platforms import PLATFORMS as MODULES
+from sim.registry import KEY_SHAPES, KEY_SYSTEMS, MODULE_PLATFORM, PLATFORM_IDS, PLATFORMS
 
 CATALOG = load_catalog()
 CATALOG_PLATFORMS = {t.platform for t in CATALOG} - {"session"}
 PROFILES = sorted((Path(sim.__file__).parent / "profiles").glob("*.toml"))
 
 
-def test_catalog_fault_layer_and_key_issuance_name_the_same_platforms():
-    assert set(PLATFORM_IDS) == CATALOG_PLATFORMS
+def test_catalog_registry_and_key_issuance_name_the_same_platforms():
+    assert set(PLATFORM_IDS) == CATALOG_PLATFORMS and len(PLATFORM_IDS) == len(set(PLATFORM_IDS))
     enum = next(p.enum for p in CATALOG["issue_api_key"].spec.params if p.name == "platform")
     assert set(enum) == CATALOG_PLATFORMS
-    modules = {m.__name__.rsplit(".", 1)[-1] for m in PLATFORMS} - {"longtail"}
-    assert set(_MODULE_PLATFORM) == modules and set(_MODULE_PLATFORM.values()) == CATALOG_PLATFORMS
+    modules = {m.__name__.rsplit(".", 1)[-1] for m in MODULES} - {"longtail"}
+    assert set(MODULE_PLATFORM) == modules
+
+
+def test_every_tools_key_system_is_one_its_platform_declares():
+    declared = {p.id: set(p.key_systems) for p in PLATFORMS}
+    used: dict[str, set[str]] = {}
+    for tool in CATALOG:
+        if tool.auth is not None and tool.platform in declared:
+            used.setdefault(tool.platform, set()).add(tool.auth.key_id)
+    for platform, systems in used.items():
+        assert systems <= declared[platform], (platform, systems - declared[platform])
+    assert set().union(*declared.values()) == set(KEY_SYSTEMS)
+
+
+def test_every_tools_requests_are_counted_to_its_catalog_platform():
+    """The fault layer's platform of a request (module map, long-tail hosts and gateway agencies) is the
+    platform the catalog files the tool under, for all 2,478 tools, the generated long tail included."""
+    from kopa.wire import family_of
+    from sim.faults import platform_of
+
+    tools = [t for t in CATALOG if t.platform != "session"]
+    assert len(tools) > 2000
+    for tool in tools:
+        args = {p.name: "1" for p in tool.spec.params if p.required}
+        request = family_of(tool.family).build(tool, args, "key")
+        assert platform_of(request.url.host, request.url.path) == tool.platform, (tool.name, str(request.url))
 
 
 @pytest.mark.parametrize("profile", PROFILES, ids=lambda p: p.stem)
@@ -45,6 +68,6 @@ def test_the_realistic_profile_covers_every_platform():
 
 
 def test_key_systems_have_one_shape_each_and_domains_one_literal():
-    assert set(KEY_SYSTEMS) == set(_KEY_SHAPES)
+    assert set(KEY_SYSTEMS) == set(KEY_SHAPES)
     assert typing.get_args(CatalogDomain) == typing.get_args(TaskDomain)
     assert {t.domain for t in CATALOG if t.domain} <= set(typing.get_args(CatalogDomain))

@@ -28,6 +28,7 @@ from __future__ import annotations
 from sim.endpoints import Endpoint, SimError
 from sim.families.common import json_response, parse_int, xml_response
 from sim.http import SimRequest, SimResponse
+from sim.registry import PORTAL_HOST_KEY_SYSTEMS
 
 MESSAGES = {
     "INFO-000": "정상 처리되었습니다.",
@@ -59,7 +60,6 @@ _KIND_TO_CODE = {
     "server_error": "ERROR-500",
 }
 
-_HOST_KEY_IDS = {"open.neis.go.kr": "neis", "open.assembly.go.kr": "assembly", "openapi.gg.go.kr": "gg"}
 _PAGING = ("KEY", "Type", "pIndex", "pSize")
 
 
@@ -142,7 +142,7 @@ def _key_mode(sim, req: SimRequest, endpoint: Endpoint, fold: bool) -> str:
     key = req.arg("KEY", fold_case=fold)
     if key is not None and key in tuple(opts.get("invalid_keys", ())):
         return "invalid"
-    key_id = opts.get("key_id") or _HOST_KEY_IDS.get(endpoint.host, "portal")
+    key_id = opts.get("key_id") or PORTAL_HOST_KEY_SYSTEMS.get(endpoint.host, "portal")
     status = sim.keys.check(key_id, key, sample_key=opts.get("sample_key"))
     if status == "missing":
         return "sample" if opts.get("keyless_sample") else "invalid"
