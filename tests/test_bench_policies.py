@@ -6,7 +6,7 @@ import pytest
 
 from kopa.eval.runner import ConfigChanged, RunConfig, read_episodes, read_scores, run_bench
 from kopa.eval.task import load_tasks
-from kopa.wire.paging import DEFAULT_PAGE_SIZE
+from kopa.wire.paging import default_page_size
 
 TASKS = {t.id: t for t in load_tasks()}
 
@@ -60,7 +60,7 @@ def _needs_more_than_the_default_page(task, backend) -> bool:
         return False
     run = execute_golden(task, Environment(task, backend))
     catalog = load_catalog()
-    return any(run.scope[s.id]["total_count"] > DEFAULT_PAGE_SIZE[catalog[s.call].family] for s in paged)
+    return any(run.scope[s.id]["total_count"] > default_page_size(catalog[s.call].family) for s in paged)
 
 
 def test_first_page_only_fails_the_multi_page_reductions_as_early_answers(runs, backend):

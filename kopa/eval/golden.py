@@ -11,7 +11,7 @@ from kopa.eval.template import TemplateError, render
 from kopa.tools.expression import ExpressionError, format_value, parse_expression
 from kopa.tools.paging import PageRead, read_pages
 from kopa.tools.results import ToolResult
-from kopa.wire.paging import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, is_paged
+from kopa.wire.paging import default_page_size, is_paged, max_page_size
 
 
 class GoldenError(RuntimeError):
@@ -78,13 +78,13 @@ class GoldenExecutor:
         assert step.call is not None
         if step.pages == "one":
             return result_view(self.env.call(step.call, args, turn))
-        family = self.env.runtime.catalog[step.call].family
+        tool = self.env.runtime.catalog[step.call]
+        family = tool.family
         if not is_paged(family):
             raise GoldenError(f"{self.task.id}: step {step.id}: {step.call} is not paged")
-        # The oracle reads with the largest page the service allows; a first-page-only reader asks with
-        # the service's default size and stops after one page.
-        sizes = DEFAULT_PAGE_SIZE if self.first_page_only else MAX_PAGE_SIZE
-        size = step.page_size if step.page_size and not self.first_page_only else sizes.get(family, 100)
+        # The oracle reads with the largest page the service allows (or the step's own size); a
+        # first-page-only reader asks with the service's default size and stops after one page.
+        size = default_page_size(family) if self.first_page_only else step.page_size or max_page_size(tool)
         call = step.call
         views = list(read_pages(lambda window: result_view(self.env.call(call, {**args, **window}, turn)), family,
                                 size, lambda v: PageRead(v["ok"], len(v["records"]), v["total_count"]),

@@ -42,7 +42,7 @@ from kopa.synth.junction import (
     junction_kind,
     number,
 )
-from kopa.wire.paging import MAX_PAGE_SIZE, is_paged, page_args
+from kopa.wire.paging import is_paged, max_page_size, page_args
 
 MAX_PAGES = 5  # a step whose full answer needs more pages than this is not read in full: the edge is skipped
 EDGE_TRIES = 6  # out-edges tried per junction before the chain stops
@@ -277,7 +277,7 @@ class ChainBuild:
         self._rollback(step.id)
         if not is_paged(family):
             return False
-        size = MAX_PAGE_SIZE.get(family, 100)
+        size = max_page_size(self.ctx.catalog[step.call or ""])
         return all(math.ceil((v["total_count"] or 0) / size) <= MAX_PAGES for v in view.get("items", [view]))
 
     # ------------------------------------------------------------ arguments
@@ -296,7 +296,7 @@ class ChainBuild:
         required_paging = [p.name for p in tool.spec.params if p.required and p.paging and p.name not in args]
         if required_paging and is_paged(tool.family):
             # a service that insists on a row window (Seoul's START_INDEX/END_INDEX): ask for its largest page
-            window = page_args(tool.family, 1, MAX_PAGE_SIZE.get(tool.family, 100))
+            window = page_args(tool.family, 1, max_page_size(tool))
             args.update({k: v for k, v in window.items() if k in required_paging})
         for p in tool.spec.params:
             if p.name in args or is_generic(p) or not p.required:

@@ -18,7 +18,7 @@ from kopa.tools.session import call_session_tool
 from kopa.tools.state import EpisodeState
 from kopa.wire import family_of
 from kopa.wire.base import Parsed, WireError
-from kopa.wire.paging import MAX_PAGE_SIZE, is_paged
+from kopa.wire.paging import is_paged, max_page_size
 
 REDACTED = "REDACTED"
 
@@ -198,7 +198,7 @@ class ToolRuntime:
         records: list[dict[str, Any]] = []
         shown = ""
         for shown, parsed in read_pages(lambda window: self._fetch(tool, {**args, **window}), tool.family,
-                                        MAX_PAGE_SIZE.get(tool.family, 100),
+                                        max_page_size(tool),
                                         lambda got: PageRead(got[1].error is None, len(got[1].records),
                                                              got[1].total_count),
                                         max_pages=MAX_CLIENT_FILTER_PAGES):

@@ -48,7 +48,30 @@ class Parsed:
     error: WireError | None = None
 
 
+@dataclass(frozen=True)
+class Paging:
+    """How a family pages: a page-number and a page-size parameter, or a 1-based inclusive row window
+    (Seoul's START_INDEX/END_INDEX); the largest page its services serve (a tool's catalog maximum, where
+    it documents one, is tighter) and what a client that sends no page size gets."""
+
+    number: str | None = None
+    size: str | None = None
+    window: tuple[str, str] | None = None
+    max_size: int = 100
+    default_size: int = 10
+
+    def args(self, page: int, size: int) -> dict[str, Any]:
+        """The wire arguments that ask for 1-based page `page` of `size` rows."""
+        if self.window is not None:
+            start = (page - 1) * size + 1
+            return {self.window[0]: start, self.window[1]: start + size - 1}
+        assert self.number is not None and self.size is not None
+        return {self.number: page, self.size: size}
+
+
 class WireFamily(Protocol):
+    paging: Paging | None  # None: the family's services answer in one piece
+
     def build(self, tool: Tool, args: dict[str, Any], key: str | None) -> httpx.Request: ...
 
     def parse(self, tool: Tool, args: dict[str, Any], response: httpx.Response) -> Parsed: ...
@@ -106,6 +129,8 @@ def coded_error(table: ErrorTable, code: str, message: str) -> WireError:
 
 class StandardWire:
     """Families whose requests are exactly what the catalog spec says; they override `parse` only."""
+
+    paging: Paging | None = None
 
     def build(self, tool: Tool, args: dict[str, Any], key: str | None) -> httpx.Request:
         return build_request(tool, args, key)

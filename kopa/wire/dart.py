@@ -14,6 +14,7 @@ from kopa.catalog.models import Tool
 from kopa.wire.base import (
     ErrorTable,
     PageInfo,
+    Paging,
     Parsed,
     StandardWire,
     coded_error,
@@ -39,6 +40,8 @@ STATUS: ErrorTable = {
 
 
 class DartWire(StandardWire):
+    paging: Paging | None = Paging("page_no", "page_count", max_size=100, default_size=10)
+
     def parse(self, tool: Tool, args: dict[str, Any], response: httpx.Response) -> Parsed:
         if (err := http_status_error(response)) is not None:
             return Parsed(error=err)

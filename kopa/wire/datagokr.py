@@ -11,6 +11,7 @@ import orjson
 from kopa.catalog.models import Tool
 from kopa.wire.base import (
     ErrorTable,
+    Paging,
     Parsed,
     StandardWire,
     WireError,
@@ -49,6 +50,8 @@ def error_for(code: str, message: str) -> WireError:
 
 
 class DataGoKrWire(StandardWire):
+    paging: Paging | None = Paging("pageNo", "numOfRows", max_size=1000, default_size=10)
+
     def parse(self, tool: Tool, args: dict[str, Any], response: httpx.Response) -> Parsed:
         if (err := http_status_error(response)) is not None:
             return Parsed(error=err)

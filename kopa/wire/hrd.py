@@ -18,6 +18,7 @@ import orjson
 from kopa.catalog.models import Tool
 from kopa.wire.base import (
     ErrorTable,
+    Paging,
     Parsed,
     StandardWire,
     WireError,
@@ -43,6 +44,8 @@ ERRORS: ErrorTable = {
 
 
 class HrdWire(StandardWire):
+    paging: Paging | None = Paging("pageNum", "pageSize", max_size=100, default_size=10)
+
     def parse(self, tool: Tool, args: dict[str, Any], response: httpx.Response) -> Parsed:
         if (err := http_status_error(response)) is not None:
             return Parsed(error=err)

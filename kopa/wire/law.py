@@ -16,6 +16,7 @@ import orjson
 
 from kopa.catalog.models import Tool
 from kopa.wire.base import (
+    Paging,
     Parsed,
     StandardWire,
     WireError,
@@ -31,6 +32,8 @@ MAX_DISPLAY = 100
 
 
 class LawWire(StandardWire):
+    paging: Paging | None = Paging("page", "display", max_size=100, default_size=20)
+
     def parse(self, tool: Tool, args: dict[str, Any], response: httpx.Response) -> Parsed:
         if (err := http_status_error(response)) is not None:
             return Parsed(error=err)

@@ -1,42 +1,41 @@
-"""How each family pages: its page-number and page-size parameters (or Seoul's row window), and the
-largest page each service serves."""
+"""How a tool pages, asked of its envelope family (each wire family declares its `Paging`) and of the
+catalog (a tool's documented maximum page size is tighter than its family's)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-# family → (page-number parameter, page-size parameter).
-PAGE_PARAMS: dict[str, tuple[str, str]] = {
-    "datagokr": ("pageNo", "numOfRows"),
-    "ex": ("pageNo", "numOfRows"),
-    "portal": ("pIndex", "pSize"),
-    "dart": ("page_no", "page_count"),
-    "law": ("page", "display"),
-    "hrd": ("pageNum", "pageSize"),
-}
-WINDOW_PARAMS = ("START_INDEX", "END_INDEX")  # Seoul: a 1-based inclusive row window
-MAX_PAGE_SIZE: dict[str, int] = {
-    "datagokr": 1000, "ex": 1000, "portal": 1000, "seoul": 1000, "dart": 100, "law": 100, "hrd": 100,
-}
+from kopa.catalog.models import Tool
+from kopa.wire.base import Paging
+from kopa.wire.registry import family_of
 
 
-# What a client that sends no page size gets: the services' documented (or observed) defaults. Seoul has
-# no default (the window is required); 100 rows is the window hurried clients ask for.
-DEFAULT_PAGE_SIZE: dict[str, int] = {
-    "datagokr": 10, "ex": 10, "portal": 100, "seoul": 100, "dart": 10, "law": 20, "hrd": 10,
-}
+def paging_of(family: str) -> Paging | None:
+    return family_of(family).paging
 
 
 def is_paged(family: str) -> bool:
-    return family in PAGE_PARAMS or family == "seoul"
+    return paging_of(family) is not None
 
 
 def page_args(family: str, page: int, size: int) -> dict[str, Any]:
     """The wire arguments that ask `family` for 1-based page `page` of `size` rows."""
-    if family == "seoul":
-        start = (page - 1) * size + 1
-        return {WINDOW_PARAMS[0]: start, WINDOW_PARAMS[1]: start + size - 1}
-    if family in PAGE_PARAMS:
-        number, per_page = PAGE_PARAMS[family]
-        return {number: page, per_page: size}
-    raise ValueError(f"the {family} family is not paged")
+    paging = paging_of(family)
+    if paging is None:
+        raise ValueError(f"the {family} family is not paged")
+    return paging.args(page, size)
+
+
+def max_page_size(tool: Tool) -> int:
+    """The largest page `tool` may ask for: its page-size parameter's documented maximum, else its family's."""
+    paging = paging_of(tool.family)
+    family_max = paging.max_size if paging is not None else 100
+    size = paging.size if paging is not None else None  # a row window's maximum is a row, not a size
+    documented = [p.maximum for p in tool.spec.params if p.name == size and p.maximum is not None]
+    return min([family_max, *documented])
+
+
+def default_page_size(family: str) -> int:
+    """What a client that sends no page size gets from `family`'s services."""
+    paging = paging_of(family)
+    return paging.default_size if paging is not None else 100

@@ -18,6 +18,7 @@ from kopa.catalog.models import Tool
 from kopa.wire.base import (
     ErrorTable,
     PageInfo,
+    Paging,
     Parsed,
     WireError,
     build_request,
@@ -49,6 +50,9 @@ def error_for(code: str, message: str) -> WireError:
 
 
 class PortalWire:
+    # default 100: neispy's default (the official one is unconfirmed)
+    paging: Paging | None = Paging("pIndex", "pSize", max_size=1000, default_size=100)
+
     def build(self, tool: Tool, args: dict[str, Any], key: str | None) -> httpx.Request:
         request = build_request(tool, args, key)
         if "Type" in tool.spec.fixed or "Type" in args:

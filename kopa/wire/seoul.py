@@ -19,6 +19,7 @@ from kopa.catalog.models import Tool
 from kopa.wire.base import (
     ErrorTable,
     PageInfo,
+    Paging,
     Parsed,
     WireError,
     coded_error,
@@ -53,6 +54,9 @@ OK = "INFO-000"
 
 
 class SeoulWire:
+    # no default (the window is required): 100 rows is the window hurried clients ask for
+    paging: Paging | None = Paging(window=("START_INDEX", "END_INDEX"), max_size=1000, default_size=100)
+
     def build(self, tool: Tool, args: dict[str, Any], key: str | None) -> httpx.Request:
         spec = tool.spec
         key_name = tool.auth.name if tool.auth else None
