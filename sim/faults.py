@@ -33,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 from sim.endpoints import Endpoint
 from sim.errors import SimInputError
-from sim.families import load_family
+from sim.families import family_class, load_family
 from sim.http import SimRequest, SimResponse
 from sim.redact import KEY_PARAMS, PATH_KEY_FAMILIES, REDACTED
 from sim.registry import KEY_SYSTEMS, MODULE_PLATFORM, PLATFORM_IDS, longtail_platform
@@ -184,13 +184,15 @@ def _attempt_zero(rates: dict[str, float]) -> dict[str, float]:
 
 
 class EndpointIndex:
-    """The simulator's endpoints without a world: host → family and (host, key) → Endpoint, which is
-    all a family needs to render a fault in the request's format."""
+    """The simulator's endpoints without a world: host → family, (host, key) → Endpoint and its platform,
+    and a request → the endpoint that answers it (`resolve`: the family names the key, as it does when it
+    serves) — all a family needs to render a fault in the request's format, and what the truth API asks."""
 
     def __init__(self) -> None:
         from sim.platforms import PLATFORMS
 
         self.endpoints: dict[tuple[str, str], Endpoint] = {}
+        self.platforms: dict[tuple[str, str], str] = {}
         self.host_family: dict[str, str] = {}
         # host → path prefix (whole segments) → the platforms serving endpoints under it
         self.host_prefixes: dict[str, dict[str, set[str]]] = {}
@@ -200,6 +202,7 @@ class EndpointIndex:
                 platform = (longtail_platform(ep.host, ep.key, UNKNOWN_PLATFORM) if name == "longtail"
                             else MODULE_PLATFORM[name])
                 self.endpoints[(ep.host, ep.key)] = ep
+                self.platforms[(ep.host, ep.key)] = platform
                 self.host_family.setdefault(ep.host, ep.family)
                 prefixes = self.host_prefixes.setdefault(ep.host, {})
                 for prefix in _prefixes(ep.key) if ep.key.startswith("/") else [""]:
@@ -207,6 +210,14 @@ class EndpointIndex:
 
     def endpoint(self, host: str, key: str) -> Endpoint | None:
         return self.endpoints.get((host, key))
+
+    def resolve(self, req: SimRequest) -> Endpoint | None:
+        """The endpoint a routed request reaches (None: a host or a path no endpoint serves)."""
+        family = self.host_family.get(req.host)
+        if family is None:
+            return None
+        key = family_class(family).endpoint_key(req)
+        return self.endpoints.get((req.host, key)) if key is not None else None
 
 
 def _prefixes(path: str) -> list[str]:
@@ -236,7 +247,12 @@ def platform_of(host: str, path: str) -> str:
     → hrd; under 1160100 금융위, GetStockSecuritiesInfoService → krx and GetFnCoBinsInfoService → kdic).
     A host or gateway path that no platform serves is `other`."""
     host, path = route(host, path)
-    prefixes = endpoint_index().host_prefixes.get(host)
+    index = endpoint_index()
+    known = index.resolve(SimRequest("GET", host, path))
+    if known is not None:
+        return index.platforms[(known.host, known.key)]
+    # A path no endpoint serves: the platform whose endpoints alone share its longest prefix.
+    prefixes = index.host_prefixes.get(host)
     if not prefixes:
         return UNKNOWN_PLATFORM
     for prefix in reversed(_prefixes(path.rstrip("/") or "/")):

@@ -13,6 +13,7 @@ from pydantic import BaseModel
 
 from sim.app import Simulator
 from sim.endpoints import Endpoint
+from sim.http import SimRequest
 
 
 class EndpointTruth(BaseModel):
@@ -23,29 +24,16 @@ class EndpointTruth(BaseModel):
     field_entities: dict[str, str]  # wire output field -> entity it carries
 
 
-def _matches(ep: Endpoint, path: str, query: dict[str, str]) -> bool:
-    key, _, key_query = ep.key.partition("?")
-    if key_query and any(query.get(k) != v for k, v in parse_qsl(key_query)):
-        return False
-    stem = path.rstrip("/")
-    for suffix in (".json", ".xml"):
-        stem = stem.removesuffix(suffix)
-    if stem == key or stem.endswith("/" + key):
-        return True
-    # Seoul's path-positional URLs carry the service name in the middle: /{KEY}/{TYPE}/{SERVICE}/{START}/…
-    segments = stem.split("/")
-    return ep.family == "seoul" and len(segments) > 3 and segments[3] == key
-
-
 def endpoint_for_url(simulator: Simulator, url: str) -> Endpoint | None:
-    """The endpoint a request URL (real host and path, query with fixed params) is answered by."""
+    """The endpoint a request URL (real host and path, query with fixed params) is answered by: resolved
+    as the simulator resolves a request (its family names the endpoint's key), undrifted."""
+    from sim.faults import endpoint_index, route
+
     parts = urlsplit(url)
-    host = (parts.hostname or "").lower()
-    query = dict(parse_qsl(parts.query, keep_blank_values=True))
-    candidates = [ep for (h, _), ep in simulator.endpoints.items() if h == host and _matches(ep, parts.path, query)]
-    # The most specific key wins (e.g. "lawSearch.do?target=prec" over a plain "lawSearch.do").
-    candidates.sort(key=lambda ep: -len(ep.key))
-    return candidates[0] if candidates else None
+    host, path = route(parts.hostname or "", parts.path)
+    request = SimRequest("GET", host, path, tuple(parse_qsl(parts.query, keep_blank_values=True)))
+    found = endpoint_index().resolve(request)
+    return simulator.endpoints.get((found.host, found.key), found) if found is not None else None
 
 
 def truth_of(simulator: Simulator, endpoint: Endpoint) -> EndpointTruth:

@@ -4,6 +4,7 @@ and renders its success and error envelopes."""
 from __future__ import annotations
 
 import importlib
+from functools import cache
 
 # family name -> "module:Class"; each family lives in its own module.
 _FAMILY_CLASSES = {
@@ -19,6 +20,12 @@ _FAMILY_CLASSES = {
 }
 
 
-def load_family(name: str):
+@cache
+def family_class(name: str) -> type:
+    """The family's class: its `endpoint_key(req)` names the endpoint a request reaches, as it serves."""
     module, _, cls = _FAMILY_CLASSES[name].partition(":")
-    return getattr(importlib.import_module(module), cls)()
+    return getattr(importlib.import_module(module), cls)
+
+
+def load_family(name: str):
+    return family_class(name)()

@@ -39,11 +39,18 @@ _KIND_TO_STATUS = {
 
 
 class DartFamily:
+    @staticmethod
+    def endpoint_key(req: SimRequest) -> str | None:
+        """`/api/list.json` → `list`."""
+        if not req.path.startswith("/api/") or "." not in req.path:
+            return None
+        return req.path[len("/api/") :].rpartition(".")[0]
+
     def handle(self, req: SimRequest, sim) -> SimResponse:
-        path = req.path
-        if not path.startswith("/api/") or "." not in path:
+        name = self.endpoint_key(req)
+        if name is None:
             return _error("101", "json")
-        name, _, ext = path[len("/api/") :].rpartition(".")
+        ext = req.path.rpartition(".")[2]
         fmt = "xml" if ext == "xml" else "json"
         endpoint = sim.endpoint(req.host, name)
         if endpoint is None or ext not in ("json", "xml"):

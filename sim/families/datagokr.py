@@ -51,8 +51,13 @@ def gateway_error(code: str) -> SimResponse:
 
 
 class DataGoKrFamily:
+    @staticmethod
+    def endpoint_key(req: SimRequest) -> str | None:
+        """The gateway path: `/1160100/service/GetStockSecuritiesInfoService/getStockPriceInfo`."""
+        return req.path.rstrip("/")
+
     def handle(self, req: SimRequest, sim) -> SimResponse:
-        endpoint = sim.endpoint(req.host, req.path.rstrip("/"))
+        endpoint = sim.endpoint(req.host, self.endpoint_key(req))
         if endpoint is None:
             return gateway_error("12")
         key = req.arg("serviceKey")

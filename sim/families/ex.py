@@ -45,9 +45,15 @@ class ExFamily:
         fmt = "json" if (req.arg("type") or "").lower() == "json" else "xml"
         return _error(_KIND_TO_CODE[kind], fmt)
 
-    def handle(self, req: SimRequest, sim) -> SimResponse:
+    @staticmethod
+    def endpoint_key(req: SimRequest) -> str | None:
+        """`/openapi/trafficapi/trafficIc` → `trafficapi/trafficIc`."""
         prefix = "/openapi/"
-        endpoint = sim.endpoint(req.host, req.path[len(prefix):].rstrip("/")) if req.path.startswith(prefix) else None
+        return req.path[len(prefix):].rstrip("/") if req.path.startswith(prefix) else None
+
+    def handle(self, req: SimRequest, sim) -> SimResponse:
+        key = self.endpoint_key(req)
+        endpoint = sim.endpoint(req.host, key) if key is not None else None
         if endpoint is None:
             return SimResponse(404, NOT_FOUND, "text/html;charset=UTF-8")
         fmt = "json" if (req.arg("type") or "").lower() == "json" else "xml"

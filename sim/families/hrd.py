@@ -45,8 +45,12 @@ ROOT = "HRDNet"  # XML root name: unconfirmed (one client reads response.HRDNet.
 
 
 class HrdFamily:
+    @staticmethod
+    def endpoint_key(req: SimRequest) -> str | None:
+        return req.path
+
     def handle(self, req: SimRequest, sim) -> SimResponse:
-        endpoint = sim.endpoint(req.host, req.path)
+        endpoint = sim.endpoint(req.host, self.endpoint_key(req))
         if endpoint is None:
             return SimResponse(404, b"<html><body><h1>404 Not Found</h1></body></html>", "text/html;charset=UTF-8")
         fmt = "json" if (req.arg("returnType") or "XML").upper() == "JSON" else "xml"

@@ -25,11 +25,17 @@ class KrxFamily:
                                  {"Retry-After": str(self.RETRY_AFTER)})
         return json_response({"respMsg": "Service Unavailable", "respCode": "503"}, 503)
 
-    def handle(self, req: SimRequest, sim) -> SimResponse:
+    @staticmethod
+    def endpoint_key(req: SimRequest) -> str | None:
+        """`/svc/apis/sto/stk_bydd_trd.json` → `sto/stk_bydd_trd`."""
         path = req.path.removesuffix(".json")
-        if not path.startswith("/svc/apis/"):
+        return path[len("/svc/apis/") :] if path.startswith("/svc/apis/") else None
+
+    def handle(self, req: SimRequest, sim) -> SimResponse:
+        key = self.endpoint_key(req)
+        if key is None:
             return json_response({"respMsg": "Not Found", "respCode": "404"}, 404)
-        endpoint = sim.endpoint(req.host, path[len("/svc/apis/") :])
+        endpoint = sim.endpoint(req.host, key)
         if endpoint is None:
             return json_response({"respMsg": "Not Found", "respCode": "404"}, 404)
         key = req.headers.get("auth_key") or req.arg("AUTH_KEY")

@@ -48,15 +48,23 @@ class LawFamily:
             return _message(fmt, RATE_LIMIT_RESULT, RATE_LIMIT_MSG)
         return SimResponse(503, MAINTENANCE_PAGE.encode("utf-8"), "text/html;charset=UTF-8")
 
-    def handle(self, req: SimRequest, sim) -> SimResponse:
+    @staticmethod
+    def endpoint_key(req: SimRequest) -> str | None:
+        """`/DRF/lawSearch.do?target=prec` → `lawSearch.do?target=prec` (the target names the endpoint)."""
         path = req.path.rstrip("/")
         service = path.rsplit("/", 1)[-1]
         if not path.startswith("/DRF/") or service not in ("lawSearch.do", "lawService.do"):
+            return None
+        return f"{service}?target={req.arg('target') or ''}"
+
+    def handle(self, req: SimRequest, sim) -> SimResponse:
+        key = self.endpoint_key(req)
+        if key is None:
             return SimResponse(404, b"<html><body>404 Not Found</body></html>", "text/html;charset=UTF-8")
         fmt = "json" if (req.arg("type") or "").upper() == "JSON" else "xml"
         if sim.keys.check("law", req.arg("OC")) != "ok":
             return _message(fmt, AUTH_RESULT, AUTH_MSG)
-        endpoint = sim.endpoint(req.host, f"{service}?target={req.arg('target') or ''}")
+        endpoint = sim.endpoint(req.host, key)
         if endpoint is None:
             return _message(fmt, UNKNOWN_RESULT, UNKNOWN_MSG)
         args = dict(req.query)

@@ -69,6 +69,11 @@ class PortalFamily:
     def __init__(self) -> None:
         self._host_opts: dict[str, dict] = {}
 
+    @staticmethod
+    def endpoint_key(req: SimRequest) -> str | None:
+        """`/hub/mealServiceDietInfo` → `mealServiceDietInfo` (the service name, the path's last segment)."""
+        return req.path.rstrip("/").rpartition("/")[2] or None
+
     def handle(self, req: SimRequest, sim) -> SimResponse:
         if req.host not in self._host_opts:
             self._host_opts[req.host] = _host_options(sim, req.host)
@@ -81,7 +86,7 @@ class PortalFamily:
         # client, sends `type=json` and parses the live hub's answer as JSON (other names fold only where
         # `fold_case` says so).
         fmt = "json" if (req.arg("Type", fold_case=True) or "").lower() == "json" else "xml"
-        service = req.path.rstrip("/").rpartition("/")[2]
+        service = self.endpoint_key(req)
         endpoint = sim.endpoint(req.host, service) if service else None
         if endpoint is None:
             return _error("ERROR-310", fmt)

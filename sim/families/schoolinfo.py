@@ -45,6 +45,14 @@ class SchoolInfoFamily:
         """E005 daily quota / E999 (unconfirmed codes, see the module docstring); JSON is the only format."""
         return _result(_KIND_TO_CODE[kind])
 
+    @staticmethod
+    def endpoint_key(req: SimRequest) -> str | None:
+        """`/openApi.do?apiType=0` → `openApi.do?apiType=0` (the apiType names the endpoint)."""
+        api_type = req.arg("apiType")
+        if req.path.rstrip("/") != "/openApi.do" or not api_type:
+            return None
+        return f"openApi.do?apiType={api_type}"
+
     def handle(self, req: SimRequest, sim) -> SimResponse:
         if req.path.rstrip("/") != "/openApi.do":
             return SimResponse(404, b"Not Found", "text/html")
@@ -53,7 +61,7 @@ class SchoolInfoFamily:
         api_type = req.arg("apiType")
         if not api_type:
             return _result("E002")
-        endpoint = sim.endpoint(req.host, f"openApi.do?apiType={api_type}")
+        endpoint = sim.endpoint(req.host, self.endpoint_key(req) or "")
         if endpoint is None:
             return _result("E003")
         args = dict(req.query)

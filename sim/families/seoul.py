@@ -61,10 +61,16 @@ class SeoulFamily:
         render = "json" if len(segments) > 1 and segments[1].lower() == "json" else "xml"
         return _error(_KIND_TO_CODE[kind], render)
 
+    @staticmethod
+    def endpoint_key(req: SimRequest) -> str | None:
+        """`/{KEY}/json/TbCampngPlcLcnsInfo/1/5/…` → `TbCampngPlcLcnsInfo` (the third path segment)."""
+        segments = [unquote(s).strip() for s in req.path.strip("/").split("/")]
+        return segments[2] or None if len(segments) > 2 else None
+
     def handle(self, req: SimRequest, sim) -> SimResponse:
         segments = [unquote(s).strip() for s in req.path.strip("/").split("/")]
         segments += [""] * max(0, 5 - len(segments))
-        key, fmt, service, start_text, end_text = segments[:5]
+        key, fmt, _service, start_text, end_text = segments[:5]  # the service: endpoint_key
         filters = segments[5:]
         fmt = fmt.lower()
         render = "json" if fmt == "json" else "xml"
@@ -73,7 +79,7 @@ class SeoulFamily:
             return _error("INFO-100", render)
         if fmt not in TYPES:
             return _error("ERROR-301", "xml")
-        endpoint = sim.endpoint(req.host, service)
+        endpoint = sim.endpoint(req.host, self.endpoint_key(req) or "")
         if endpoint is None:
             return _error("ERROR-310", render)
         window = _window(start_text, end_text, sample=status == "sample")
