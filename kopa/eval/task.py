@@ -20,9 +20,9 @@ import orjson
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from kopa.catalog.models import Domain  # a task's domain is a catalog domain: one literal
 from kopa.errors import UserError
 
-Domain = Literal["traffic", "finance", "education", "law", "politics", "district"]
 RewardBasis = Literal["RESPONSE", "ENVIRONMENT"]
 HEADROOM = Decimal("2.45")  # the paper's mean max_allowed_calls / optimal calls
 
