@@ -9,6 +9,7 @@ import numpy as np
 
 from sim.endpoints import Bind, Endpoint
 from sim.world.context import WorldContext, yyyymmdd
+from sim.world.prices import PriceHistory, day_index, listed, series
 from sim.world.table import Cond, TableData
 
 HOST = "data-dbg.krx.co.kr"
@@ -54,9 +55,11 @@ def tables(ctx: WorldContext) -> list[TableData]:
 
 
 def _trade(api: str, market: str) -> Endpoint:
+    # Any trading day from 2010 (KONEX from its opening), generated on demand from the shared series.
     return Endpoint("krx", HOST, api, "stock_daily_price",
                     binds={"basDd": Bind("basDt", pattern=r"\d{8}")}, required=("basDd",),
-                    columns=_TRADE, fixed=(Cond("mrktCtg", "eq", market),))
+                    columns=_TRADE, fixed=(Cond("mrktCtg", "eq", market),),
+                    history=PriceHistory({"basDd": "eq"}, {}, fixed_market=market))
 
 
 def _base(api: str, market: str) -> Endpoint:
@@ -85,16 +88,17 @@ _INDEX_ENTITIES = {"BAS_DD": "trading_date"}
 def _closes(ctx: WorldContext):
     """The shared price table's closing prices as a (stock, day) matrix, without building the table.
 
-    This repeats the first draws of sim.world.prices.price_table (same stream, same order) so the indices
-    and warrants agree with 주식 일별매매 at a fraction of the cost; tests/test_finance_breadth.py checks it.
+    The very series 주식 일별매매 answers (sim.world.prices), so the indices and warrants agree with it;
+    tests/test_finance_breadth.py checks it.
     """
-    listed = sorted((c for c in ctx.companies if c.stock_code), key=lambda c: c.stock_code)
-    days = ctx.trading_days
-    returns = ctx.rng("prices").normal(0.0003, 0.022, size=(len(listed), len(days)))
-    base = np.array([c.base_price for c in listed], dtype=float)
-    close = np.maximum(5, np.round(base[:, None] * np.exp(np.cumsum(returns, axis=1)) / 5) * 5).astype(np.int64)
+    stocks = listed(ctx)
     window = ctx.n(60, 90)
-    return listed, days[-window:], close[:, -window - 1 :]  # one extra day in front: the first 전일 종가
+    shown = ctx.trading_days[-window:]
+    first = day_index(yyyymmdd(shown[0]))
+    assert first is not None
+    # one extra day in front: the first 전일 종가
+    close = np.array([series(ctx, c)[0, first - 1 : first + window] for c in stocks], dtype=np.int64)
+    return stocks, shown, close
 
 
 def _fmt(values: np.ndarray, decimals: int) -> np.ndarray:
