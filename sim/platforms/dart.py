@@ -23,7 +23,7 @@ from sim.platforms.dart_filings import (
     filings,
     sample_filings,
 )
-from sim.world.companies import ANCHOR_COMPANIES, Company
+from sim.world.companies import ANCHOR_COMPANIES, WELL_KNOWN, Company
 from sim.world.context import WorldContext, yyyymmdd
 from sim.world.names import person_names
 from sim.world.prices import close_on
@@ -625,7 +625,8 @@ def _event_day(ctx: WorldContext, rng: np.random.Generator) -> dt.date:
 def _issuers(ctx: WorldContext, rng: np.random.Generator, share: float) -> list[Company]:
     """Companies with at least one such event: mostly listed ones; never the anchor companies, whose
     disclosures the worked example fixes."""
-    pool = ctx.companies[len(ANCHOR_COMPANIES):]
+    # The well-known real companies (appended last) are left out too: their events would be invented news.
+    pool = ctx.companies[len(ANCHOR_COMPANIES):len(ctx.companies) - len(WELL_KNOWN)]
     weight = np.array([1.0 if c.stock_code else 0.08 for c in pool])
     hit = np.flatnonzero(rng.random(len(pool)) < share * weight)
     if len(hit) == 0:  # every API answers for someone, even in the small world

@@ -258,7 +258,8 @@ def all_account_rows(ctx: WorldContext, f: Filing, fs_div: str) -> list[dict[str
 
 
 def _table(name: str, fields: tuple[str, ...], rows: list[dict[str, str]], entities: dict[str, str]) -> TableData:
-    return TableData(name, {k: [r[k] for r in rows] for k in fields}, entities=entities)
+    return TableData(name, {k: [r[k] for r in rows] for k in fields},
+                     entities={k: v for k, v in entities.items() if k in fields})
 
 
 ACCOUNT_ENTITIES = {"corp_code": "corp_code", "stock_code": "stock_code", "rcept_no": "rcept_no",
