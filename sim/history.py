@@ -87,7 +87,7 @@ class HistoryCache:
     def __init__(self, config: WorldConfig, size: int = 256) -> None:
         self.config = config
         self.size = size
-        self._items: OrderedDict[tuple[str, Hashable], tuple[Table | None, Selection | None]] = OrderedDict()
+        self._items: OrderedDict[tuple[int, Hashable], tuple[Table | None, Selection | None]] = OrderedDict()
         self._lock = threading.Lock()
 
     def select(self, endpoint: Endpoint, args: dict[str, str]) -> Selection:
@@ -97,7 +97,7 @@ class HistoryCache:
         scope = history.scope(ctx, args)
         if scope is None:
             raise SimError("no_data")
-        key = (history.name, scope)
+        key = (id(history), scope)  # two endpoints may share a series but not their filters (KRX markets)
         with self._lock:
             hit = self._items.get(key)
             if hit is not None:

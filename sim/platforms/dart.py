@@ -636,8 +636,9 @@ def _issuers(ctx: WorldContext, rng: np.random.Generator, share: float) -> list[
 
 def _major_pools(ctx: WorldContext) -> dict:
     rng = ctx.rng("dart", "major-pools")
-    return {"names": [c.corp_name for c in ctx.companies], "people": person_names(rng, 200),
-            "addresses": [c.adres for c in ctx.companies[:500]]}
+    generated = ctx.companies[:len(ctx.companies) - len(WELL_KNOWN)]  # counterparties are generated companies
+    return {"names": [c.corp_name for c in generated], "people": person_names(rng, 200),
+            "addresses": [c.adres for c in generated[:500]]}
 
 
 def _major_events(ctx: WorldContext) -> list[TableData]:
