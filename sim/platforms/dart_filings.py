@@ -136,7 +136,8 @@ def _quarter_bs(ctx: WorldContext, c: Company, year: int, q: int) -> np.ndarray:
 def _quarter_is(ctx: WorldContext, c: Company, year: int, q: int) -> tuple[np.ndarray, np.ndarray]:
     """Income-statement accounts of quarter q alone and cumulated from January."""
     values, shares = _annual(ctx.seed, c.corp_code, _scale(c), year)
-    return (values[:, 3:] * shares[q - 1]).astype(np.int64), (values[:, 3:] * shares[:q].sum()).astype(np.int64)
+    quarters = [(values[:, 3:] * shares[k]).astype(np.int64) for k in range(q)]
+    return quarters[-1], np.sum(quarters, axis=0)  # the cumulated amount is the quarters' own sum
 
 
 _Q = {"11013": 1, "11012": 2, "11014": 3}

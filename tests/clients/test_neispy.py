@@ -47,6 +47,22 @@ def test_meal_menu_for_a_month(route_aiohttp, runtime):
     assert first == [(r["MLSV_YMD"], r["DDISH_NM"], r["CAL_INFO"]) for r in tool.records]
 
 
+def test_meals_and_timetable_ten_school_years_back(route_aiohttp, runtime):
+    # Every school has 급식 and 시간표 for whole 학년도 since 2015.
+    args = {**SCHOOL, "MLSV_FROM_YMD": "20160301", "MLSV_TO_YMD": "20160331"}
+    _, meals = run(KEY, lambda n: n.mealServiceDietInfo(**args)).mealServiceDietInfo
+    tool = runtime.call("get_neis_school_meal_menu", {**args, "pSize": 100})
+    assert len(meals.row) == tool.total_count > 15
+    assert [(r.MLSV_YMD, r.DDISH_NM) for r in meals.row] == [(r["MLSV_YMD"], r["DDISH_NM"]) for r in tool.records]
+    day = {**SCHOOL, "ALL_TI_YMD": "20160310"}
+    _, lessons = run(KEY, lambda n: n.elsTimetable(**day)).elsTimetable
+    want = runtime.call("get_neis_elementary_timetable", {**day, "pSize": 1000})
+    assert len(lessons.row) == want.total_count > 0
+    assert {r.AY for r in lessons.row} == {"2016"} and {r.ALL_TI_YMD for r in lessons.row} == {"20160310"}
+    assert [(r.GRADE, r.CLASS_NM, r.PERIO, r.ITRT_CNTNT) for r in lessons.row] == [
+        (r["GRADE"], r["CLASS_NM"], r["PERIO"], r["ITRT_CNTNT"]) for r in want.records]
+
+
 def test_no_data_and_invalid_key_raise_the_library_errors(route_aiohttp):
     # INFO-200 (해당하는 데이터가 없습니다) and ERROR-290 (인증키가 유효하지 않습니다) map to its exceptions.
     with pytest.raises(DataNotFound):
