@@ -292,6 +292,13 @@ def _timetable_names(level: str) -> tuple[str, ...]:
             "GRADE", *(("CLRM_NM",) if his else ()), "CLASS_NM", "PERIO", "ITRT_CNTNT", "LOAD_DTM")
 
 
+def _timetable_fields(level: str) -> tuple[str, ...]:
+    """The served record: 초등학교 시간표 has no 주야과정명 (DGHT_CRSE_SC_NM) in the real answer (the field
+    list of the spec and neispy's ElsTimeTableRow); the table keeps it for the filter."""
+    names = _timetable_names(level)
+    return tuple(n for n in names if not (level == "els" and n == "DGHT_CRSE_SC_NM"))
+
+
 def _layout_of(ctx: WorldContext) -> dict[tuple[str, str], tuple]:
     key = "neis_layout_by_school"
     if key not in ctx._cache:
@@ -406,13 +413,21 @@ class MealHistory:
         return TableData(self.name, _columns(_MEAL_FIELDS, rows), dict(_ENT))
 
 
-class TimetableHistory:
-    """els/mis/hisTimetable: every class's 시간표 of every 학년도 since 2015 (AY or the dates pick the years;
-    a request naming neither gets the current 학년도 — the simulator's choice, unconfirmed)."""
+LEGACY_UNTIL = 2022  # 학년도 up to 2022 are served by the legacy …Timetablebgs services (neispy switches too)
 
-    def __init__(self, level: str) -> None:
+
+class TimetableHistory:
+    """els/mis/hisTimetable (학년도 2023 on) and their legacy …bgs services (2015–2022): every class's 시간표 of
+    every 학년도 (AY or the dates pick the years; a request naming neither gets the service's latest 학년도 —
+    the simulator's choice, unconfirmed)."""
+
+    def __init__(self, level: str, legacy: bool = False) -> None:
         self.level = level
         self.name = f"neis_timetable_{level}"
+        self.legacy = legacy
+
+    def _served(self, years: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(y for y in years if (y <= LEGACY_UNTIL) == self.legacy)
 
     def scope(self, ctx: WorldContext, args: dict[str, str]):
         key = (args["ATPT_OFCDC_SC_CODE"], args["SD_SCHUL_CODE"])
@@ -420,12 +435,13 @@ class TimetableHistory:
         if item is None or item[0].timetable != self.level:
             return None
         lo, hi = _date_bounds(args, "ALL_TI_YMD", False, "TI_FROM_YMD", "TI_TO_YMD")
+        every = self._served(_years(ctx, "00000000", "99999999"))
         if args.get("AY"):
-            years = tuple(y for y in _years(ctx, "00000000", "99999999") if str(y) == args["AY"])
+            years = tuple(y for y in every if str(y) == args["AY"])
         elif (lo, hi) != ("00000000", "99999999"):
-            years = _years(ctx, lo, hi)
+            years = self._served(_years(ctx, lo, hi))
         else:
-            years = _years(ctx, "00000000", "99999999")[-1:]
+            years = every[-1:]
         return key, years
 
     def generate(self, ctx: WorldContext, scope) -> TableData:
@@ -528,11 +544,12 @@ ENDPOINTS = [
         {"DGHT_CRSE_SC_NM": Bind("DGHT_CRSE_SC_NM"), "SCHUL_CRSE_SC_NM": Bind("SCHUL_CRSE_SC_NM"),
          "AA_YMD": Bind("AA_YMD", "prefix", YMD_PREFIX),
          "AA_FROM_YMD": Bind("AA_YMD", "ge", r"\d{8}"), "AA_TO_YMD": Bind("AA_YMD", "le", r"\d{8}")}),
-    _ep("elsTimetable", "neis_timetable_els", _TI, _timetable_names("els"), history=TimetableHistory("els")),
-    _ep("misTimetable", "neis_timetable_mis", _TI, _timetable_names("mis"), history=TimetableHistory("mis")),
-    _ep("hisTimetable", "neis_timetable_his",
-        {**_TI, "ORD_SC_NM": Bind("ORD_SC_NM"), "DDDEP_NM": Bind("DDDEP_NM"), "CLRM_NM": Bind("CLRM_NM")},
-        _timetable_names("his"), history=TimetableHistory("his")),
+    *(_ep(f"{level}Timetable{'bgs' if legacy else ''}", f"neis_timetable_{level}", binds, _timetable_fields(level),
+          history=TimetableHistory(level, legacy))
+      for level, binds in (("els", _TI), ("mis", _TI),
+                           ("his", {**_TI, "ORD_SC_NM": Bind("ORD_SC_NM"), "DDDEP_NM": Bind("DDDEP_NM"),
+                                    "CLRM_NM": Bind("CLRM_NM")}))
+      for legacy in (False, True)),
     _ep("classInfo", "neis_class",
         {"AY": Bind("AY", pattern=r"\d{4}"), "GRADE": Bind("GRADE", pattern=r"\d{1,2}"),
          "DGHT_CRSE_SC_NM": Bind("DGHT_CRSE_SC_NM"), "SCHUL_CRSE_SC_NM": Bind("SCHUL_CRSE_SC_NM"),
