@@ -84,7 +84,7 @@ def context_for(config: WorldConfig) -> WorldContext:
 class HistoryCache:
     """Generated scopes of one simulator, least recently used dropped first (scopes are cheap to redo)."""
 
-    def __init__(self, config: WorldConfig, size: int = 256) -> None:
+    def __init__(self, config: WorldConfig, size: int = 128) -> None:
         self.config = config
         self.size = size
         self._items: OrderedDict[tuple[int, Hashable], tuple[Table | None, Selection | None]] = OrderedDict()

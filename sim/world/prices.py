@@ -180,7 +180,9 @@ class PriceHistory:
             attribute, op = spec.split(":")
             stocks = [c for c in stocks if _match(getattr(c, attribute), op, value)]
         rows = PriceRows(ctx, days[::-1], stocks)
-        return rows.materialize() if len(rows) <= 20_000 else rows
+        # A day of the whole market is read whole (KRX has no paging): render it once. A stock's 16 years
+        # are read a page at a time: render only the page (kept whole, 180 stocks' would hold a gigabyte).
+        return rows.materialize() if len(days) <= 5 and len(rows) <= 20_000 else rows
 
 
 def _match(value: str, op: str, wanted: str) -> bool:
