@@ -39,6 +39,7 @@ class Company:
     base_price: int
     modify_date: str
     fin_sector: str  # "" or 은행 / 금융투자 / 생명보험 / 손해보험 / 저축은행 (부보금융회사 of 예금보험공사)
+    contact: tuple[str, str, str] = ("", "", "")  # (hm_url, phn_no, fax_no) where real ones are documented
 
 
 def isin_check_digit(body: str) -> str:
@@ -172,6 +173,7 @@ class RealCompany:
     base_price: int
     jurir_no: str = ""
     bizr_no: str = ""
+    contact: tuple[str, str, str] = ("", "", "")
 
     def company(self, ctx) -> Company:
         rng = ctx.rng("companies-real", self.corp_code)
@@ -184,14 +186,15 @@ class RealCompany:
             ceo_nm=self.ceo_nm, sigungu_code=self.sigungu_code, adres=self.adres, est_dt=self.est_dt,
             acc_mt="12", induty_code=self.induty_code, list_shrs=self.list_shrs, base_price=self.base_price,
             modify_date=(ctx.today - dt.timedelta(days=int(rng.integers(1, 300)))).strftime("%Y%m%d"),
-            fin_sector="",
+            fin_sector="", contact=self.contact,
         )
 
 
 WELL_KNOWN: tuple[RealCompany, ...] = (
     RealCompany("00126380", "005930", "삼성전자", "SAMSUNG ELECTRONICS CO,.LTD", "전영현",
                 "경기도 수원시 영통구 삼성로 129 (매탄동)", "41110", "19690113", "264", 5_969_782_550, 53_400,
-                jurir_no="1301110006246", bizr_no="1248100998"),
+                jurir_no="1301110006246", bizr_no="1248100998",
+                contact=("www.samsung.com/sec", "02-2255-0114", "031-200-7538")),
     RealCompany("00164779", "000660", "SK하이닉스", "SK hynix Inc.", "곽노정",
                 "경기도 이천시 부발읍 경충대로 2091", "41500", "19491015", "261", 728_002_365, 172_000),
     RealCompany("00401731", "066570", "LG전자", "LG ELECTRONICS INC.", "조주완",
