@@ -146,3 +146,16 @@ def test_the_world_stays_small(world):
     assert counts["stock_daily_price"] <= 20 * 200
     assert counts["dart_account"] < 5_000 and counts["seoul_subway_stats"] < 2_000
     assert sum(counts.values()) < 400_000
+
+
+def test_indices_and_etps_cover_2010_too(rt, world):
+    for tool in ("get_krx_kospi_index_daily", "get_krx_etf_daily_trading", "get_krx_etn_daily_trading"):
+        old, new = rt.call(tool, {"basDd": "20160129"}), rt.call(tool, {"basDd": "20260129"})
+        assert old.ok and new.ok and len(old.records) == len(new.records) > 0
+        assert {r["BAS_DD"] for r in old.records} == {"20160129"}
+        assert rt.call(tool, {"basDd": "20160130"}).records == []  # a Saturday
+    # the stored sample is the same series: its last day answers as the endpoint does
+    sample = world.table("krx_index_daily")
+    last = sample.rows(sample.select([]), ["BAS_DD", "IDX_NM", "CLSPRC_IDX"])[0]
+    served = rt.call("get_krx_kospi_index_daily", {"basDd": last["BAS_DD"]}).records
+    assert {"BAS_DD": last["BAS_DD"], "IDX_NM": served[0]["IDX_NM"], "CLSPRC_IDX": served[0]["CLSPRC_IDX"]} == last

@@ -25,7 +25,7 @@ from sim.world.table import TableData
 
 HISTORY_START = dt.date(2010, 1, 4)
 _HORIZON_END = dt.date(2035, 12, 31)
-_ANCHOR = dt.date(2025, 1, 2)
+ANCHOR_DAY = dt.date(2025, 1, 2)  # series are anchored here: a company's base price is its close
 COLUMNS = ("basDt", "srtnCd", "isinCd", "itmsNm", "mrktCtg", "clpr", "vs", "fltRt", "mkp", "hipr", "lopr",
            "trqu", "trPrc", "lstgStCnt", "mrktTotAmt", "sect")
 ENTITIES = {"basDt": "trading_date", "srtnCd": "stock_code", "isinCd": "isin", "itmsNm": "stock_name",
@@ -33,7 +33,7 @@ ENTITIES = {"basDt": "trading_date", "srtnCd": "stock_code", "isinCd": "isin", "
 
 
 @lru_cache(maxsize=1)
-def _calendar() -> tuple[tuple[str, ...], dict[str, int]]:
+def calendar() -> tuple[tuple[str, ...], dict[str, int]]:
     """Every trading day of the fixed horizon (weekdays less the fixed holidays) and its position."""
     days = []
     d = HISTORY_START
@@ -47,13 +47,13 @@ def _calendar() -> tuple[tuple[str, ...], dict[str, int]]:
 @lru_cache(maxsize=8)
 def trading_days(today: dt.date) -> tuple[str, ...]:
     """The published trading days of a world: from 2010-01-04 up to the day before 'today'."""
-    days, _ = _calendar()
+    days, _ = calendar()
     cut = int(np.searchsorted(np.array(days), yyyymmdd(today)))
     return days[:cut]
 
 
 def day_index(day: str) -> int | None:
-    return _calendar()[1].get(day)
+    return calendar()[1].get(day)
 
 
 @lru_cache(maxsize=1024)
@@ -62,7 +62,7 @@ def _series(seed: int, stock_code: str, base_price: int, shares: int, n: int) ->
 
     Each component has its own stream and every draw is sequential, so the first n values are the same
     whatever n is: a later world extends a series without changing its past."""
-    anchor = _calendar()[1][yyyymmdd(_ANCHOR)]
+    anchor = calendar()[1][yyyymmdd(ANCHOR_DAY)]
     m = max(n, anchor + 1)
     returns = stream(seed, "price-returns", stock_code).normal(0.0002, 0.018, m)
     spread = [stream(seed, f"price-spread-{part}", stock_code).uniform(0.0, 0.03, m) for part in ("o", "h", "l")]
