@@ -5,4 +5,4 @@ real services do. Nothing in `kopa/` imports from here except `kopa.backends` (t
 transport) and studies/tests that ask `sim.truth` explicitly.
 """
 
-GENERATOR_VERSION = "4"
+GENERATOR_VERSION = "5"

@@ -16,6 +16,7 @@ import orjson
 from sim.drift import DriftView, Scenario
 from sim.endpoints import Endpoint, conditions
 from sim.families import load_family
+from sim.history import HistoryCache, Selection
 from sim.http import SimRequest, SimResponse
 from sim.keys import KeyPolicy
 from sim.platforms import PLATFORMS
@@ -42,6 +43,7 @@ class Simulator:
         self.families = {name: load_family(name) for name in sorted(set(self.host_family.values()))}
         # Drift is applied while serving (endpoint definitions, selected rows, rendered records); the world
         # itself never changes, so epoch 0 and an undrifted simulator answer byte for byte alike.
+        self.history = HistoryCache(world.config)
         self.drift: DriftView | None = None
         if drift is not None and epoch > 0:
             self.drift = DriftView(drift, epoch, self)
@@ -98,23 +100,36 @@ class Simulator:
             return ep
         return self.drift.endpoint(ep)
 
-    def select(self, endpoint: Endpoint, args: dict[str, str]) -> np.ndarray:
-        """Row indices answering the request, in the table's (the service's) order."""
+    def select(self, endpoint: Endpoint, args: dict[str, str]) -> np.ndarray | Selection:
+        """Row indices answering the request, in the table's (the service's) order; for an on-demand
+        history, the generated rows (sliced and rendered alike). Records drift applies to stored tables."""
+        if endpoint.history is not None:
+            return self.history.select(endpoint, args)
         table = self.world.table(endpoint.table)
         idx = table.select(conditions(endpoint, args))
         if self.drift is not None:
             idx = self.drift.select(endpoint, idx, table.n_rows)
         return idx
 
-    def rows(self, endpoint: Endpoint, idx: np.ndarray, *, text: bool = False) -> list[dict]:
+    def rows(self, endpoint: Endpoint, idx: np.ndarray | Selection, *, text: bool = False) -> list[dict]:
         """Records in wire field names; text=True renders every value as a string (DART, KRX, data.go.kr)."""
-        table = self.world.table(endpoint.table)
+        if isinstance(idx, np.ndarray):
+            table = self.world.table(endpoint.table)
+            read = lambda names: table.rows(idx, names, text=text)  # noqa: E731
+            every = table.column_names
+        else:
+            read = lambda names: idx.records(names, text=text)  # noqa: E731
+            every = self.world.table(endpoint.table).column_names
         if endpoint.columns is None:
-            rows = table.rows(idx, endpoint.fields, text=text)
+            rows = read(list(endpoint.fields) if endpoint.fields is not None else every)
         else:
             wire = list(endpoint.columns)
-            rows = [dict(zip(wire, r.values(), strict=True))
-                    for r in table.rows(idx, list(endpoint.columns.values()), text=text)]
+            rows = [dict(zip(wire, r.values(), strict=True)) for r in read(list(endpoint.columns.values()))]
+        omit = endpoint.options.get("omit_empty")
+        if omit:
+            # Fields the service leaves out of a record where they do not apply (DART's 누적금액 in an
+            # annual report, 전전기 in a quarterly one) rather than sending them empty.
+            rows = [{k: v for k, v in r.items() if not (k in omit and v == "")} for r in rows]
         return rows if self.drift is None else self.drift.rows(endpoint, rows)
 
 

@@ -37,6 +37,9 @@ class Endpoint:
     fixed: tuple[Cond, ...] = ()  # conditions always applied (e.g. the KOSPI-only endpoint of a shared table)
     max_page_size: int | None = None
     options: dict[str, Any] = field(default_factory=dict)
+    # Set for time series the world does not store whole (prices, financials, ridership, 급식, 시간표): the
+    # request's rows are generated on demand (sim.history); `table` then names a stored sample of them.
+    history: Any = None
 
 
 class SimError(Exception):

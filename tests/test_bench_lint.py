@@ -9,6 +9,7 @@ one at a time.
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from kopa.eval.lint import lint_task
 from kopa.eval.stats import PAPER, set_stats
 from kopa.eval.targets import compute_target
 from kopa.eval.task import Task, load_task_file
+from kopa.tools.runtime import ToolRuntime
 
 DEFECTIVE = Path(__file__).parent / "data" / "defective_tasks.yaml"
 WHERE = re.compile(r"^(step [^\s:]+|answer|query|golden|task): ")
@@ -148,7 +150,14 @@ def test_the_good_task_passes(backend):
 def test_a_non_integer_target_needs_a_precision(backend):
     problems = _lint(backend, _task(query=GOOD["query"].split(" (")[0],
                                     answer={"type": "number", "value": "{calc.records[0].exact}"}))
-    assert problems == [("precision", "answer: the exact target 107017/4 is not an integer: set precision "
+    # The exact mean of the January closes, as the simulator answers them
+    runtime = ToolRuntime(backend)
+    runtime.call("issue_api_key", {"platform": "krx"})
+    closes = [int(r["clpr"]) for r in runtime.call("get_stock_price_trend", {
+        "likeSrtnCd": STOCK_CODE, "beginBasDt": "20260101", "endBasDt": "20260131", "numOfRows": 100}).records]
+    mean = Fraction(sum(closes), len(closes))
+    assert mean.denominator != 1
+    assert problems == [("precision", f"answer: the exact target {mean} is not an integer: set precision "
                                       "and state it in the query (e.g. '소수점 둘째 자리까지')")]
 
 
@@ -186,8 +195,11 @@ def test_a_number_target_is_the_exact_value(backend):
 def test_a_number_with_a_unit_is_a_number_task(backend):
     problems = _lint(backend, _task(query="라이트론의 2026년 1월 29일 종가는?",
                                     answer={"type": "string", "value": "{price.records[0].clpr}원"}))
+    runtime = ToolRuntime(backend)
+    runtime.call("issue_api_key", {"platform": "krx"})
+    close = runtime.call("get_stock_price_trend", {"likeSrtnCd": STOCK_CODE, "basDt": "20260129"}).records[0]["clpr"]
     assert [k for k, _ in problems] == ["string"]
-    assert problems[0][1].startswith("answer: the target '26020원' is a number with a unit: make it a number task")
+    assert problems[0][1].startswith(f"answer: the target '{close}원' is a number with a unit: make it a number task")
 
 
 def test_a_list_target_renders_to_a_list(backend):
@@ -217,8 +229,9 @@ def test_the_golden_answer_passes_its_own_scoring(backend):
                 "rubric": {"facts": [{"fact": "최고 종가", "forms": ["{price.records[*].clpr|num|max}"]}]}}
     problems = _lint(backend, _task(query=JUDGE_QUERY, answer=unstated))
     assert [k for k, _ in problems] == ["self-score"]
-    assert problems[0][1].startswith("answer: the golden answer '라이트론의 2026년 1월 평균 종가는 26754.25원이다.' "
-                                     "does not pass its own scoring (judge:")
+    text = problems[0][1]
+    assert text.startswith("answer: the golden answer '라이트론의 2026년 1월 평균 종가는 ")
+    assert "원이다.' does not pass its own scoring (judge:" in text and "['최고 종가']" in text
 
 
 def test_a_typed_literal_that_the_chain_returns(backend):

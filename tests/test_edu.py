@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +61,12 @@ def test_school_codes_chain_to_meals_and_schedule(backend, client):
     school = a_school(backend, client)
     keys = {k: school[k] for k in ("ATPT_OFCDC_SC_CODE", "SD_SCHUL_CODE")}
     meals, _ = call(backend, client, "get_neis_school_meal_menu", {**keys, "MLSV_YMD": "202512"})
-    assert meals.error is None and meals.total_count == 15  # 15 school days before 겨울방학 (small world)
+    # One 중식 for every school day of December before 겨울방학 (12월 24일): weekdays but 성탄절 (and a
+    # 석식 as well at the high schools that serve one).
+    december = [dt.date(2025, 12, d) for d in range(1, 24)]
+    school_days = sum(1 for d in december if d.weekday() < 5)
+    lunches = [r for r in meals.records if r["MMEAL_SC_CODE"] == "2"]
+    assert meals.error is None and len(lunches) == school_days == 17
     assert {r["SCHUL_NM"] for r in meals.records} == {school["SCHUL_NM"]}
     assert all(r["MLSV_YMD"].startswith("202512") and "<br/>" in r["DDISH_NM"] for r in meals.records)
     # The virtual today (2026-01-30) falls in 겨울방학: no menu, as live.

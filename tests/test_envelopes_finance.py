@@ -26,7 +26,7 @@ CASES = {
     "gw_bad_key_json_asked": ("GET", GW, FSC, "serviceKey=invalid&resultType=json", {}),
     "gw_bad_format": ("GET", GW, FSC, "serviceKey=k&resultType=json&basDt=2026-01-29", {}),
     "gw_unknown_code": ("GET", GW, FSC, "serviceKey=k&resultType=json&likeSrtnCd=999999", {}),
-    "gw_page_past_end": ("GET", GW, FSC, "serviceKey=k&resultType=json&likeSrtnCd=253160&pageNo=99", {}),
+    "gw_page_past_end": ("GET", GW, FSC, "serviceKey=k&resultType=json&likeSrtnCd=253160&pageNo=9999", {}),
     "gw_one_row_as_object": ("GET", GW, FSC, "serviceKey=k&resultType=json&likeSrtnCd=253160&basDt=20260129", {}),
     "gw_xml_no_data": ("GET", GW, FSC, "serviceKey=k&likeSrtnCd=999999", {}),
 }

@@ -93,8 +93,14 @@ def test_periodic_reports_agree_with_each_other_and_krx(backend, simulator):
     for tool in ("get_dart_dividend_info", "get_dart_employee_status", "get_dart_minority_shareholders"):
         parsed, _ = call(backend, tool, args)
         assert parsed.error is None and parsed.records[0]["stlm_dt"] == "2024-12-31"
+    # Every periodic report filed since 2015 is served, under the 접수번호 공시검색 lists for it.
     older, _ = call(backend, "get_dart_dividend_info", {**args, "bsns_year": "2019"})
-    assert older.error.code == "013"
+    listed, _ = call(backend, "search_dart_disclosures", {"corp_code": corp["corp_code"], "bgn_de": "20200101",
+                                                          "end_de": "20200430", "page_count": 100})
+    annual_2019 = [r["rcept_no"] for r in listed.records if r["report_nm"] == "사업보고서 (2019.12)"]
+    assert older.error is None and [older.records[0]["rcept_no"]] == annual_2019
+    not_yet, _ = call(backend, "get_dart_dividend_info", {**args, "bsns_year": "2025"})
+    assert not_yet.error.code == "013"  # the 2025 사업보고서 is due after the world's today (2026-01-30)
 
 
 def test_full_statements_carry_the_key_accounts(backend, simulator):

@@ -89,7 +89,7 @@ def test_finance_001_end_to_end_with_parallel_tool_calls(task, target, backend):
         ("evaluate_expression", 3, True),
     ]
     assert [c.arguments for c in env.calls][:3] == [c.arguments for c in target.calls][:3]
-    assert _boxed(out.answer) == target.answer == "43.7966289"
+    assert _boxed(out.answer) == target.answer  # the number the scripted model computed from the tool results
 
     first, second, third, fourth = server.requests
     assert [t["function"]["name"] for t in first["tools"]] == task.available_tools
@@ -101,7 +101,7 @@ def test_finance_001_end_to_end_with_parallel_tool_calls(task, target, backend):
     assert [m["tool_call_id"] for m in third["messages"] if m["role"] == "tool"] == [
         "call_0_0", "call_1_0", "call_1_1"]
     assert len(third["messages"][-3]["tool_calls"]) == 2
-    assert json.loads(fourth["messages"][-1]["content"])["records"][0]["exact"] == "158500/3619"
+    assert json.loads(fourth["messages"][-1]["content"])["records"][0]["exact"] == target.key.exact
 
     assert [m["role"] for m in out.transcript] == [
         "system", "user", "assistant", "tool", "assistant", "tool", "tool", "assistant", "tool", "assistant"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 
 from kopa.tools.runtime import ToolRuntime
@@ -34,11 +36,17 @@ def test_price_series_is_paged_like_the_real_api(runtime):
     stock = runtime.call("find_dart_corp_code", {"corp_name": "라이트론"}).records[0]["stock_code"]
     page1 = runtime.call("get_stock_price_trend", {"likeSrtnCd": stock, "numOfRows": 10, "pageNo": 1})
     assert page1.ok and len(page1.records) == 10
-    assert page1.total_count == 60 and page1.page.total_pages == 6
-    page6 = runtime.call("get_stock_price_trend", {"likeSrtnCd": stock, "numOfRows": 10, "pageNo": 6})
-    assert len(page6.records) == 10
-    assert page6.records[-1]["basDt"] < page1.records[-1]["basDt"]
-    past = runtime.call("get_stock_price_trend", {"likeSrtnCd": stock, "numOfRows": 10, "pageNo": 7})
+    # Every trading day from 2010-01-04 to the day before the world's today (2026-01-30): weekdays less the
+    # fixed public holidays the simulated calendar knows.
+    holidays = {(1, 1), (3, 1), (5, 5), (6, 6), (8, 15), (10, 3), (10, 9), (12, 25), (12, 31)}
+    days = [dt.date(2010, 1, 4) + dt.timedelta(days=k) for k in range((dt.date(2026, 1, 30) - dt.date(2010, 1, 4)).days)]
+    total = sum(1 for d in days if d.weekday() < 5 and (d.month, d.day) not in holidays)
+    pages = -(-total // 10)
+    assert page1.total_count == total and page1.page.total_pages == pages
+    assert page1.records[0]["basDt"] == "20260129"
+    last = runtime.call("get_stock_price_trend", {"likeSrtnCd": stock, "numOfRows": 10, "pageNo": pages})
+    assert 1 <= len(last.records) <= 10 and last.records[-1]["basDt"] == "20100104"
+    past = runtime.call("get_stock_price_trend", {"likeSrtnCd": stock, "numOfRows": 10, "pageNo": pages + 1})
     assert not past.ok
     assert (past.error.error_class, past.error.kind) == ("structural", "page_out_of_range")
 

@@ -4,15 +4,30 @@ other DS005 APIs), 정기보고서 주요정보, 지분공시, 주요계정 and 
 from __future__ import annotations
 
 import datetime as dt
-import functools
 
 import numpy as np
 
-from sim.endpoints import Bind, Endpoint
-from sim.world.companies import ANCHOR_COMPANIES, Company
+from sim.endpoints import Bind, Endpoint, SimError
+from sim.platforms.dart_filings import ALL_FIELDS as _ALL_FIELDS
+from sim.platforms.dart_filings import (
+    KEY_FIELDS,
+    OPTIONAL_ALL_FIELDS,
+    OPTIONAL_KEY_FIELDS,
+    REPORTS,
+    AllAccountHistory,
+    Filing,
+    KeyAccountHistory,
+    account_sample,
+    annual,
+    filing,
+    filings,
+    sample_filings,
+)
+from sim.world.companies import ANCHOR_COMPANIES, WELL_KNOWN, Company
 from sim.world.context import WorldContext, yyyymmdd
 from sim.world.names import person_names
-from sim.world.prices import price_table
+from sim.world.prices import close_on
+from sim.world.rng import stable_int, stream
 from sim.world.table import TableData
 
 HOST = "opendart.fss.or.kr"
@@ -41,10 +56,10 @@ def tables(ctx: WorldContext) -> list[TableData]:
             "jurir_no": [c.jurir_no for c in companies],
             "bizr_no": [c.bizr_no for c in companies],
             "adres": [c.adres for c in companies],
-            "hm_url": [f"www.{c.corp_code}.co.kr" for c in companies],
+            "hm_url": [c.contact[0] or f"www.{c.corp_code}.co.kr" for c in companies],
             "ir_url": ["" for _ in companies],
-            "phn_no": [f"02-{c.corp_code[2:5]}-{c.corp_code[4:8]}" for c in companies],
-            "fax_no": [f"02-{c.corp_code[2:5]}-{int(c.corp_code[4:8]) + 1:04d}" for c in companies],
+            "phn_no": [c.contact[1] or f"02-{c.corp_code[2:5]}-{c.corp_code[4:8]}" for c in companies],
+            "fax_no": [c.contact[2] or f"02-{c.corp_code[2:5]}-{int(c.corp_code[4:8]) + 1:04d}" for c in companies],
             "induty_code": [c.induty_code for c in companies],
             "est_dt": [c.est_dt for c in companies],
             "acc_mt": [c.acc_mt for c in companies],
@@ -52,8 +67,8 @@ def tables(ctx: WorldContext) -> list[TableData]:
         entities={"corp_code": "corp_code", "corp_name": "corp_name", "stock_code": "stock_code",
                   "jurir_no": "jurir_no", "bizr_no": "bizr_no", "stock_name": "stock_name"},
     )
-    return [corp, _convertible_bonds(ctx), _disclosures(ctx), _accounts(ctx), *_major_events(ctx),
-            *_periodic(ctx), *_ownership(ctx), _all_accounts(ctx)]
+    return [corp, _convertible_bonds(ctx), _disclosures(ctx), *account_sample(ctx), *_major_events(ctx),
+            *_periodic(ctx), *_ownership(ctx)]
 
 
 def _memo(build):
@@ -73,8 +88,6 @@ def _convertible_bonds(ctx: WorldContext) -> TableData:
     rng = ctx.rng("dart", "cvbd")
     listed = [c for c in ctx.companies if c.stock_code]
     issuers = [listed[0]] + [c for c in listed[1:] if rng.random() < 0.12]
-    prices = price_table(ctx).columns
-    closes = dict(zip(zip(prices["srtnCd"], prices["basDt"], strict=True), prices["clpr"], strict=True))
     cols: dict[str, list] = {}
     managers = person_names(ctx.rng("dart", "cvbd-names"), len(issuers) * 2)
     for i, c in enumerate(issuers):
@@ -88,7 +101,7 @@ def _convertible_bonds(ctx: WorldContext) -> TableData:
                 day -= dt.timedelta(days=1)
             face = int(rng.choice([30, 50, 100, 150, 200, 300])) * 100_000_000
             # 전환가액 is set near the market price at the board decision, as the 발행 rules require.
-            reference = closes.get((c.stock_code, yyyymmdd(day)), c.base_price)
+            reference = close_on(ctx, c, yyyymmdd(day)) or c.base_price
             price = max(500, int(round(reference * rng.uniform(0.95, 1.1) / 5) * 5))
             floor = int(round(price * 0.7 / 5) * 5)
             row = {
@@ -136,15 +149,13 @@ def _convertible_bonds(ctx: WorldContext) -> TableData:
                                                   "rcept_no": "rcept_no", "rcept_dt": "disclosure_date"})
 
 
+# Other filings 공시검색 lists besides the periodic reports (dart_filings), 주요사항보고서 (the event tables)
+# and 지분공시 (the ownership tables), which come from their own tables so every API agrees on them.
 _REPORTS = [
-    ("A", "A001", "사업보고서 ({y}.12)", 3, 20),
-    ("A", "A002", "반기보고서 ({y}.06)", 8, 14),
-    ("A", "A003", "분기보고서 ({y}.03)", 5, 15),
-    ("A", "A003", "분기보고서 ({y}.09)", 11, 14),
-    ("B", "B001", "주요사항보고서(유상증자결정)", 0, 0),
-    ("I", "I001", "수시공시의무관련사항(공정공시)", 0, 0),
-    ("D", "D002", "임원ㆍ주요주주특정증권등소유상황보고서", 0, 0),
-    ("E", "E001", "기타경영사항(자율공시)", 0, 0),
+    ("B", "B001", "주요사항보고서(유상증자결정)"),
+    ("I", "I001", "수시공시의무관련사항(공정공시)"),
+    ("D", "D002", "임원ㆍ주요주주특정증권등소유상황보고서"),
+    ("E", "E001", "기타경영사항(자율공시)"),
 ]
 
 
@@ -155,37 +166,31 @@ def _disclosures(ctx: WorldContext) -> TableData:
     for c in ctx.companies:
         if not c.stock_code and rng.random() < 0.7:
             continue
-        for ty, detail, title, month, day in _REPORTS:
-            years = (2024, 2025) if month else (None,)
-            for y in years:
-                if month:
-                    when = dt.date(y + (1 if month == 3 and "12" in title else 0), month, day)
-                    if when >= ctx.today:
-                        continue
-                    repeat = 1
-                else:
-                    repeat = int(rng.poisson(1.2))
-                for _ in range(repeat):
-                    if not month:
-                        when = ctx.today - dt.timedelta(days=int(rng.integers(1, 400)))
-                    serial += 1
-                    if detail == "B001":
-                        continue  # 주요사항보고서 rows come from the event tables below, so both APIs agree
-                    rows.append((yyyymmdd(when), c, ty, detail, title.format(y=y), serial))
+        for ty, detail, title in _REPORTS:
+            for _ in range(int(rng.poisson(1.2))):
+                when = ctx.today - dt.timedelta(days=int(rng.integers(1, 400)))
+                serial += 1
+                if detail in ("B001", "D002"):
+                    continue  # from the event and ownership tables below, so both APIs agree
+                day = yyyymmdd(when)
+                rows.append((day, c, ty, detail, title, f"{day}{serial % 500_000:06d}", c.corp_name))
+    rows.extend((f.rcept_dt, f.company, "A", _DETAIL[f.reprt_code], f.report_nm, f.rcept_no, f.company.corp_name)
+                for f in filings(ctx).values())
     rows.extend(_cv_rows(ctx))
     rows.extend(_major_list_rows(ctx))
+    rows.extend(_ownership_list_rows(ctx))
     rows.sort(key=lambda r: (r[0], r[5]), reverse=True)
     cols: dict[str, list] = {k: [] for k in ("corp_cls", "corp_name", "corp_code", "stock_code", "report_nm",
                                              "rcept_no", "flr_nm", "rcept_dt", "rm", "pblntf_ty",
                                              "pblntf_detail_ty")}
-    for day, c, ty, detail, title, serial in rows:
+    for day, c, ty, detail, title, rcept_no, filer in rows:
         cols["corp_cls"].append(c.corp_cls)
         cols["corp_name"].append(c.corp_name)
         cols["corp_code"].append(c.corp_code)
         cols["stock_code"].append(c.stock_code)
         cols["report_nm"].append(title)
-        cols["rcept_no"].append(f"{day}{serial % 1_000_000:06d}")
-        cols["flr_nm"].append(c.corp_name)
+        cols["rcept_no"].append(rcept_no)
+        cols["flr_nm"].append(filer)
         cols["rcept_dt"].append(day)
         cols["rm"].append("유" if ty == "A" else "")
         cols["pblntf_ty"].append(ty)
@@ -195,52 +200,18 @@ def _disclosures(ctx: WorldContext) -> TableData:
                                                         "rcept_dt": "disclosure_date"})
 
 
+_DETAIL = {"11011": "A001", "11012": "A002", "11013": "A003", "11014": "A003"}
+assert set(_DETAIL) == set(REPORTS)
+
+
 def _cv_rows(ctx: WorldContext):
     """Each 전환사채 발행결정 also appears in 공시검색, as 주요사항보고서."""
     cb = _convertible_bonds(ctx).columns
     by_code = {c.corp_code: c for c in ctx.companies}
     return [
-        (day, by_code[code], "B", "B001", "주요사항보고서(전환사채권발행결정)", int(no[8:]))
+        (day, by_code[code], "B", "B001", "주요사항보고서(전환사채권발행결정)", no, by_code[code].corp_name)
         for day, code, no in zip(cb["rcept_dt"], cb["corp_code"], cb["rcept_no"], strict=True)
     ]
-
-
-_ACCOUNTS = [("BS", "재무상태표", "자산총계"), ("BS", "재무상태표", "부채총계"), ("BS", "재무상태표", "자본총계"),
-             ("IS", "손익계산서", "매출액"), ("IS", "손익계산서", "영업이익"), ("IS", "손익계산서", "당기순이익")]
-
-
-@_memo
-def _accounts(ctx: WorldContext) -> TableData:
-    rng = ctx.rng("dart", "accounts")
-    cols: dict[str, list] = {}
-    for c in ctx.companies:
-        if not c.stock_code:
-            continue
-        scale = c.list_shrs * c.base_price
-        for year in (2023, 2024):
-            for fs_div, fs_nm in (("CFS", "연결재무제표"), ("OFS", "재무제표")):
-                assets = int(scale * rng.uniform(0.4, 2.0))
-                debt = int(assets * rng.uniform(0.2, 0.7))
-                sales = int(assets * rng.uniform(0.3, 1.5))
-                op = int(sales * rng.uniform(-0.1, 0.2))
-                net = int(op * rng.uniform(0.5, 0.9))
-                values = [assets, debt, assets - debt, sales, op, net]
-                for order, ((sj_div, sj_nm, name), value) in enumerate(zip(_ACCOUNTS, values, strict=True)):
-                    prev = int(value * rng.uniform(0.8, 1.2))
-                    row = {
-                        "rcept_no": f"{year + 1}0315{int(c.corp_code) % 1_000_000:06d}",
-                        "bsns_year": str(year), "corp_code": c.corp_code, "stock_code": c.stock_code,
-                        "reprt_code": "11011", "account_nm": name, "fs_div": fs_div, "fs_nm": fs_nm,
-                        "sj_div": sj_div, "sj_nm": sj_nm, "thstrm_nm": f"제 {year - 1990} 기",
-                        "thstrm_dt": f"{year}.12.31 현재" if sj_div == "BS" else f"{year}.01.01 ~ {year}.12.31",
-                        "thstrm_amount": f"{value:,}", "frmtrm_nm": f"제 {year - 1991} 기",
-                        "frmtrm_dt": f"{year - 1}.12.31 현재" if sj_div == "BS" else f"{year - 1}.01.01 ~ {year - 1}.12.31",
-                        "frmtrm_amount": f"{prev:,}", "ord": str(order + 1), "currency": "KRW",
-                    }
-                    for k, v in row.items():
-                        cols.setdefault(k, []).append(v)
-    return TableData("dart_account", cols, entities={"corp_code": "corp_code", "stock_code": "stock_code",
-                                                     "bsns_year": "business_year", "reprt_code": "report_code"})
 
 
 _EVENT_FIELDS = tuple(k for k in ["rcept_no", "corp_cls", "corp_code", "corp_name", "bd_tm", "bd_knd", "bd_fta", "atcsc_rmislmt", "ovis_fta", "fdpp_fclt", "fdpp_bsninh", "fdpp_op", "fdpp_dtrp", "fdpp_ocsa", "fdpp_etc", "bd_intr_ex", "bd_intr_sf", "bd_mtd", "bdis_mthn", "cv_rt", "cv_prc", "cvisstk_knd", "cvisstk_cnt", "cvisstk_tisstk_vs", "cvrqpd_bgd", "cvrqpd_edd", "act_mktprcfl_cvprc_lwtrsprc", "act_mktprcfl_cvprc_lwtrsprc_bs", "rmislmt_lt70p", "sbd", "pymd", "rpmcmp", "bddd", "od_a_at_t", "od_a_at_b", "adt_a_atn"])
@@ -268,11 +239,13 @@ ENDPOINTS = [
              binds={"corp_code": Bind("corp_code", pattern=CORP_CODE),
                     "bgn_de": Bind("rcept_dt", "ge", DATE), "end_de": Bind("rcept_dt", "le", DATE)},
              required=("corp_code", "bgn_de", "end_de"), fields=_EVENT_FIELDS),
+    # Every filed periodic report's key accounts, 2015 on (dart_filings generates them when asked).
     Endpoint("dart", HOST, "fnlttSinglAcnt", "dart_account",
              binds={"corp_code": Bind("corp_code", pattern=CORP_CODE),
                     "bsns_year": Bind("bsns_year", pattern=r"20(1[5-9]|2\d)"),
                     "reprt_code": Bind("reprt_code", pattern="110(11|12|13|14)")},
-             required=("corp_code", "bsns_year", "reprt_code")),
+             required=("corp_code", "bsns_year", "reprt_code"), fields=KEY_FIELDS,
+             options={"omit_empty": OPTIONAL_KEY_FIELDS}, history=KeyAccountHistory()),
 ]
 
 
@@ -652,7 +625,8 @@ def _event_day(ctx: WorldContext, rng: np.random.Generator) -> dt.date:
 def _issuers(ctx: WorldContext, rng: np.random.Generator, share: float) -> list[Company]:
     """Companies with at least one such event: mostly listed ones; never the anchor companies, whose
     disclosures the worked example fixes."""
-    pool = ctx.companies[len(ANCHOR_COMPANIES):]
+    # The well-known real companies (appended last) are left out too: their events would be invented news.
+    pool = ctx.companies[len(ANCHOR_COMPANIES):len(ctx.companies) - len(WELL_KNOWN)]
     weight = np.array([1.0 if c.stock_code else 0.08 for c in pool])
     hit = np.flatnonzero(rng.random(len(pool)) < share * weight)
     if len(hit) == 0:  # every API answers for someone, even in the small world
@@ -662,8 +636,9 @@ def _issuers(ctx: WorldContext, rng: np.random.Generator, share: float) -> list[
 
 def _major_pools(ctx: WorldContext) -> dict:
     rng = ctx.rng("dart", "major-pools")
-    return {"names": [c.corp_name for c in ctx.companies], "people": person_names(rng, 200),
-            "addresses": [c.adres for c in ctx.companies[:500]]}
+    generated = ctx.companies[:len(ctx.companies) - len(WELL_KNOWN)]  # counterparties are generated companies
+    return {"names": [c.corp_name for c in generated], "people": person_names(rng, 200),
+            "addresses": [c.adres for c in generated[:500]]}
 
 
 def _major_events(ctx: WorldContext) -> list[TableData]:
@@ -707,22 +682,31 @@ def _major_list_rows(ctx: WorldContext) -> list[tuple]:
         cols = table.columns
         name = f"주요사항보고서({title.replace(' ', '')})"
         for code, day, no in zip(cols["corp_code"], cols["rcept_dt"], cols["rcept_no"], strict=True):
-            rows.append((day, by_code[code], "B", "B001", name, int(no[8:])))
+            rows.append((day, by_code[code], "B", "B001", name, no, by_code[code].corp_name))
+    return rows
+
+
+def _ownership_list_rows(ctx: WorldContext) -> list[tuple]:
+    """Every 지분공시 report also appears in 공시검색, filed by its reporter (flr_nm), as the real list shows."""
+    by_code = {c.corp_code: c for c in ctx.companies}
+    major, ele = (t.columns for t in _ownership(ctx))
+    rows = [(day, by_code[code], "D", "D001", f"주식등의대량보유상황보고서({tp})", no, who)
+            for day, code, no, tp, who in zip(major["rcept_dt"], major["corp_code"], major["rcept_no"],
+                                              major["report_tp"], major["repror"], strict=True)]
+    rows += [(day.replace("-", ""), by_code[code], "D", "D002", "임원ㆍ주요주주특정증권등소유상황보고서", no, who)
+             for day, code, no, who in zip(ele["rcept_dt"], ele["corp_code"], ele["rcept_no"], ele["repror"],
+                                           strict=True)]
     return rows
 
 
 # ---------------------------------------------------------------------------------------------------------
-# 정기보고서 주요정보 (DS002): corp_code + bsns_year + reprt_code. Listed companies' latest 사업보고서 (2024,
-# whose rcept_no fnlttSinglAcnt shares; 2025's is filed after the virtual today). Other periods answer 013:
-# one period keeps the full-scale build inside its time budget.
+# 정기보고서 주요정보 (DS002): corp_code + bsns_year + reprt_code. Every periodic report filed (dart_filings)
+# answers, under its own rcept_no, generated from a stream named by the filing when asked; the stored tables
+# are a sample: listed companies' latest 사업보고서.
 
-_PERIODS = (2024,)
 _PERIODIC_ENTITIES = {"corp_code": "corp_code", "corp_name": "corp_name", "rcept_no": "rcept_no",
                       "bsns_year": "business_year", "reprt_code": "report_code"}
-
-
-def _annual_rcept_no(c: Company, year: int) -> str:
-    return f"{year + 1}0315{int(c.corp_code) % 1_000_000:06d}"  # as dart_account writes it
+_STLM = {"11013": "03-31", "11012": "06-30", "11014": "09-30", "11011": "12-31"}
 
 
 class _Rows:
@@ -732,28 +716,32 @@ class _Rows:
         self.names = (*_COMMON_EVENT, *fields, "stlm_dt", "bsns_year", "reprt_code")
         self.rows: list[tuple] = []
 
-    def add(self, c: Company, year: int, *values: str) -> None:
-        self.rows.append((*_report_head(c, year), *values, f"{year}-12-31", str(year), "11011"))
+    def add(self, f: Filing, *values: str) -> None:
+        c = f.company
+        self.rows.append((f.rcept_no, c.corp_cls, c.corp_code, c.corp_name, *values,
+                          f"{f.year}-{_STLM[f.reprt_code]}", str(f.year), f.reprt_code))
 
     def table(self, name: str) -> TableData:
         columns = list(zip(*self.rows, strict=True)) if self.rows else [() for _ in self.names]
         return TableData(name, dict(zip(self.names, map(list, columns), strict=True)), entities=_PERIODIC_ENTITIES)
 
 
-@functools.lru_cache(maxsize=4096)
-def _report_head(c: Company, year: int) -> tuple[str, str, str, str]:
-    return _annual_rcept_no(c, year), c.corp_cls, c.corp_code, c.corp_name
-
-
 def _n(x: float) -> str:
     return f"{int(x):,}" if x else "-"
 
 
-def _periodic(ctx: WorldContext) -> list[TableData]:
-    rng = ctx.rng("dart", "periodic")
-    listed = [c for c in ctx.companies if c.stock_code]
-    people = person_names(ctx.rng("dart", "periodic-names"), 400)
-    names = [c.corp_name for c in ctx.companies]
+def _periodic_pools(ctx: WorldContext) -> tuple[list[str], list[str]]:
+    if "dart_periodic_pools" not in ctx._cache:
+        ctx._cache["dart_periodic_pools"] = (person_names(ctx.rng("dart", "periodic-names"), 400),
+                                             [c.corp_name for c in ctx.companies])
+    return ctx._cache["dart_periodic_pools"]
+
+
+def _periodic(ctx: WorldContext, reports: list[Filing] | None = None) -> list[TableData]:
+    """The 9 정기보고서 주요정보 tables for the given filings (default: the stored sample)."""
+    if reports is None:
+        reports = [f for f in sample_filings(ctx) if f.company.stock_code]
+    people, names = _periodic_pools(ctx)
     alot = _Rows(("se", "stock_knd", "thstrm", "frmtrm", "lwfr"))
     hyslr = _Rows(("nm", "relate", "stock_knd", "bsis_posesn_stock_co", "bsis_posesn_stock_qota_rt",
                    "trmend_posesn_stock_co", "trmend_posesn_stock_qota_rt", "rm"))
@@ -775,87 +763,89 @@ def _periodic(ctx: WorldContext) -> list[TableData]:
                  "recent_bsns_year_fnnr_sttus_thstrm_ntpf"))
     mrhl = _Rows(("se", "shrholdr_co", "shrholdr_tot_co", "shrholdr_rate", "hold_stock_co", "stock_tot_co",
                   "hold_stock_rate"))
-    for c in listed:
-        shares = c.list_shrs
+    for f in reports:
+        c, year = f.company, f.year
+        rng = stream(ctx.seed, "dart-periodic", f"{c.corp_code}:{year}:{f.reprt_code}")
+        shares = c.list_shrs or 1_000_000 + stable_int(ctx.seed, "dart-shares", c.corp_code) % 20_000_000
         treasury = int(shares * rng.uniform(0.0, 0.06)) if rng.random() < 0.5 else 0
         major = rng.uniform(0.12, 0.45)
         relatives = [str(_pick(rng, people)) for _ in range(int(rng.integers(1, 4)))]
         officers = [c.ceo_nm] + [str(_pick(rng, people)) for _ in range(int(rng.integers(3, 8)))]
         investees = [str(_pick(rng, names)) for _ in range(int(rng.integers(0, 4)))]
         dps = int(_pick(rng, [0, 0, 50, 100, 200, 300, 500, 1000]))
-        for year in _PERIODS:
-            net = int(shares * c.base_price * rng.uniform(-0.02, 0.08)) // 1_000_000
-            for se, knd, val in (("주당액면가액(원)", "-", 500), ("(연결)당기순이익(백만원)", "-", net),
-                                 ("(별도)당기순이익(백만원)", "-", int(net * 0.8)),
-                                 ("(연결)주당순이익(원)", "-", int(net * 1_000_000 / shares)),
-                                 ("현금배당금총액(백만원)", "-", dps * shares // 1_000_000),
-                                 ("(연결)현금배당성향(%)", "-", 0), ("현금배당수익률(%)", "보통주", 0),
-                                 ("주당 현금배당금(원)", "보통주", dps)):
-                if se.endswith("(%)"):
-                    rate = dps / c.base_price * 100 if "수익률" in se else (
-                        dps * shares / 1_000_000 / net * 100 if net > 0 else 0)
-                    alot.add(c, year, se, knd, f"{rate:.1f}" if dps else "-", f"{rate * 0.9:.1f}" if dps else "-",
-                             "-")
-                else:
-                    alot.add(c, year, se, knd, f"{val:,}" if val else "-", f"{int(val * 0.9):,}" if val else "-",
-                             f"{int(val * 0.8):,}" if val else "-")
-            total = 0.0
-            for i, nm in enumerate([c.corp_name + "홀딩스", *relatives] if rng.random() < 0.3 else
-                                   [c.ceo_nm, *relatives]):
-                rt = major if i == 0 else major * rng.uniform(0.01, 0.15)
-                total += rt
-                cnt = int(shares * rt)
-                hyslr.add(c, year, nm, "최대주주 본인" if i == 0 else "특수관계인", "보통주", f"{cnt:,}",
-                          f"{rt * 100:.2f}", f"{cnt:,}", f"{rt * 100:.2f}", "-")
-            hyslr.add(c, year, "계", "-", "보통주", f"{int(shares * total):,}", f"{total * 100:.2f}",
-                      f"{int(shares * total):,}", f"{total * 100:.2f}", "-")
-            staff = max(12, int(c.list_shrs / 60_000 * rng.uniform(0.5, 1.5)))
-            for sex, part in (("남", 0.68), ("여", 0.32)):
-                regular = int(staff * part * 0.93)
-                contract = int(staff * part) - regular
-                pay = int(staff * part * rng.uniform(45, 95) * 1_000_000)
-                emp.add(c, year, "전사", sex, "-", "-", "-", f"{regular:,}", "-", f"{contract:,}", "-",
-                        f"{regular + contract:,}", f"{rng.uniform(3, 15):.1f}", f"{pay:,}",
-                        f"{pay // max(regular + contract, 1):,}", "-")
-            for i, nm in enumerate(officers):
-                outside = i >= 3
-                exctv.add(c, year, nm, "남" if rng.random() < 0.85 else "여",
-                          f"{int(rng.integers(1955, 1985))}년 {int(rng.integers(1, 13)):02d}월",
-                          "대표이사" if i == 0 else ("사외이사" if outside else "전무"),
-                          "사외이사" if outside else "사내이사", "비상근" if outside else "상근",
-                          "대표이사 (경영총괄)" if i == 0 else ("사외이사" if outside else "경영지원 총괄"),
-                          f"前 {_pick(rng, names)} 임원", "최대주주 본인" if i == 0 else "-",
-                          f"{int(rng.integers(6, 180))}개월", ko_date(dt.date(year + int(rng.integers(1, 4)), 3, 25)))
-            if rng.random() < 0.15:
-                for _ in range(int(rng.integers(1, 3))):
-                    when = dt.date(year, int(rng.integers(1, 13)), int(rng.integers(1, 28)))
-                    irds.add(c, year, when.strftime("%Y.%m.%d"),
-                             str(_pick(rng, ["유상증자(제3자배정)", "전환권행사", "주식매수선택권행사"])), "보통주",
-                             f"{int(shares * rng.uniform(0.001, 0.05)):,}", "500",
-                             f"{int(c.base_price * rng.uniform(0.7, 1.1)):,}")
-            if treasury:
-                bought = int(treasury * rng.uniform(0.0, 0.4))
-                for m1, m2, m3 in (("배당가능이익범위 이내 취득", "직접취득", "장내직접취득"),
-                                   ("배당가능이익범위 이내 취득", "소계", "-"), ("총계", "-", "-")):
-                    tesstk.add(c, year, m1, m2, m3, "보통주", f"{treasury - bought:,}", _n(bought), "-", "-",
-                               f"{treasury:,}", "-")
-            for se, issued in (("보통주", shares), ("우선주", 0), ("합계", shares)):
-                t = treasury if se != "우선주" else 0
-                totqy.add(c, year, se, f"{shares * 4:,}" if issued else "-", _n(issued), "-", "-", "-", "-", "-",
-                          _n(issued), _n(t), _n(issued - t))
-            for inv in investees:
-                qy = int(rng.integers(10_000, 5_000_000))
-                amount = qy * int(rng.integers(500, 20_000))
-                rt = rng.uniform(5, 100)
-                otr.add(c, year, inv, f"20{int(rng.integers(10, 23))}0{int(rng.integers(1, 10))}15",
-                        str(_pick(rng, ["경영참여", "단순투자", "자회사"])), f"{amount:,}", f"{qy:,}", f"{rt:.2f}",
-                        f"{amount:,}", "-", "-", "-", f"{qy:,}", f"{rt:.2f}", f"{amount:,}",
-                        f"{amount * int(rng.integers(2, 10)):,}", f"{int(amount * rng.uniform(-0.1, 0.2)):,}")
-            holders = int(rng.integers(3_000, 120_000))
-            minor_rt = max(0.2, 1 - total - rng.uniform(0.05, 0.2))
-            mrhl.add(c, year, "소액주주", f"{holders:,}", f"{holders + int(rng.integers(3, 40)):,}",
-                     f"{rng.uniform(99.5, 99.99):.2f}", f"{int(shares * minor_rt):,}", f"{shares:,}",
-                     f"{minor_rt * 100:.2f}")
+        # 당기순이익 (백만원) is the statements' own: the same report's 연결 당기순이익 in fnlttSinglAcnt.
+        net = int(annual(ctx, c, year)[0, 5]) // 1_000_000
+        for se, knd, val in (("주당액면가액(원)", "-", 500), ("(연결)당기순이익(백만원)", "-", net),
+                             ("(별도)당기순이익(백만원)", "-", int(net * 0.8)),
+                             ("(연결)주당순이익(원)", "-", int(net * 1_000_000 / shares)),
+                             ("현금배당금총액(백만원)", "-", dps * shares // 1_000_000),
+                             ("(연결)현금배당성향(%)", "-", 0), ("현금배당수익률(%)", "보통주", 0),
+                             ("주당 현금배당금(원)", "보통주", dps)):
+            if se.endswith("(%)"):
+                rate = dps / c.base_price * 100 if "수익률" in se else (
+                    dps * shares / 1_000_000 / net * 100 if net > 0 else 0)
+                alot.add(f, se, knd, f"{rate:.1f}" if dps else "-", f"{rate * 0.9:.1f}" if dps else "-",
+                         "-")
+            else:
+                alot.add(f, se, knd, f"{val:,}" if val else "-", f"{int(val * 0.9):,}" if val else "-",
+                         f"{int(val * 0.8):,}" if val else "-")
+        total = 0.0
+        for i, nm in enumerate([c.corp_name + "홀딩스", *relatives] if rng.random() < 0.3 else
+                               [c.ceo_nm, *relatives]):
+            rt = major if i == 0 else major * rng.uniform(0.01, 0.15)
+            total += rt
+            cnt = int(shares * rt)
+            hyslr.add(f, nm, "최대주주 본인" if i == 0 else "특수관계인", "보통주", f"{cnt:,}",
+                      f"{rt * 100:.2f}", f"{cnt:,}", f"{rt * 100:.2f}", "-")
+        hyslr.add(f, "계", "-", "보통주", f"{int(shares * total):,}", f"{total * 100:.2f}",
+                  f"{int(shares * total):,}", f"{total * 100:.2f}", "-")
+        staff = max(12, int(c.list_shrs / 60_000 * rng.uniform(0.5, 1.5)))
+        for sex, part in (("남", 0.68), ("여", 0.32)):
+            regular = int(staff * part * 0.93)
+            contract = int(staff * part) - regular
+            pay = int(staff * part * rng.uniform(45, 95) * 1_000_000)
+            emp.add(f, "전사", sex, "-", "-", "-", f"{regular:,}", "-", f"{contract:,}", "-",
+                    f"{regular + contract:,}", f"{rng.uniform(3, 15):.1f}", f"{pay:,}",
+                    f"{pay // max(regular + contract, 1):,}", "-")
+        for i, nm in enumerate(officers):
+            outside = i >= 3
+            exctv.add(f, nm, "남" if rng.random() < 0.85 else "여",
+                      f"{int(rng.integers(1955, 1985))}년 {int(rng.integers(1, 13)):02d}월",
+                      "대표이사" if i == 0 else ("사외이사" if outside else "전무"),
+                      "사외이사" if outside else "사내이사", "비상근" if outside else "상근",
+                      "대표이사 (경영총괄)" if i == 0 else ("사외이사" if outside else "경영지원 총괄"),
+                      f"前 {_pick(rng, names)} 임원", "최대주주 본인" if i == 0 else "-",
+                      f"{int(rng.integers(6, 180))}개월", ko_date(dt.date(year + int(rng.integers(1, 4)), 3, 25)))
+        if rng.random() < 0.15:
+            for _ in range(int(rng.integers(1, 3))):
+                when = dt.date(year, int(rng.integers(1, 13)), int(rng.integers(1, 28)))
+                irds.add(f, when.strftime("%Y.%m.%d"),
+                         str(_pick(rng, ["유상증자(제3자배정)", "전환권행사", "주식매수선택권행사"])), "보통주",
+                         f"{int(shares * rng.uniform(0.001, 0.05)):,}", "500",
+                         f"{int(c.base_price * rng.uniform(0.7, 1.1)):,}")
+        if treasury:
+            bought = int(treasury * rng.uniform(0.0, 0.4))
+            for m1, m2, m3 in (("배당가능이익범위 이내 취득", "직접취득", "장내직접취득"),
+                               ("배당가능이익범위 이내 취득", "소계", "-"), ("총계", "-", "-")):
+                tesstk.add(f, m1, m2, m3, "보통주", f"{treasury - bought:,}", _n(bought), "-", "-",
+                           f"{treasury:,}", "-")
+        for se, issued in (("보통주", shares), ("우선주", 0), ("합계", shares)):
+            t = treasury if se != "우선주" else 0
+            totqy.add(f, se, f"{shares * 4:,}" if issued else "-", _n(issued), "-", "-", "-", "-", "-",
+                      _n(issued), _n(t), _n(issued - t))
+        for inv in investees:
+            qy = int(rng.integers(10_000, 5_000_000))
+            amount = qy * int(rng.integers(500, 20_000))
+            rt = rng.uniform(5, 100)
+            otr.add(f, inv, f"20{int(rng.integers(10, 23))}0{int(rng.integers(1, 10))}15",
+                    str(_pick(rng, ["경영참여", "단순투자", "자회사"])), f"{amount:,}", f"{qy:,}", f"{rt:.2f}",
+                    f"{amount:,}", "-", "-", "-", f"{qy:,}", f"{rt:.2f}", f"{amount:,}",
+                    f"{amount * int(rng.integers(2, 10)):,}", f"{int(amount * rng.uniform(-0.1, 0.2)):,}")
+        holders = int(rng.integers(3_000, 120_000))
+        minor_rt = max(0.2, 1 - total - rng.uniform(0.05, 0.2))
+        mrhl.add(f, "소액주주", f"{holders:,}", f"{holders + int(rng.integers(3, 40)):,}",
+                 f"{rng.uniform(99.5, 99.99):.2f}", f"{int(shares * minor_rt):,}", f"{shares:,}",
+                 f"{minor_rt * 100:.2f}")
     return [alot.table("dart_alot_matter"), hyslr.table("dart_largest_shareholder"), emp.table("dart_employee"),
             exctv.table("dart_executive"), irds.table("dart_capital_change"), tesstk.table("dart_treasury_stock"),
             totqy.table("dart_stock_total"), otr.table("dart_other_corp_investment"),
@@ -866,6 +856,12 @@ def _periodic(ctx: WorldContext) -> list[TableData]:
 # 지분공시 종합정보 (DS004): every report filed about a company, keyed by corp_code alone.
 
 def _ownership(ctx: WorldContext) -> list[TableData]:
+    if "dart_ownership" not in ctx._cache:
+        ctx._cache["dart_ownership"] = _build_ownership(ctx)
+    return ctx._cache["dart_ownership"]
+
+
+def _build_ownership(ctx: WorldContext) -> list[TableData]:
     rng = ctx.rng("dart", "ownership")
     people = person_names(ctx.rng("dart", "ownership-names"), 300)
     funds = ("국민연금공단", "블랙록", "한국투자밸류자산운용", "미래에셋자산운용", "브이아이피자산운용")
@@ -919,73 +915,6 @@ def _ownership(ctx: WorldContext) -> list[TableData]:
     return [TableData("dart_major_stock", major, entities=ents), TableData("dart_exec_stock", ele, entities=ents)]
 
 
-# ---------------------------------------------------------------------------------------------------------
-# 단일회사 전체 재무제표: every account of the statements, built on the key accounts of dart_account so the
-# two APIs agree (자산총계, 부채총계, 자본총계, 매출액, 영업이익, 당기순이익). Amounts are plain digits here.
-
-_ALL_ACCOUNTS: tuple[tuple[str, str, str, str, float], ...] = (
-    # sj_div, sj_nm, account_id, account_nm, share of the key account it derives from (index in _ACCOUNTS)
-    ("BS", "재무상태표", "ifrs-full_CurrentAssets", "유동자산", 0.0),
-    ("BS", "재무상태표", "ifrs-full_NoncurrentAssets", "비유동자산", 0.0),
-    ("BS", "재무상태표", "ifrs-full_Assets", "자산총계", 0.0),
-    ("BS", "재무상태표", "ifrs-full_CurrentLiabilities", "유동부채", 1.0),
-    ("BS", "재무상태표", "ifrs-full_NoncurrentLiabilities", "비유동부채", 1.0),
-    ("BS", "재무상태표", "ifrs-full_Liabilities", "부채총계", 1.0),
-    ("BS", "재무상태표", "ifrs-full_IssuedCapital", "자본금", 2.0),
-    ("BS", "재무상태표", "ifrs-full_RetainedEarnings", "이익잉여금(결손금)", 2.0),
-    ("BS", "재무상태표", "ifrs-full_Equity", "자본총계", 2.0),
-    ("IS", "손익계산서", "ifrs-full_Revenue", "매출액", 3.0),
-    ("IS", "손익계산서", "ifrs-full_CostOfSales", "매출원가", 3.0),
-    ("IS", "손익계산서", "ifrs-full_GrossProfit", "매출총이익", 3.0),
-    ("IS", "손익계산서", "dart_OperatingIncomeLoss", "영업이익(손실)", 4.0),
-    ("IS", "손익계산서", "ifrs-full_ProfitLossBeforeTax", "법인세비용차감전순이익(손실)", 5.0),
-    ("IS", "손익계산서", "ifrs-full_ProfitLoss", "당기순이익(손실)", 5.0),
-    ("CF", "현금흐름표", "ifrs-full_CashFlowsFromUsedInOperatingActivities", "영업활동현금흐름", 4.0),
-    ("CF", "현금흐름표", "ifrs-full_CashFlowsFromUsedInInvestingActivities", "투자활동현금흐름", 4.0),
-    ("CF", "현금흐름표", "ifrs-full_CashFlowsFromUsedInFinancingActivities", "재무활동현금흐름", 4.0),
-)
-# Multipliers on the base key account, by row of _ALL_ACCOUNTS: split totals into parts, derive the rest.
-_ALL_SPLIT = np.array([0.45, 0.55, 1.0, 0.7, 0.3, 1.0, 0.08, 0.6, 1.0, 1.0, 0.78, 0.22, 1.0, 1.25, 1.0,
-                       1.3, -0.8, -0.3])
-
-
-def _all_accounts(ctx: WorldContext) -> TableData:
-    acc = _accounts(ctx).columns
-    n_key = len(_ACCOUNTS)
-    n_stmt = len(acc["account_nm"]) // n_key  # one statement = (company, year, fs_div), key accounts in order
-    base = np.array([int(v.replace(",", "")) for v in acc["thstrm_amount"]], dtype=np.int64).reshape(n_stmt, n_key)
-    prev = np.array([int(v.replace(",", "")) for v in acc["frmtrm_amount"]], dtype=np.int64).reshape(n_stmt, n_key)
-    src = np.array([int(a[4]) for a in _ALL_ACCOUNTS])
-    this = (base[:, src] * _ALL_SPLIT).astype(np.int64)
-    last = (prev[:, src] * _ALL_SPLIT).astype(np.int64)
-    first = np.arange(n_stmt) * n_key  # the first key-account row of each statement
-    k = len(_ALL_ACCOUNTS)
-
-    def per_stmt(col: str) -> np.ndarray:
-        return np.repeat(np.asarray(acc[col], dtype=object)[first], k)
-
-    def per_account(i: int) -> np.ndarray:
-        return np.tile(np.array([a[i] for a in _ALL_ACCOUNTS], dtype=object), n_stmt)
-
-    years = per_stmt("bsns_year").astype(int)
-    cols = {
-        "rcept_no": per_stmt("rcept_no"), "reprt_code": per_stmt("reprt_code"), "bsns_year": per_stmt("bsns_year"),
-        "corp_code": per_stmt("corp_code"), "sj_div": per_account(0), "sj_nm": per_account(1),
-        "account_id": per_account(2), "account_nm": per_account(3),
-        "account_detail": np.full(n_stmt * k, "-", dtype=object),
-        "thstrm_nm": np.char.add(np.char.add("제 ", (years - 1990).astype(str)), " 기").astype(object),
-        "thstrm_amount": this.reshape(-1).astype(str).astype(object),
-        "frmtrm_nm": np.char.add(np.char.add("제 ", (years - 1991).astype(str)), " 기").astype(object),
-        "frmtrm_amount": last.reshape(-1).astype(str).astype(object),
-        "ord": np.tile(np.arange(1, k + 1).astype(str), n_stmt).astype(object),
-        "currency": np.full(n_stmt * k, "KRW", dtype=object),
-        "fs_div": per_stmt("fs_div"),
-    }
-    return TableData("dart_account_all", {c: v.tolist() for c, v in cols.items()},
-                     entities={"corp_code": "corp_code", "rcept_no": "rcept_no", "bsns_year": "business_year",
-                               "reprt_code": "report_code"})
-
-
 _EVENT_BINDS = {"corp_code": Bind("corp_code", pattern=CORP_CODE),
                 "bgn_de": Bind("rcept_dt", "ge", DATE), "end_de": Bind("rcept_dt", "le", DATE)}
 _REPORT_BINDS = {"corp_code": Bind("corp_code", pattern=CORP_CODE),
@@ -1020,26 +949,44 @@ ENDPOINTS += [
              fields=(*_COMMON_EVENT, *(tok.split(":")[0] for tok in spec.split())))
     for api, (_tool, _title, _share, spec) in _MAJOR.items()
 ]
+_SECTION_TABLES = ("dart_alot_matter", "dart_largest_shareholder", "dart_employee", "dart_executive",
+                   "dart_capital_change", "dart_treasury_stock", "dart_stock_total", "dart_other_corp_investment",
+                   "dart_minority_shareholder")  # in the order _periodic returns them
+
+
+class SectionHistory:
+    """One 정기보고서 주요정보 API over every filed periodic report: the report's sections are generated
+    from a stream named by the filing, under the filing's rcept_no (the one 공시검색 lists)."""
+
+    def __init__(self, table: str) -> None:
+        self.name = table
+        self._index = _SECTION_TABLES.index(table)
+
+    def scope(self, ctx: WorldContext, args: dict[str, str]):
+        return args["corp_code"], int(args["bsns_year"]), args["reprt_code"]
+
+    def generate(self, ctx: WorldContext, scope) -> TableData:
+        f = filing(ctx, *scope)
+        if f is None:
+            raise SimError("no_data")
+        return _periodic(ctx, [f])[self._index]
+
+
 ENDPOINTS += [
     Endpoint("dart", HOST, api, table, binds=_REPORT_BINDS, required=("corp_code", "bsns_year", "reprt_code"),
-             fields=(*_COMMON_EVENT, *fields.split(), "stlm_dt"))
+             fields=(*_COMMON_EVENT, *fields.split(), "stlm_dt"), history=SectionHistory(table))
     for api, (table, fields) in _PERIODIC_APIS.items()
 ]
 ENDPOINTS += [
     # corp_code is a comma list of up to 100 codes; more answers status 021 (needs list binds in sim.endpoints).
     Endpoint("dart", HOST, "fnlttMultiAcnt", "dart_account",
              binds={**_REPORT_BINDS, "corp_code": Bind("corp_code", "in", pattern=r"\d{8}(,\d{8})*")},
-             required=("corp_code", "bsns_year", "reprt_code"),
-             fields=("rcept_no", "bsns_year", "corp_code", "stock_code", "reprt_code", "account_nm", "fs_div", "fs_nm",
-                     "sj_div", "sj_nm", "thstrm_nm", "thstrm_dt", "thstrm_amount", "frmtrm_nm", "frmtrm_dt",
-                     "frmtrm_amount", "ord", "currency"),
-             options={"max_items": 100}),
+             required=("corp_code", "bsns_year", "reprt_code"), fields=KEY_FIELDS,
+             options={"max_items": 100, "omit_empty": OPTIONAL_KEY_FIELDS}, history=KeyAccountHistory()),
     Endpoint("dart", HOST, "fnlttSinglAcntAll", "dart_account_all",
              binds={**_REPORT_BINDS, "fs_div": Bind("fs_div", pattern="CFS|OFS")},
-             required=("corp_code", "bsns_year", "reprt_code", "fs_div"),
-             fields=("rcept_no", "reprt_code", "bsns_year", "corp_code", "sj_div", "sj_nm", "account_id",
-                     "account_nm", "account_detail", "thstrm_nm", "thstrm_amount", "frmtrm_nm", "frmtrm_amount",
-                     "ord", "currency")),
+             required=("corp_code", "bsns_year", "reprt_code", "fs_div"), fields=_ALL_FIELDS,
+             options={"omit_empty": OPTIONAL_ALL_FIELDS}, history=AllAccountHistory()),
     Endpoint("dart", HOST, "majorstock", "dart_major_stock", binds={"corp_code": Bind("corp_code", pattern=CORP_CODE)},
              required=("corp_code",)),
     Endpoint("dart", HOST, "elestock", "dart_exec_stock", binds={"corp_code": Bind("corp_code", pattern=CORP_CODE)},

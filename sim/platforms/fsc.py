@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sim.endpoints import Bind, Endpoint
 from sim.world.context import WorldContext
-from sim.world.prices import price_table
+from sim.world.prices import PriceHistory, price_table
 from sim.world.table import TableData
 
 HOST = "apis.data.go.kr"
@@ -12,10 +12,15 @@ DATE = r"\d{8}"
 
 
 def tables(ctx: WorldContext) -> list[TableData]:
-    table = price_table(ctx)
-    # KRX trade rows carry 소속부 (SECT_TP_NM); keep it beside the price so one table serves both.
-    table.columns["sect"] = ["" for _ in table.columns["basDt"]]
-    return [table]
+    # KRX trade rows carry 소속부 (SECT_TP_NM); the shared sample keeps it beside the price.
+    return [price_table(ctx)]
+
+
+# Every 금융위 filter is per day or per stock (sim.world.prices.PriceHistory narrows both, then joins).
+HISTORY = PriceHistory(
+    day_binds={"basDt": "eq", "beginBasDt": "ge", "endBasDt": "lt", "likeBasDt": "prefix"},
+    stock_binds={"itmsNm": "corp_name:eq", "likeItmsNm": "corp_name:contains", "likeSrtnCd": "stock_code:prefix",
+                 "isinCd": "isin:eq", "likeIsinCd": "isin:prefix", "mrktCls": "market:eq"})
 
 
 ENDPOINTS = [
@@ -28,5 +33,5 @@ ENDPOINTS = [
                     "likeIsinCd": Bind("isinCd", "prefix"), "mrktCls": Bind("mrktCtg")},
              fields=("basDt", "srtnCd", "isinCd", "itmsNm", "mrktCtg", "clpr", "vs", "fltRt", "mkp", "hipr",
                      "lopr", "trqu", "trPrc", "lstgStCnt", "mrktTotAmt"),
-             options={"format_param": "resultType", "ok_msg": "NORMAL SERVICE."}),
+             options={"format_param": "resultType", "ok_msg": "NORMAL SERVICE."}, history=HISTORY),
 ]

@@ -9,6 +9,8 @@ import numpy as np
 
 from sim.endpoints import Bind, Endpoint
 from sim.world.context import WorldContext, yyyymmdd
+from sim.world.prices import ANCHOR_DAY, PriceHistory, calendar, day_index, listed, series, trading_days
+from sim.world.rng import stream
 from sim.world.table import Cond, TableData
 
 HOST = "data-dbg.krx.co.kr"
@@ -54,9 +56,11 @@ def tables(ctx: WorldContext) -> list[TableData]:
 
 
 def _trade(api: str, market: str) -> Endpoint:
+    # Any trading day from 2010 (KONEX from its opening), generated on demand from the shared series.
     return Endpoint("krx", HOST, api, "stock_daily_price",
                     binds={"basDd": Bind("basDt", pattern=r"\d{8}")}, required=("basDd",),
-                    columns=_TRADE, fixed=(Cond("mrktCtg", "eq", market),))
+                    columns=_TRADE, fixed=(Cond("mrktCtg", "eq", market),),
+                    history=PriceHistory({"basDd": "eq"}, {}, fixed_market=market))
 
 
 def _base(api: str, market: str) -> Endpoint:
@@ -85,16 +89,17 @@ _INDEX_ENTITIES = {"BAS_DD": "trading_date"}
 def _closes(ctx: WorldContext):
     """The shared price table's closing prices as a (stock, day) matrix, without building the table.
 
-    This repeats the first draws of sim.world.prices.price_table (same stream, same order) so the indices
-    and warrants agree with 주식 일별매매 at a fraction of the cost; tests/test_finance_breadth.py checks it.
+    The very series 주식 일별매매 answers (sim.world.prices), so the indices and warrants agree with it;
+    tests/test_finance_breadth.py checks it.
     """
-    listed = sorted((c for c in ctx.companies if c.stock_code), key=lambda c: c.stock_code)
-    days = ctx.trading_days
-    returns = ctx.rng("prices").normal(0.0003, 0.022, size=(len(listed), len(days)))
-    base = np.array([c.base_price for c in listed], dtype=float)
-    close = np.maximum(5, np.round(base[:, None] * np.exp(np.cumsum(returns, axis=1)) / 5) * 5).astype(np.int64)
+    stocks = listed(ctx)
     window = ctx.n(60, 90)
-    return listed, days[-window:], close[:, -window - 1 :]  # one extra day in front: the first 전일 종가
+    shown = ctx.trading_days[-window:]
+    first = day_index(yyyymmdd(shown[0]))
+    assert first is not None
+    # one extra day in front: the first 전일 종가
+    close = np.array([series(ctx, c)[0, first - 1 : first + window] for c in stocks], dtype=np.int64)
+    return stocks, shown, close
 
 
 def _fmt(values: np.ndarray, decimals: int) -> np.ndarray:
@@ -113,17 +118,6 @@ def _daily_rows(days: list[dt.date], per_day: dict[str, np.ndarray], static: dic
     return cols
 
 
-def _ohlc(rng: np.random.Generator, close: np.ndarray) -> dict[str, np.ndarray]:
-    """Close, change, rate, open/high/low from a (product, 1 + day) level matrix."""
-    prev, now = close[:, :-1], close[:, 1:]
-    spread = rng.uniform(0, 0.012, size=(3, *now.shape))
-    open_ = prev * (1 + spread[0] - 0.006)
-    high = np.maximum(np.maximum(open_, now), now * (1 + spread[1]))
-    low = np.minimum(np.minimum(open_, now), now * (1 - spread[2]))
-    return {"close": now, "chg": now - prev, "rate": (now - prev) / prev * 100, "open": open_, "high": high,
-            "low": low}
-
-
 _INDICES = (
     # IDX_CLSS, IDX_NM, market it follows, base level, beta, share of that market's capitalisation
     ("KOSPI", "코스피", "KOSPI", 2500.0, 1.0, 1.0), ("KOSPI", "코스피 200", "KOSPI", 330.0, 1.05, 0.85),
@@ -139,28 +133,76 @@ _INDICES = (
 )
 
 
-def _index_levels(ctx: WorldContext):
-    """Each index follows its market's capitalisation (from the shared closes) to its own beta."""
-    listed, shown, close = _closes(ctx)
-    shares = np.array([c.list_shrs for c in listed], dtype=float)
-    market = np.array([c.market for c in listed])
-    caps = {m: (close[market == m] * shares[market == m, None]).sum(axis=0) for m in ("KOSPI", "KOSDAQ")}
+def _horizon() -> int:
+    return len(calendar()[0])
+
+
+def _days_before_today(ctx: WorldContext) -> int:
+    return len(trading_days(ctx.today))
+
+
+def _spreads(seed: int, name: str, amplitude: float) -> np.ndarray:
+    """(3, horizon) uniform spreads for open/high/low from a stream named by the product: the same draws
+    whatever the world's today (each row a fixed stretch of one sequential draw)."""
+    return stream(seed, "krx-spread", name).uniform(0, amplitude, 3 * _horizon()).reshape(3, _horizon())
+
+
+def _ohlc_series(close: np.ndarray, spread: np.ndarray, amplitude: float = 0.012) -> dict[str, np.ndarray]:
+    """Close, change, rate, open/high/low of (product, day) levels over the calendar; the first day's 전일
+    is itself."""
+    prev = np.concatenate([close[:, :1], close[:, :-1]], axis=1)
+    open_ = prev * (1 + spread[0] - amplitude / 2)
+    high = np.maximum(np.maximum(open_, close), close * (1 + spread[1]))
+    low = np.minimum(np.minimum(open_, close), close * (1 - spread[2]))
+    return {"close": close, "chg": close - prev, "rate": (close - prev) / prev * 100, "open": open_, "high": high,
+            "low": low}
+
+
+def _index_core(ctx: WorldContext) -> dict[str, np.ndarray]:
+    """Every index over every published day from 2010: each follows its market's capitalisation (the shared
+    stock series) to its own beta, anchored on 2025-01-02, so any day is a slice of these rows."""
+    if "krx_index_core" in ctx._cache:
+        return ctx._cache["krx_index_core"]
+    n = _days_before_today(ctx)
+    caps = {"KOSPI": np.zeros(n), "KOSDAQ": np.zeros(n)}
+    for c in listed(ctx):
+        if c.market in caps:
+            caps[c.market] += series(ctx, c)[0].astype(float) * c.list_shrs
     caps["ALL"] = caps["KOSPI"] + caps["KOSDAQ"]
-    levels = np.array([base * (caps[m] / caps[m][0]) ** beta for _c, _n, m, base, beta, _s in _INDICES])
-    mktcap = np.array([caps[m][1:] * share for _c, _n, m, _b, _beta, share in _INDICES])
-    return shown, levels, mktcap
+    anchor = day_index(yyyymmdd(ANCHOR_DAY))
+    levels = np.array([base * (caps[m] / caps[m][anchor]) ** beta for _c, _n, m, base, beta, _s in _INDICES])
+    mktcap = np.array([caps[m] * share for _c, _n, m, _b, _beta, share in _INDICES])
+    spread = np.stack([_spreads(ctx.seed, f"index:{i[1]}", 0.012)[:, :n] for i in _INDICES], axis=1)
+    volume = np.array([stream(ctx.seed, "krx-index-volume", i[1]).lognormal(19, 0.6, _horizon())[:n]
+                       for i in _INDICES]) * mktcap / mktcap[:, anchor].max()
+    core = {**_ohlc_series(levels, spread), "vol": volume, "mktcap": mktcap}
+    ctx._cache["krx_index_core"] = core
+    return core
+
+
+def _index_rows(ctx: WorldContext, days: list[int]) -> TableData:
+    """krx_index_daily's rows for the given calendar positions (ascending)."""
+    k = {name: m[:, days] for name, m in _index_core(ctx).items()}
+    per_day = {"CLSPRC_IDX": _fmt(k["close"], 2), "CMPPREVDD_IDX": _fmt(k["chg"], 2), "FLUC_RT": _fmt(k["rate"], 2),
+               "OPNPRC_IDX": _fmt(k["open"], 2), "HGPRC_IDX": _fmt(k["high"], 2), "LWPRC_IDX": _fmt(k["low"], 2),
+               "ACC_TRDVOL": _fmt(k["vol"], 0), "ACC_TRDVAL": _fmt(k["vol"] * 12_000, 0), "MKTCAP": _fmt(k["mktcap"], 0)}
+    cols = _daily_rows(_dates(days), per_day, {"IDX_CLSS": [i[0] for i in _INDICES], "IDX_NM": [i[1] for i in _INDICES]})
+    return TableData("krx_index_daily", cols, entities={**_INDEX_ENTITIES, "IDX_NM": "index_name"})
+
+
+def _dates(days: list[int]) -> list[dt.date]:
+    published = calendar()[0]
+    return [dt.datetime.strptime(published[d], "%Y%m%d").date() for d in days]
+
+
+def _window(ctx: WorldContext) -> list[int]:
+    """The stored sample's days: the last weeks before today."""
+    n = _days_before_today(ctx)
+    return list(range(max(0, n - ctx.n(60, 90)), n))
 
 
 def _index_table(ctx: WorldContext) -> TableData:
-    rng = ctx.rng("krx", "index")
-    shown, levels, mktcap = _index_levels(ctx)
-    k = _ohlc(rng, levels)
-    vol = rng.lognormal(19, 0.6, size=k["close"].shape) * mktcap / mktcap.max()
-    per_day = {"CLSPRC_IDX": _fmt(k["close"], 2), "CMPPREVDD_IDX": _fmt(k["chg"], 2), "FLUC_RT": _fmt(k["rate"], 2),
-               "OPNPRC_IDX": _fmt(k["open"], 2), "HGPRC_IDX": _fmt(k["high"], 2), "LWPRC_IDX": _fmt(k["low"], 2),
-               "ACC_TRDVOL": _fmt(vol, 0), "ACC_TRDVAL": _fmt(vol * 12_000, 0), "MKTCAP": _fmt(mktcap, 0)}
-    cols = _daily_rows(shown, per_day, {"IDX_CLSS": [i[0] for i in _INDICES], "IDX_NM": [i[1] for i in _INDICES]})
-    return TableData("krx_index_daily", cols, entities={**_INDEX_ENTITIES, "IDX_NM": "index_name"})
+    return _index_rows(ctx, _window(ctx))
 
 
 _ETF_BRANDS = ("KODEX", "TIGER", "RISE", "ACE", "SOL", "HANARO", "PLUS")
@@ -172,10 +214,18 @@ _ETN_NAMES = ("레버리지 WTI원유 선물 ETN", "인버스 2X 천연가스 �
 _ETN_ISSUERS = ("신한", "삼성", "미래에셋", "한투", "KB", "메리츠")
 
 
-def _products(ctx: WorldContext, kind: str) -> TableData:
-    """ETFs (codes ending in 5) and ETNs (5xxxx3): neither can collide with a stock code (those end in 0)."""
+def _product_core(ctx: WorldContext, kind: str) -> dict:
+    """ETFs (codes ending in 5) and ETNs (5xxxx3): neither can collide with a stock code (those end in 0).
+    Their lists are drawn once; each product's price over every published day from 2010 follows its tracked
+    index (코스피 200 / 코스닥 150 follow ours, the rest walk on streams named by the product), anchored on
+    2025-01-02."""
+    key = f"krx_{kind}_core"
+    if key in ctx._cache:
+        return ctx._cache[key]
     rng = ctx.rng("krx", kind)
-    shown, levels, _ = _index_levels(ctx)
+    levels = _index_core(ctx)["close"]
+    n_days = levels.shape[1]
+    anchor = day_index(yyyymmdd(ANCHOR_DAY))
     etf = kind == "etf"
     n = ctx.n(30, 250) if etf else ctx.n(10, 80)
     codes = rng.choice(np.arange(1000, 49999), size=n, replace=False)
@@ -188,28 +238,66 @@ def _products(ctx: WorldContext, kind: str) -> TableData:
         names = [f"{_pick(rng, _ETN_ISSUERS)} {_ETN_NAMES[p]}" for p in picks]
         targets = [_ETN_NAMES[p].removesuffix(" ETN").removesuffix(" ETN(H)") for p in picks]
     names = [f"{name} {i}" if names.index(name) != i else name for i, name in enumerate(names)]
-    # The tracked index: 코스피 200 / 코스닥 150 follow ours, the rest walk on their own.
-    walk = np.exp(np.cumsum(rng.normal(0, 0.012, size=(n, levels.shape[1])), axis=1))
+    start = rng.uniform(0.5, 3, size=(n, 1))
+    shares = rng.integers(200_000, 80_000_000, size=(n, 1)).astype(float)
     own = {"코스피 200": levels[1], "코스닥 150": levels[11]}
+    walk = np.array([np.exp(np.cumsum(stream(ctx.seed, f"krx-{kind}-walk", c).normal(0, 0.012, _horizon())))[:n_days]
+                     for c in codes])
     obj = np.array([own[t] if t in own else 1000 * w for t, w in zip(targets, walk, strict=True)])
     gear = np.array([-1.0 if "인버스" in nm else (2.0 if "레버리지" in nm else 1.0) for nm in names])
-    price = np.maximum(5, 10_000 * rng.uniform(0.5, 3, size=(n, 1)) * (obj / obj[:, :1]) ** gear[:, None])
-    k = _ohlc(rng, np.round(price / 5) * 5)
-    shares = rng.integers(200_000, 80_000_000, size=(n, 1)).astype(float) * np.ones_like(k["close"])
-    vol = rng.lognormal(11, 1.3, size=k["close"].shape)
-    nav = k["close"] * (1 + rng.normal(0, 0.002, size=k["close"].shape))
-    idx_now, idx_prev = obj[:, 1:], obj[:, :-1]
+    price = np.maximum(5, 10_000 * start * (obj / obj[:, anchor : anchor + 1]) ** gear[:, None])
+    spread = np.stack([_spreads(ctx.seed, f"{kind}:{c}", 0.012)[:, :n_days] for c in codes], axis=1)
+    k = _ohlc_series(np.round(price / 5) * 5, spread)
+    vol = np.array([stream(ctx.seed, f"krx-{kind}-volume", c).lognormal(11, 1.3, _horizon())[:n_days] for c in codes])
+    nav = k["close"] * (1 + np.array([stream(ctx.seed, f"krx-{kind}-nav", c).normal(0, 0.002, _horizon())[:n_days]
+                                      for c in codes]))
+    core = {"codes": codes, "names": names, "targets": targets, "shares": shares, "obj": obj, "vol": vol, "nav": nav,
+            **k}
+    ctx._cache[key] = core
+    return core
+
+
+def _product_rows(ctx: WorldContext, kind: str, days: list[int]) -> TableData:
+    """krx_etf_daily / krx_etn_daily rows for the given calendar positions (ascending)."""
+    core = _product_core(ctx, kind)
+    etf = kind == "etf"
+    k = {name: core[name][:, days] for name in ("close", "chg", "rate", "open", "high", "low", "vol", "nav")}
+    shares = core["shares"] * np.ones_like(k["close"])
+    idx_now = core["obj"][:, days]
+    idx_prev = core["obj"][:, [max(0, d - 1) for d in days]]
     per_day = {"TDD_CLSPRC": _fmt(k["close"], 0), "CMPPREVDD_PRC": _fmt(k["chg"], 0), "FLUC_RT": _fmt(k["rate"], 2)}
-    per_day["NAV" if etf else "PER1SECU_INDIC_VAL"] = _fmt(nav, 2)
+    per_day["NAV" if etf else "PER1SECU_INDIC_VAL"] = _fmt(k["nav"], 2)
     per_day.update({"TDD_OPNPRC": _fmt(np.round(k["open"] / 5) * 5, 0), "TDD_HGPRC": _fmt(np.round(k["high"] / 5) * 5, 0),
-                    "TDD_LWPRC": _fmt(np.round(k["low"] / 5) * 5, 0), "ACC_TRDVOL": _fmt(vol, 0),
-                    "ACC_TRDVAL": _fmt(vol * k["close"], 0), "MKTCAP": _fmt(k["close"] * shares, 0)})
-    per_day["INVSTASST_NETASST_TOTAMT" if etf else "INDIC_VAL_AMT"] = _fmt(nav * shares, 0)
+                    "TDD_LWPRC": _fmt(np.round(k["low"] / 5) * 5, 0), "ACC_TRDVOL": _fmt(k["vol"], 0),
+                    "ACC_TRDVAL": _fmt(k["vol"] * k["close"], 0), "MKTCAP": _fmt(k["close"] * shares, 0)})
+    per_day["INVSTASST_NETASST_TOTAMT" if etf else "INDIC_VAL_AMT"] = _fmt(k["nav"] * shares, 0)
     per_day.update({"LIST_SHRS": _fmt(shares, 0), "OBJ_STKPRC_IDX": _fmt(idx_now, 2),
                     "CMPPREVDD_IDX": _fmt(idx_now - idx_prev, 2),
                     "FLUC_RT_IDX": _fmt((idx_now - idx_prev) / idx_prev * 100, 2)})
-    cols = _daily_rows(shown, per_day, {"ISU_CD": codes, "ISU_NM": names, "IDX_IND_NM": targets})
+    cols = _daily_rows(_dates(days), per_day, {"ISU_CD": core["codes"], "ISU_NM": core["names"],
+                                               "IDX_IND_NM": core["targets"]})
     return TableData(f"krx_{kind}_daily", cols, entities={**_INDEX_ENTITIES, "ISU_CD": f"{kind}_code"})
+
+
+def _products(ctx: WorldContext, kind: str) -> TableData:
+    return _product_rows(ctx, kind, _window(ctx))
+
+
+class DailyHistory:
+    """지수 and ETF/ETN 일별매매정보 for any trading day from 2010: one day's rows sliced from the series."""
+
+    def __init__(self, name: str, rows) -> None:
+        self.name = name
+        self._rows = rows
+
+    def scope(self, ctx: WorldContext, args: dict[str, str]):
+        i = day_index(args["basDd"])
+        return i if i is not None and i < _days_before_today(ctx) else -1
+
+    def generate(self, ctx: WorldContext, day: int) -> TableData:
+        if day < 0:  # a holiday, a weekend, before 2010 or not yet published: no rows, as the gateway answers
+            return self._rows(ctx, [])
+        return self._rows(ctx, [day])
 
 
 def _pick(rng: np.random.Generator, seq):
@@ -293,9 +381,12 @@ def _rights(ctx: WorldContext, kind: str) -> TableData:
                                                         "TARSTK_ISU_NM": "stock_name"})
 
 
-def _daily(api: str, table: str, fields: tuple[str, ...], fixed: tuple[Cond, ...] = ()) -> Endpoint:
+def _daily(api: str, table: str, fields: tuple[str, ...], fixed: tuple[Cond, ...] = (), history=None) -> Endpoint:
     return Endpoint("krx", HOST, api, table, binds={"basDd": Bind("BAS_DD", pattern=r"\d{8}")}, required=("basDd",),
-                    fields=fields, fixed=fixed)
+                    fields=fields, fixed=fixed, history=history)
+
+
+_INDEX_HISTORY = DailyHistory("krx_index_daily", _index_rows)
 
 
 _IDX_FIELDS = ("BAS_DD", "IDX_CLSS", "IDX_NM", "CLSPRC_IDX", "CMPPREVDD_IDX", "FLUC_RT", "OPNPRC_IDX", "HGPRC_IDX",
@@ -309,11 +400,13 @@ _ETN_FIELDS = ("BAS_DD", "ISU_CD", "ISU_NM", "TDD_CLSPRC", "CMPPREVDD_PRC", "FLU
 _TARGET = ("TARSTK_ISU_SRT_CD", "TARSTK_ISU_NM", "TARSTK_ISU_PRSNT_PRC")
 
 ENDPOINTS += [
-    _daily("idx/kospi_dd_trd", "krx_index_daily", _IDX_FIELDS, (Cond("IDX_CLSS", "eq", "KOSPI"),)),
-    _daily("idx/kosdaq_dd_trd", "krx_index_daily", _IDX_FIELDS, (Cond("IDX_CLSS", "eq", "KOSDAQ"),)),
-    _daily("idx/krx_dd_trd", "krx_index_daily", _IDX_FIELDS, (Cond("IDX_CLSS", "eq", "KRX"),)),
-    _daily("etp/etf_bydd_trd", "krx_etf_daily", _ETF_FIELDS),
-    _daily("etp/etn_bydd_trd", "krx_etn_daily", _ETN_FIELDS),
+    _daily("idx/kospi_dd_trd", "krx_index_daily", _IDX_FIELDS, (Cond("IDX_CLSS", "eq", "KOSPI"),), _INDEX_HISTORY),
+    _daily("idx/kosdaq_dd_trd", "krx_index_daily", _IDX_FIELDS, (Cond("IDX_CLSS", "eq", "KOSDAQ"),), _INDEX_HISTORY),
+    _daily("idx/krx_dd_trd", "krx_index_daily", _IDX_FIELDS, (Cond("IDX_CLSS", "eq", "KRX"),), _INDEX_HISTORY),
+    _daily("etp/etf_bydd_trd", "krx_etf_daily", _ETF_FIELDS,
+           history=DailyHistory("krx_etf_daily", lambda ctx, days: _product_rows(ctx, "etf", days))),
+    _daily("etp/etn_bydd_trd", "krx_etn_daily", _ETN_FIELDS,
+           history=DailyHistory("krx_etn_daily", lambda ctx, days: _product_rows(ctx, "etn", days))),
     _daily("sto/sw_bydd_trd", "krx_sw_daily", (*_SW_FIELDS, "EXER_PRC", "EXST_STRT_DD", "EXST_END_DD", *_TARGET)),
     _daily("sto/sr_bydd_trd", "krx_sr_daily", (*_SW_FIELDS, "ISU_PRC", "DELIST_DD", *_TARGET)),
 ]

@@ -10,12 +10,14 @@ school week of a subset of schools.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 
 import numpy as np
 
 from sim.endpoints import Bind, Endpoint
-from sim.world.context import WorldContext
+from sim.world.context import FIXED_HOLIDAYS, WorldContext, yyyymmdd
 from sim.world.regions import SIDOS, SIGUNGU
+from sim.world.rng import stable_int, stream
 from sim.world.schools import School, schools
 from sim.world.table import TableData
 
@@ -107,30 +109,51 @@ _MEAL_FIELDS = (*_KEYS, "MMEAL_SC_CODE", "MMEAL_SC_NM", "MLSV_YMD", "MLSV_FGR", 
 
 
 def meal_table(ctx: WorldContext) -> TableData:
-    rng = ctx.rng("neis_meal")
-    days = school_days(ctx.n(15, 10))
-    all_schools = _order(schools(ctx))
-    dinner = (rng.random(len(all_schools)) < 0.3).tolist()
-    slots = [(s, code) for s, has_dinner in zip(all_schools, dinner, strict=True)
-             for code in (("2", "3") if has_dinner and s.kind == "고등학교" else ("2",))]
-    picks = rng.integers(0, 10_000, (len(slots) * len(days), 7)).tolist()
-    cal_text = [f"{550 + k / 10:.1f} Kcal" for k in range(3000)]
-    ntr_text = [_NTR.format(*(c * (550 + k / 10) for c in (0.15, 0.045, 0.03, 0.3, 0.4, 0.005))) for k in range(3000)]
+    """The stored sample: every school's last school days before 겨울방학 of 학년도 2025."""
+    days = set(school_days(ctx.n(15, 10)))
     rows = []
-    i = 0
-    for s, code in slots:
-        keys = (s.atpt_code, s.atpt_name, s.sd_code, s.name)
+    for s in _order(schools(ctx)):
+        rows += _meal_rows(ctx, s, int(AY), days)
+    return TableData("neis_meal", _columns(_MEAL_FIELDS, rows), dict(_ENT))
+
+
+_MEAL_TEXT: dict[str, list[str]] = {}
+
+
+def _meal_text() -> dict[str, list[str]]:
+    if not _MEAL_TEXT:
+        _MEAL_TEXT["cal"] = [f"{550 + k / 10:.1f} Kcal" for k in range(3000)]
+        _MEAL_TEXT["ntr"] = [_NTR.format(*(c * (550 + k / 10) for c in (0.15, 0.045, 0.03, 0.3, 0.4, 0.005)))
+                             for k in range(3000)]
+    return _MEAL_TEXT
+
+
+def _has_dinner(ctx: WorldContext, s: School) -> bool:
+    return s.kind == "고등학교" and stable_int(ctx.seed, "neis-dinner", s.sd_code) % 10 < 3
+
+
+def _meal_rows(ctx: WorldContext, s: School, year: int, only: set[str] | None = None) -> list[tuple]:
+    """One school's 급식 of one 학년도, from a stream named by the school and the year."""
+    days = [d for d, _ in school_calendar(year) if only is None or d in only]
+    if not days:
+        return []
+    text = _meal_text()
+    picks = stream(ctx.seed, "neis-meal", f"{s.atpt_code}{s.sd_code}:{year}").integers(0, 10_000, (_MAX_DAYS, 2, 7))
+    index = {d: i for i, (d, _) in enumerate(school_calendar(year))}
+    keys = (s.atpt_code, s.atpt_name, s.sd_code, s.name)
+    rows = []
+    for m, code in enumerate(("2", "3") if _has_dinner(ctx, s) else ("2",)):
         fgr = str(s.students if code == "2" else s.students // 3)
         for day in days:
-            p = picks[i]
-            i += 1
+            p = picks[index[day], m].tolist()
             dishes = [_RICE[p[0] % 9], _SOUP[p[1] % 10], _MAIN[p[2] % 10], _SIDE[p[3] % 10], _KIMCHI[p[4] % 4]]
             if _DESSERT[p[5] % 8]:
                 dishes.append(_DESSERT[p[5] % 8])
             k = p[6] % 3000
-            rows.append((*keys, code, _MEALS[code], day, fgr, "<br/>".join(dishes), _ORPLC, cal_text[k],
-                         ntr_text[k], day, day, LOAD_DTM))
-    return TableData("neis_meal", _columns(_MEAL_FIELDS, rows), dict(_ENT))
+            rows.append((*keys, code, _MEALS[code], day, fgr, "<br/>".join(dishes), _ORPLC, text["cal"][k],
+                         text["ntr"][k], day, day, LOAD_DTM))
+    rows.sort(key=lambda r: (r[6], r[4]))  # by date, then 조식/중식/석식
+    return rows
 
 
 def _columns(names: tuple[str, ...], rows: list[tuple]) -> dict[str, list]:
@@ -263,34 +286,169 @@ _SUBJECTS = {
 }
 
 
+def _timetable_names(level: str) -> tuple[str, ...]:
+    his = level == "his"
+    return (*_KEYS, "AY", "SEM", "ALL_TI_YMD", "DGHT_CRSE_SC_NM", *(("ORD_SC_NM", "DDDEP_NM") if his else ()),
+            "GRADE", *(("CLRM_NM",) if his else ()), "CLASS_NM", "PERIO", "ITRT_CNTNT", "LOAD_DTM")
+
+
+def _timetable_fields(level: str) -> tuple[str, ...]:
+    """The served record: 초등학교 시간표 has no 주야과정명 (DGHT_CRSE_SC_NM) in the real answer (the field
+    list of the spec and neispy's ElsTimeTableRow); the table keeps it for the filter."""
+    names = _timetable_names(level)
+    return tuple(n for n in names if not (level == "els" and n == "DGHT_CRSE_SC_NM"))
+
+
+def _layout_of(ctx: WorldContext) -> dict[tuple[str, str], tuple]:
+    key = "neis_layout_by_school"
+    if key not in ctx._cache:
+        ctx._cache[key] = {(item[0].atpt_code, item[0].sd_code): item for item in class_layout(ctx)}
+    return ctx._cache[key]
+
+
+def _timetable_rows(ctx: WorldContext, item: tuple, year: int, only: set[str] | None = None) -> list[tuple]:
+    """One school's 시간표 of one 학년도 (every class, every school day), from a stream named by both."""
+    s, offered, classes = item
+    level = s.timetable
+    if level not in _SUBJECTS:
+        return []
+    calendar = school_calendar(year)
+    subjects = _SUBJECTS[level]
+    picks = stream(ctx.seed, "neis-timetable", f"{s.atpt_code}{s.sd_code}:{year}").integers(
+        0, len(subjects), (_MAX_DAYS, max(1, len(classes)), 7))
+    his = level == "his"
+    keys = (s.atpt_code, s.atpt_name, s.sd_code, s.name)
+    ord_of = {d: o for o, d in offered}
+    rows = []
+    for di, (day, sem) in enumerate(calendar):
+        if only is not None and day not in only:
+            continue
+        long_day = day[-1] in "13579"
+        day_picks = picks[di].tolist()
+        for ci, (g, c, dep) in enumerate(classes):
+            periods = {"els": 4 + (g > 2) + (g > 4), "mis": 6 + long_day, "his": 7}[level]
+            extra = (ord_of.get(dep, ""), dep, str(g), f"{g}학년 {c}반") if his else (str(g),)
+            for p in range(periods):
+                rows.append((*keys, str(year), sem, day, "주간", *extra, c, str(p + 1),
+                             subjects[day_picks[ci][p]], LOAD_DTM))
+    return rows
+
+
 def timetable_tables(ctx: WorldContext) -> list[TableData]:
-    days = school_days(5)
+    """The stored samples: one school week of a subset of schools; the endpoints serve every school's
+    every 학년도 on demand (TimetableHistory)."""
+    days = set(school_days(5))
     layout = class_layout(ctx)
     out = []
     for level, share in (("els", ctx.n(15, 160)), ("mis", ctx.n(10, 110)), ("his", ctx.n(10, 110))):
         rng = ctx.rng("neis_timetable", level)
         members = [item for item in layout if item[0].timetable == level]
         chosen = sorted(rng.choice(len(members), min(share, len(members)), replace=False).tolist())
-        his = level == "his"
-        names = (*_KEYS, "AY", "SEM", "ALL_TI_YMD", "DGHT_CRSE_SC_NM", *(("ORD_SC_NM", "DDDEP_NM") if his else ()),
-                 "GRADE", *(("CLRM_NM",) if his else ()), "CLASS_NM", "PERIO", "ITRT_CNTNT", "LOAD_DTM")
-        subjects = _SUBJECTS[level]
         rows = []
         for i in chosen:
-            s, offered, classes = members[i]
-            keys = (s.atpt_code, s.atpt_name, s.sd_code, s.name)
-            ord_of = {d: o for o, d in offered}
-            picks = rng.integers(0, len(subjects), (len(days), len(classes), 7)).tolist()
-            for di, day in enumerate(days):
-                long_day = day[-1] in "13579"
-                for ci, (g, c, dep) in enumerate(classes):
-                    periods = {"els": 4 + (g > 2) + (g > 4), "mis": 6 + long_day, "his": 7}[level]
-                    extra = (ord_of.get(dep, ""), dep, str(g), f"{g}학년 {c}반") if his else (str(g),)
-                    for p in range(periods):
-                        rows.append((*keys, AY, "2", day, "주간", *extra, c, str(p + 1),
-                                     subjects[picks[di][ci][p]], LOAD_DTM))
-        out.append(TableData(f"neis_timetable_{level}", _columns(names, rows), dict(_ENT)))
+            rows += _timetable_rows(ctx, members[i], int(AY), days)
+        out.append(TableData(f"neis_timetable_{level}", _columns(_timetable_names(level), rows), dict(_ENT)))
     return out
+
+
+# ---------------------------------------------------------------- 학년도 calendar and on-demand history
+FIRST_SCHOOL_YEAR = 2015
+_MAX_DAYS = 260  # draws per school-year cover more days than any calendar has, so shapes never change
+
+
+@functools.lru_cache(maxsize=64)
+def school_calendar(year: int) -> tuple[tuple[str, str], ...]:
+    """(YYYYMMDD, 학기) of every school day of 학년도 `year`: 1학기 from the first school day of March to the
+    day before 여름방학 (7월 25일), 2학기 from 8월 18일 to the day before 겨울방학 (12월 24일); weekdays less the
+    fixed public holidays (and 3·1절's substitute Monday). Every school shares it (plausible, simplified)."""
+    off = set(FIXED_HOLIDAYS)
+    first = dt.date(year, 3, 2)
+    if dt.date(year, 3, 1).weekday() >= 5:  # 3·1절 on a weekend: the Monday after is a substitute holiday
+        first = dt.date(year, 3, 1) + dt.timedelta(days=7 - dt.date(year, 3, 1).weekday())
+        first += dt.timedelta(days=1)
+    out = []
+    for sem, start, end in (("1", first, dt.date(year, 7, 24)), ("2", dt.date(year, 8, 18), dt.date(year, 12, 23))):
+        d = start
+        while d <= end:
+            if d.weekday() < 5 and (d.month, d.day) not in off:
+                out.append((yyyymmdd(d), sem))
+            d += dt.timedelta(days=1)
+    return tuple(out)
+
+
+def _date_bounds(args: dict[str, str], exact: str, prefix: bool, lo_name: str, hi_name: str) -> tuple[str, str]:
+    lo, hi = "00000000", "99999999"
+    if args.get(exact):
+        v = args[exact]
+        lo, hi = (v.ljust(8, "0"), v.ljust(8, "9")) if prefix else (v, v)
+    if args.get(lo_name):
+        lo = max(lo, args[lo_name])
+    if args.get(hi_name):
+        hi = min(hi, args[hi_name])
+    return lo, hi
+
+
+def _years(ctx: WorldContext, lo: str, hi: str) -> tuple[int, ...]:
+    """학년도 whose school days (March to December) meet [lo, hi], up to the current one."""
+    return tuple(y for y in range(FIRST_SCHOOL_YEAR, ctx.today.year + 1)
+                 if f"{y}0301" <= hi and f"{y}1231" >= lo and f"{y}0301" <= yyyymmdd(ctx.today))
+
+
+class MealHistory:
+    """mealServiceDietInfo: every school's 급식 of every 학년도 since 2015, generated per school and year."""
+
+    name = "neis_meal"
+
+    def scope(self, ctx: WorldContext, args: dict[str, str]):
+        lo, hi = _date_bounds(args, "MLSV_YMD", True, "MLSV_FROM_YMD", "MLSV_TO_YMD")
+        key = (args["ATPT_OFCDC_SC_CODE"], args["SD_SCHUL_CODE"])
+        if key not in _layout_of(ctx):
+            return None
+        return key, _years(ctx, lo, hi)
+
+    def generate(self, ctx: WorldContext, scope) -> TableData:
+        key, years = scope
+        s = _layout_of(ctx)[key][0]
+        rows = [r for y in years for r in _meal_rows(ctx, s, y)]
+        return TableData(self.name, _columns(_MEAL_FIELDS, rows), dict(_ENT))
+
+
+LEGACY_UNTIL = 2022  # 학년도 up to 2022 are served by the legacy …Timetablebgs services (neispy switches too)
+
+
+class TimetableHistory:
+    """els/mis/hisTimetable (학년도 2023 on) and their legacy …bgs services (2015–2022): every class's 시간표 of
+    every 학년도 (AY or the dates pick the years; a request naming neither gets the service's latest 학년도 —
+    the simulator's choice, unconfirmed)."""
+
+    def __init__(self, level: str, legacy: bool = False) -> None:
+        self.level = level
+        self.name = f"neis_timetable_{level}"
+        self.legacy = legacy
+
+    def _served(self, years: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(y for y in years if (y <= LEGACY_UNTIL) == self.legacy)
+
+    def scope(self, ctx: WorldContext, args: dict[str, str]):
+        key = (args["ATPT_OFCDC_SC_CODE"], args["SD_SCHUL_CODE"])
+        item = _layout_of(ctx).get(key)
+        if item is None or item[0].timetable != self.level:
+            return None
+        lo, hi = _date_bounds(args, "ALL_TI_YMD", False, "TI_FROM_YMD", "TI_TO_YMD")
+        every = self._served(_years(ctx, "00000000", "99999999"))
+        if args.get("AY"):
+            years = tuple(y for y in every if str(y) == args["AY"])
+        elif (lo, hi) != ("00000000", "99999999"):
+            years = self._served(_years(ctx, lo, hi))
+        else:
+            years = every[-1:]
+        return key, years
+
+    def generate(self, ctx: WorldContext, scope) -> TableData:
+        key, years = scope
+        item = _layout_of(ctx)[key]
+        rows = [r for y in years for r in _timetable_rows(ctx, item, y)]
+        return TableData(self.name, _columns(_timetable_names(self.level), rows), dict(_ENT))
 
 
 # ---------------------------------------------------------------- acaInsTiInfo
@@ -349,11 +507,11 @@ _OPTS = {"key_id": "neis", "keyless_sample": True}
 
 
 def _ep(service: str, table: str, binds: dict[str, Bind], fields: tuple[str, ...] | None = None,
-        required: tuple[str, ...] = _REQ) -> Endpoint:
+        required: tuple[str, ...] = _REQ, history=None) -> Endpoint:
     # The official spec pages mark 시도교육청코드/행정표준코드 필수 for school-level services; schoolInfo
     # takes every filter optionally.
     return Endpoint("portal", HOST, service, table, binds={**_SCHOOL_BINDS, **binds}, required=required,
-                    fields=fields, max_page_size=1000, options=dict(_OPTS))
+                    fields=fields, max_page_size=1000, options=dict(_OPTS), history=history)
 
 
 _SCHOOL_FIELDS = ("ATPT_OFCDC_SC_CODE", "ATPT_OFCDC_SC_NM", "SD_SCHUL_CODE", "SCHUL_NM", "ENG_SCHUL_NM",
@@ -380,15 +538,18 @@ ENDPOINTS = [
     _ep("mealServiceDietInfo", "neis_meal",
         {"MMEAL_SC_CODE": Bind("MMEAL_SC_CODE", pattern=r"[123]"),
          "MLSV_YMD": Bind("MLSV_YMD", "prefix", YMD_PREFIX),
-         "MLSV_FROM_YMD": Bind("MLSV_YMD", "ge", r"\d{8}"), "MLSV_TO_YMD": Bind("MLSV_YMD", "le", r"\d{8}")}),
+         "MLSV_FROM_YMD": Bind("MLSV_YMD", "ge", r"\d{8}"), "MLSV_TO_YMD": Bind("MLSV_YMD", "le", r"\d{8}")},
+        _MEAL_FIELDS, history=MealHistory()),
     _ep("SchoolSchedule", "neis_schedule",
         {"DGHT_CRSE_SC_NM": Bind("DGHT_CRSE_SC_NM"), "SCHUL_CRSE_SC_NM": Bind("SCHUL_CRSE_SC_NM"),
          "AA_YMD": Bind("AA_YMD", "prefix", YMD_PREFIX),
          "AA_FROM_YMD": Bind("AA_YMD", "ge", r"\d{8}"), "AA_TO_YMD": Bind("AA_YMD", "le", r"\d{8}")}),
-    _ep("elsTimetable", "neis_timetable_els", _TI),
-    _ep("misTimetable", "neis_timetable_mis", _TI),
-    _ep("hisTimetable", "neis_timetable_his",
-        {**_TI, "ORD_SC_NM": Bind("ORD_SC_NM"), "DDDEP_NM": Bind("DDDEP_NM"), "CLRM_NM": Bind("CLRM_NM")}),
+    *(_ep(f"{level}Timetable{'bgs' if legacy else ''}", f"neis_timetable_{level}", binds, _timetable_fields(level),
+          history=TimetableHistory(level, legacy))
+      for level, binds in (("els", _TI), ("mis", _TI),
+                           ("his", {**_TI, "ORD_SC_NM": Bind("ORD_SC_NM"), "DDDEP_NM": Bind("DDDEP_NM"),
+                                    "CLRM_NM": Bind("CLRM_NM")}))
+      for legacy in (False, True)),
     _ep("classInfo", "neis_class",
         {"AY": Bind("AY", pattern=r"\d{4}"), "GRADE": Bind("GRADE", pattern=r"\d{1,2}"),
          "DGHT_CRSE_SC_NM": Bind("DGHT_CRSE_SC_NM"), "SCHUL_CRSE_SC_NM": Bind("SCHUL_CRSE_SC_NM"),

@@ -17,6 +17,7 @@ from sim.endpoints import Bind, Endpoint
 from sim.world.context import WorldContext, yyyymmdd
 from sim.world.names import PLACE_STEMS, SURNAMES
 from sim.world.regions import sigungu_of
+from sim.world.rng import stream
 from sim.world.table import TableData
 
 HOST = "openapi.seoul.go.kr"
@@ -245,22 +246,54 @@ def _timetable(ctx: WorldContext, st: list[tuple[str, str, str, str]]) -> TableD
     }, entities={"STATION_CD": "subway_station_code", "STATION_NM": "subway_station_name"})
 
 
-def _subway_stats(ctx: WorldContext, st: list[tuple[str, str, str, str]]) -> TableData:
-    """CardSubwayStatsNew: one row per (사용일자, 호선, 역), LINE_NUM as the card data spells it (1호선)."""
-    rng = ctx.rng("seoul", "subway-stats")
-    days = _days_back(ctx, 3, ctx.n(3, 31))
-    base = rng.lognormal(9.6, 0.7, len(st))
-    rows = []
-    for d in days:
-        weekend = 0.6 if d.weekday() >= 5 else 1.0
-        ride = (base * weekend * rng.uniform(0.9, 1.1, len(st))).astype(int)
-        alight = (ride * rng.uniform(0.9, 1.1, len(st))).astype(int)
-        work = yyyymmdd(d + dt.timedelta(days=3))
-        for s, r, a in zip(st, ride.tolist(), alight.tolist(), strict=True):
-            rows.append((yyyymmdd(d), f"{int(s[2][:2])}호선", s[1], r, a, work))
-    cols = ["USE_DT", "LINE_NUM", "SUB_STA_NM", "RIDE_PASGR_NUM", "ALIGHT_PASGR_NUM", "WORK_DT"]
-    return TableData("seoul_subway_stats", {c: [r[i] for r in rows] for i, c in enumerate(cols)},
+RIDERSHIP_START = dt.date(2015, 1, 1)  # the card data the portal serves begins with 2015
+RIDERSHIP_LAG = 3  # days: the portal publishes 승하차 a few days late
+_STATS_COLS = ("USE_DT", "LINE_NUM", "SUB_STA_NM", "RIDE_PASGR_NUM", "ALIGHT_PASGR_NUM", "WORK_DT")
+
+
+def _ridership_day(ctx: WorldContext, st: list[tuple[str, str, str, str]], day: dt.date) -> list[tuple]:
+    """One day's rows, from a stream named by the day: any day answers the same whenever it is asked."""
+    base = stream(ctx.seed, "seoul-subway-base").lognormal(9.6, 0.7, len(st))
+    rng = stream(ctx.seed, "seoul-subway-ridership", yyyymmdd(day))
+    weekend = 0.6 if day.weekday() >= 5 else 1.0
+    # 2020–2021: the pandemic years rode about a third less; a slow growth otherwise.
+    era = 0.68 if dt.date(2020, 3, 1) <= day <= dt.date(2021, 12, 31) else 1.0 + 0.004 * (day.year - 2015)
+    ride = (base * weekend * era * rng.uniform(0.9, 1.1, len(st))).astype(int)
+    alight = (ride * rng.uniform(0.9, 1.1, len(st))).astype(int)
+    work = yyyymmdd(day + dt.timedelta(days=RIDERSHIP_LAG))
+    return [(yyyymmdd(day), f"{int(s[2][:2])}호선", s[1], r, a, work)
+            for s, r, a in zip(st, ride.tolist(), alight.tolist(), strict=True)]
+
+
+def _stats_table(rows: list[tuple]) -> TableData:
+    return TableData("seoul_subway_stats", {c: [r[i] for r in rows] for i, c in enumerate(_STATS_COLS)},
                      entities={"SUB_STA_NM": "subway_station_name"})
+
+
+def _subway_stats(ctx: WorldContext, st: list[tuple[str, str, str, str]]) -> TableData:
+    """CardSubwayStatsNew's stored sample (the last days); the endpoint answers any day from 2015 on demand.
+    One row per (사용일자, 호선, 역), LINE_NUM as the card data spells it (1호선)."""
+    rows = []
+    for d in _days_back(ctx, RIDERSHIP_LAG, ctx.n(3, 31)):
+        rows += _ridership_day(ctx, st, d)
+    return _stats_table(rows)
+
+
+class SubwayRidershipHistory:
+    """CardSubwayStatsNew by 사용일자 (USE_DT is required): 2015-01-01 up to a few days before today."""
+
+    name = "seoul_subway_stats"
+
+    def scope(self, ctx: WorldContext, args: dict[str, str]):
+        try:
+            day = dt.datetime.strptime(args["USE_DT"], "%Y%m%d").date()
+        except ValueError:
+            return None
+        last = ctx.today - dt.timedelta(days=RIDERSHIP_LAG)
+        return day if RIDERSHIP_START <= day <= last else None
+
+    def generate(self, ctx: WorldContext, day: dt.date) -> TableData:
+        return _stats_table(_ridership_day(ctx, _stations(), day))
 
 
 # ---------------------------------------------------------------- 버스
@@ -460,9 +493,9 @@ def tables(ctx: WorldContext) -> list[TableData]:
 # ---------------------------------------------------------------- endpoints
 
 def _ep(service: str, table: str, positional: tuple[str, ...], binds: dict[str, Bind],
-        required: tuple[str, ...] = (), fields: tuple[str, ...] | None = None, **options) -> Endpoint:
+        required: tuple[str, ...] = (), fields: tuple[str, ...] | None = None, history=None, **options) -> Endpoint:
     return Endpoint("seoul", HOST, service, table, binds=binds, required=required, fields=fields,
-                    options={"positional": positional, **options})
+                    options={"positional": positional, **options}, history=history)
 
 
 GU = r"11\d{3}"
@@ -488,7 +521,7 @@ ENDPOINTS = [
     # LINE_NUM and SUB_STA_NM as 2nd/3rd positional filters: unconfirmed (the spec names USE_DT only).
     _ep("CardSubwayStatsNew", "seoul_subway_stats", ("USE_DT", "LINE_NUM", "SUB_STA_NM"),
         {"USE_DT": Bind("USE_DT", pattern=DATE), "LINE_NUM": Bind("LINE_NUM", pattern=r"\d호선"),
-         "SUB_STA_NM": Bind("SUB_STA_NM")}, required=("USE_DT",)),
+         "SUB_STA_NM": Bind("SUB_STA_NM")}, required=("USE_DT",), history=SubwayRidershipHistory()),
     # BUS_ROUTE_NO as 2nd positional filter: unconfirmed.
     _ep("CardBusStatisticsServiceNew", "seoul_bus_stats", ("USE_DT", "BUS_ROUTE_NO"),
         {"USE_DT": Bind("USE_DT", pattern=DATE), "BUS_ROUTE_NO": Bind("BUS_ROUTE_NO")}, required=("USE_DT",)),

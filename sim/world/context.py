@@ -54,7 +54,7 @@ class WorldContext:
         days = []
         d = start
         while d < self.today:
-            if d.weekday() < 5 and (d.month, d.day) not in _FIXED_HOLIDAYS:
+            if d.weekday() < 5 and (d.month, d.day) not in FIXED_HOLIDAYS:
                 days.append(d)
             d += dt.timedelta(days=1)
         return days
@@ -67,7 +67,7 @@ class WorldContext:
 
 
 # 양력 고정 공휴일 (설날·추석 같은 음력 휴일은 근사하지 않는다: 거래일 수만 줄어들 뿐 무결성과 무관).
-_FIXED_HOLIDAYS = {(1, 1), (3, 1), (5, 5), (6, 6), (8, 15), (10, 3), (10, 9), (12, 25), (12, 31)}
+FIXED_HOLIDAYS = {(1, 1), (3, 1), (5, 5), (6, 6), (8, 15), (10, 3), (10, 9), (12, 25), (12, 31)}
 
 
 def yyyymmdd(d: dt.date) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 
 import pytest
 
@@ -45,6 +46,33 @@ def test_meal_menu_for_a_month(route_aiohttp, runtime):
     # The tool answers its first page; the library asked for pSize=1000 and got every day in one.
     first = [(r.MLSV_YMD, r.DDISH_NM, r.CAL_INFO) for r in rows.row[: len(tool.records)]]
     assert first == [(r["MLSV_YMD"], r["DDISH_NM"], r["CAL_INFO"]) for r in tool.records]
+
+
+def test_meals_and_timetable_ten_school_years_back(route_aiohttp, runtime):
+    # Every school has 급식 and 시간표 for whole 학년도 since 2015.
+    args = {**SCHOOL, "MLSV_FROM_YMD": "20160301", "MLSV_TO_YMD": "20160331"}
+    _, meals = run(KEY, lambda n: n.mealServiceDietInfo(**args)).mealServiceDietInfo
+    tool = runtime.call("get_neis_school_meal_menu", args)
+    assert len(meals.row) == tool.total_count > 15
+    first = [(r.MLSV_YMD, r.DDISH_NM) for r in meals.row[: len(tool.records)]]
+    assert first == [(r["MLSV_YMD"], r["DDISH_NM"]) for r in tool.records]
+    # 학년도 before 2023 live in the legacy elsTimetablebgs service, which neispy picks by the date; its
+    # typed reader then looks for an "elsTimetable" root the legacy answer (rooted at its service name, as every
+    # hub answer is) does not have, so the raw answer is read here.
+    old_day = {**SCHOOL, "ALL_TI_YMD": "20160310"}
+    raw = run(KEY, lambda n: n.get_elsTimetablebgs(dict(old_day)))
+    lessons = [SimpleNamespace(**r) for r in raw["elsTimetablebgs"][1]["row"]]
+    assert lessons and {r.AY for r in lessons} == {"2016"} and {r.ALL_TI_YMD for r in lessons} == {"20160310"}
+    assert runtime.call("get_neis_elementary_timetable", old_day).error.code == "INFO-200"
+    # A day of this 학년도, through neispy and through kopa's tool alike.
+    new_day = {**SCHOOL, "ALL_TI_YMD": "20251201"}
+    _, now = run(KEY, lambda n: n.elsTimetable(**new_day)).elsTimetable
+    want = runtime.call("get_neis_elementary_timetable", new_day)
+    assert len(now.row) == want.total_count > 0
+    assert [(r.GRADE, r.CLASS_NM, r.PERIO, r.ITRT_CNTNT) for r in now.row[: len(want.records)]] == [
+        (r["GRADE"], r["CLASS_NM"], r["PERIO"], r["ITRT_CNTNT"]) for r in want.records]
+    # Both 학년도 list every class of the school.
+    assert {(r.GRADE, r.CLASS_NM) for r in lessons} == {(r.GRADE, r.CLASS_NM) for r in now.row}
 
 
 def test_no_data_and_invalid_key_raise_the_library_errors(route_aiohttp):

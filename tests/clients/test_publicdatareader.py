@@ -24,6 +24,20 @@ def test_subway_ridership_pages_until_info_200(route_requests, runtime):
     assert first["승차총승객수"] == str(want["RIDE_PASGR_NUM"])
 
 
+def test_ridership_ten_years_back_beside_the_latest_day(route_requests, runtime):
+    # The card data runs from 2015; the latest day is published three days late (2026-01-27 for today
+    # 2026-01-30), so yesterday answers no data yet, as the live portal does.
+    reader = PublicDataReader.Transportation(KEY)
+    old, new = reader.read_data("지하철승하차", USE_DT="20160127"), reader.read_data("지하철승하차", USE_DT="20260127")
+    assert len(old) == len(new) > 0
+    assert set(old["사용일자"]) == {"20160127"} and set(new["사용일자"]) == {"20260127"}
+    assert list(old["역명"]) == list(new["역명"])
+    assert list(old["승차총승객수"]) != list(new["승차총승객수"])
+    tool = runtime.call("get_seoul_subway_ridership", {"USE_DT": "20160127"})
+    assert old.iloc[0]["승차총승객수"] == str(tool.records[0]["RIDE_PASGR_NUM"])
+    assert reader.read_data("지하철승하차", USE_DT="20260129").empty
+
+
 def test_bus_ridership(route_requests, runtime):
     # 2,688 stops in a day: three pages of 1,000 for the reader.
     df = PublicDataReader.Transportation(KEY).read_data("버스승하차", USE_DT="20260127")

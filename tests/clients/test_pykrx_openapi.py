@@ -50,6 +50,26 @@ def test_kospi_index_and_holiday(krx, runtime):
     assert krx.get_stock_daily_trade(HOLIDAY) == {"OutBlock_1": []}
 
 
+TEN_YEARS_BACK = "20160129"  # a Friday, ten years before the world's yesterday (2026-01-29)
+
+
+def test_a_day_ten_years_back_and_yesterday_from_the_same_world(krx, runtime):
+    old, new = krx.get_stock_daily_trade(TEN_YEARS_BACK), krx.get_stock_daily_trade(DAY)
+    assert old["OutBlock_1"] and new["OutBlock_1"]
+    assert {r["BAS_DD"] for r in old["OutBlock_1"]} == {dt.datetime(2016, 1, 29)}
+    # The same companies on both days (the world's listed set), at their own prices each day.
+    assert [r["ISU_CD"] for r in old["OutBlock_1"]] == [r["ISU_CD"] for r in new["OutBlock_1"]]
+    samsung_old = next(r for r in old["OutBlock_1"] if r["ISU_CD"] == "005930")
+    samsung_new = next(r for r in new["OutBlock_1"] if r["ISU_CD"] == "005930")
+    assert samsung_old["ISU_NM"] == samsung_new["ISU_NM"] == "삼성전자"
+    assert samsung_old["TDD_CLSPRC"] != samsung_new["TDD_CLSPRC"]
+    # The 금융위 API of the same world answers the same close for that day.
+    fsc = runtime.call("get_stock_price_trend", {"likeSrtnCd": "005930", "basDt": TEN_YEARS_BACK})
+    assert float(fsc.records[0]["clpr"]) == samsung_old["TDD_CLSPRC"]
+    # A day answers the same whatever was asked before it.
+    assert krx.get_stock_daily_trade(TEN_YEARS_BACK) == old
+
+
 def test_invalid_key_raises_authentication_error(route_requests):
     client = pykrx_openapi.KRXOpenAPI(api_key="invalid", rate_limit=1000)
     with pytest.raises(pykrx_openapi.exceptions.KRXAuthenticationError):
