@@ -44,6 +44,12 @@ def test_every_option_a_family_reads_is_declared(family):
     assert read <= set(FAMILY_OPTIONS[family].model_fields), read - set(FAMILY_OPTIONS[family].model_fields)
 
 
+def test_options_the_simulator_reads_are_declared_for_every_family():
+    source = (Path(sim.__file__).parent / "app.py").read_text(encoding="utf-8")
+    read = {a or b for a, b in _READ.findall(source)}
+    assert read and all(read <= set(model.model_fields) for model in FAMILY_OPTIONS.values()), read
+
+
 def test_options_read_outside_the_families_are_declared_where_they_apply():
     assert "max_items" in FAMILY_OPTIONS["dart"].model_fields  # sim/endpoints.py: comma lists
     assert "max_page_size" in FAMILY_OPTIONS["hrd"].model_fields  # sim/drift.py: page-size drift

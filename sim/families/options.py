@@ -17,7 +17,11 @@ from sim.endpoints import Endpoint
 
 
 class _Options(BaseModel):
+    """Options every family's endpoints may take (read by the simulator itself, sim/app.py)."""
+
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    omit_empty: tuple[str, ...] = ()  # fields left out of a record where empty (DART's 누적금액 in an annual report)
 
 
 class DartOptions(_Options):
