@@ -52,3 +52,24 @@ def claim_run_folder(out: Path, payload: dict, *, body: bytes, force: bool, what
                 file.unlink()
     out.mkdir(parents=True, exist_ok=True)
     write_atomic(path, body)
+
+
+def claim_digest_folder(out: Path, digest: str, config: dict, *, force: bool, what: str, error: type[Exception],
+                        stale: Iterable[str]) -> None:
+    """Make `out` a run folder of the configuration whose digest is `digest` (config.json holds the digest
+    and the configuration, so a refusal can name what differs). Another digest is refused in one line, or
+    with `force` its `stale` files (names below `out`) are removed so nothing of the old run is resumed."""
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "config.json"
+    if path.exists():
+        old = orjson.loads(path.read_bytes())
+        if old.get("digest") != digest:
+            if not force:
+                before = old.get("config", {})
+                changed = {k: (before.get(k), v) for k, v in config.items() if before.get(k) != v}
+                raise error(f"{out} holds {what} with another configuration; differences (old, new): {changed}. "
+                            "Use --force to discard it, or another --out.")
+            for name in stale:
+                (out / name).unlink(missing_ok=True)
+    write_atomic(path, orjson.dumps({"config": config, "digest": digest},
+                                    option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n")

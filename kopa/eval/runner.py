@@ -42,7 +42,7 @@ from kopa.eval.policies.offline import POLICIES
 from kopa.eval.scoring.episode import score_stored
 from kopa.eval.task import Target, Task, TaskSet, task_set
 from kopa.executor import Executor
-from kopa.fileio import write_atomic
+from kopa.fileio import claim_digest_folder, write_atomic
 
 INFRA_RETRIES = 1  # an infrastructure failure (not the model's) is retried once, then reported apart
 
@@ -209,20 +209,8 @@ def _drop_partial_line(path: Path) -> None:
 
 
 def prepare_folder(config: RunConfig, out_dir: Path, force: bool) -> None:
-    out_dir.mkdir(parents=True, exist_ok=True)
-    path = out_dir / "config.json"
-    if path.exists():
-        old = orjson.loads(path.read_bytes())
-        if old.get("digest") != config.digest():
-            if not force:
-                changed = {k: (old["config"].get(k), v) for k, v in config.model_dump().items()
-                           if old["config"].get(k) != v}
-                raise ConfigChanged(f"{out_dir} holds a run with another configuration; differences "
-                                    f"(old, new): {changed}. Use --force to discard it, or another --out.")
-            for name in ("episodes.jsonl", "scores.jsonl", "scoring.json"):
-                (out_dir / name).unlink(missing_ok=True)
-    path.write_bytes(orjson.dumps({"config": config.model_dump(), "digest": config.digest()},
-                                  option=orjson.OPT_INDENT_2))
+    claim_digest_folder(out_dir, config.digest(), config.model_dump(), force=force, what="a run",
+                        error=ConfigChanged, stale=("episodes.jsonl", "scores.jsonl", "scoring.json"))
 
 
 def _sorted(items: list, tasks: list[Task] | tuple[Task, ...]) -> list:

@@ -36,7 +36,7 @@ from kopa.eval.runner import RunConfig, make_policy, play_one
 from kopa.eval.scoring.episode import score_stored
 from kopa.eval.task import Target, Task, task_set
 from kopa.executor import Executor
-from kopa.fileio import write_atomic
+from kopa.fileio import claim_digest_folder, write_atomic
 from kopa.rl.advantages import EPSILON, group_advantages
 from kopa.rl.messages import episode_messages, tool_calls
 from kopa.rl.policy import MixedPolicy, parse_mixed
@@ -181,20 +181,8 @@ def play_unit(unit: GroupUnit) -> dict[str, Any]:
 
 
 def _prepare(config: RolloutConfig, out: Path, force: bool) -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / "config.json"
-    if path.exists():
-        old = orjson.loads(path.read_bytes())
-        if old.get("digest") != config.digest():
-            if not force:
-                changed = {k: (old.get("config", {}).get(k), v) for k, v in config.model_dump().items()
-                           if old.get("config", {}).get(k) != v}
-                raise RolloutsError(f"{out} holds rollouts of another configuration; differences (old, new): "
-                                    f"{changed}. Use --force to discard them, or another --out.")
-            for name in ("groups.jsonl", "rollouts.parquet", "stats.json", "report.md"):
-                (out / name).unlink(missing_ok=True)
-    write_atomic(path, orjson.dumps({"config": config.model_dump(), "digest": config.digest()},
-                                    option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n")
+    claim_digest_folder(out, config.digest(), config.model_dump(), force=force, what="rollouts",
+                        error=RolloutsError, stale=("groups.jsonl", "rollouts.parquet", "stats.json", "report.md"))
 
 
 def read_groups(out: Path) -> list[dict[str, Any]]:
