@@ -19,7 +19,7 @@ from sim.families import load_family
 from sim.history import HistoryCache, Selection
 from sim.http import SimRequest, SimResponse
 from sim.keys import KeyPolicy
-from sim.platforms import PLATFORMS
+from sim.registry import HOST_FAMILY, check_declared, served_modules
 from sim.world.build import World
 
 
@@ -29,17 +29,15 @@ class Simulator:
         self.world = world
         self.keys = keys or KeyPolicy(seed=world.config.seed)
         self._endpoints: dict[tuple[str, str], Endpoint] = {}
-        self.host_family: dict[str, str] = {}
-        # Modules declaring LAZY_HOST_FAMILIES (the generated long tail) are registered by host only;
-        # their endpoints join on the first lookup that misses the others (see _load_lazy).
-        self._lazy = [m for m in PLATFORMS if hasattr(m, "LAZY_HOST_FAMILIES")]
+        # Every declared host is routed from the start (a copy: a test may serve a host of its own).
+        self.host_family: dict[str, str] = dict(HOST_FAMILY)
+        # The generated long tail (platform None) joins on the first lookup that misses the platforms'
+        # own endpoints (see _load_lazy): most episodes never call it.
+        self._lazy = [module for owner, module in served_modules() if owner is None]
         self._lazy_lock = threading.Lock()
-        for module in PLATFORMS:
-            if module in self._lazy:
-                for host, family in module.LAZY_HOST_FAMILIES.items():
-                    self._add_host(host, family)
-            else:
-                self._add(module.ENDPOINTS)
+        for owner, module in served_modules():
+            if owner is not None:
+                self._add(module.ENDPOINTS, owner)
         self.families = {name: load_family(name) for name in sorted(set(self.host_family.values()))}
         # Drift is applied while serving (endpoint definitions, selected rows, rendered records); the world
         # itself never changes, so epoch 0 and an undrifted simulator answer byte for byte alike.
@@ -48,24 +46,19 @@ class Simulator:
         if drift is not None and epoch > 0:
             self.drift = DriftView(drift, epoch, self)
 
-    def _add_host(self, host: str, family: str) -> None:
-        known = self.host_family.setdefault(host, family)
-        if known != family:
-            raise ValueError(f"host {host} served by two families: {known}, {family}")
-
-    def _add(self, endpoints) -> None:
+    def _add(self, endpoints, platform: str | None) -> None:
         for ep in endpoints:
             if (ep.host, ep.key) in self._endpoints:
                 raise ValueError(f"endpoint defined twice: {ep.host} {ep.key}")
+            check_declared(ep, platform)
             self._endpoints[(ep.host, ep.key)] = ep
-            self._add_host(ep.host, ep.family)
 
     def _load_lazy(self) -> None:
         # Episodes run on threads sharing one simulator: the module leaves the pending list only once its
         # endpoints are all in, and a thread that finds it pending waits here for the one loading it.
         with self._lazy_lock:
             while self._lazy:
-                self._add(self._lazy[0].ENDPOINTS)
+                self._add(self._lazy[0].ENDPOINTS, None)
                 self._lazy.pop(0)
 
     @property

@@ -31,12 +31,11 @@ from typing import Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
-from sim.endpoints import Endpoint
 from sim.errors import SimInputError
-from sim.families import family_class, load_family
+from sim.families import load_family
 from sim.http import SimRequest, SimResponse
 from sim.redact import KEY_PARAMS, PATH_KEY_FAMILIES, REDACTED
-from sim.registry import KEY_SYSTEMS, MODULE_PLATFORM, PLATFORM_IDS, longtail_platform
+from sim.registry import KEY_SYSTEMS, PLATFORM_IDS, UNKNOWN_PLATFORM, endpoint_index, platform_of, route
 from sim.tomlspec import load_spec, shipped, spec_path
 
 FaultKind = Literal["rate_limit", "maintenance", "server_error", "timeout", "connection_reset", "truncated",
@@ -49,8 +48,6 @@ ATTEMPT_KINDS: tuple[FaultKind, ...] = tuple(k for k in KINDS if k != "maintenan
 RENDERED_KINDS: tuple[FaultKind, ...] = ("rate_limit", "maintenance", "server_error")
 
 PROFILE_DIR = Path(__file__).parent / "profiles"
-
-UNKNOWN_PLATFORM = "other"  # a host or gateway path no platform serves; it gets the profile's default rates
 
 
 class FaultProfileError(SimInputError):
@@ -178,88 +175,6 @@ def expected_rates(profile: FaultProfile) -> dict[str, dict[str, float]]:
 def _attempt_zero(rates: dict[str, float]) -> dict[str, float]:
     m = rates["maintenance"]
     return {kind: (m if kind == "maintenance" else rates[kind] * (1.0 - m)) for kind in KINDS}
-
-
-# ---------------------------------------------------------------- routing
-
-
-class EndpointIndex:
-    """The simulator's endpoints without a world: host → family, (host, key) → Endpoint and its platform,
-    and a request → the endpoint that answers it (`resolve`: the family names the key, as it does when it
-    serves) — all a family needs to render a fault in the request's format, and what the truth API asks."""
-
-    def __init__(self) -> None:
-        from sim.platforms import PLATFORMS
-
-        self.endpoints: dict[tuple[str, str], Endpoint] = {}
-        self.platforms: dict[tuple[str, str], str] = {}
-        self.host_family: dict[str, str] = {}
-        # host → path prefix (whole segments) → the platforms serving endpoints under it
-        self.host_prefixes: dict[str, dict[str, set[str]]] = {}
-        for module in PLATFORMS:
-            name = module.__name__.rsplit(".", 1)[-1]
-            for ep in module.ENDPOINTS:
-                platform = (longtail_platform(ep.host, ep.key, UNKNOWN_PLATFORM) if name == "longtail"
-                            else MODULE_PLATFORM[name])
-                self.endpoints[(ep.host, ep.key)] = ep
-                self.platforms[(ep.host, ep.key)] = platform
-                self.host_family.setdefault(ep.host, ep.family)
-                prefixes = self.host_prefixes.setdefault(ep.host, {})
-                for prefix in _prefixes(ep.key) if ep.key.startswith("/") else [""]:
-                    prefixes.setdefault(prefix, set()).add(platform)
-
-    def endpoint(self, host: str, key: str) -> Endpoint | None:
-        return self.endpoints.get((host, key))
-
-    def resolve(self, req: SimRequest) -> Endpoint | None:
-        """The endpoint a routed request reaches (None: a host or a path no endpoint serves)."""
-        family = self.host_family.get(req.host)
-        if family is None:
-            return None
-        key = family_class(family).endpoint_key(req)
-        return self.endpoints.get((req.host, key)) if key is not None else None
-
-
-def _prefixes(path: str) -> list[str]:
-    """`/a/b/c` → ["", "/a", "/a/b", "/a/b/c"]."""
-    parts = path.strip("/").split("/")
-    return ["", *("/" + "/".join(parts[: i + 1]) for i in range(len(parts)))]
-
-
-@cache
-def endpoint_index() -> EndpointIndex:
-    return EndpointIndex()
-
-
-def route(host: str, path: str) -> tuple[str, str]:
-    """(host, path) as the simulator routes them: `kopa sim serve` clients put the real host first in the
-    path (`/opendart.fss.or.kr/api/list.json`)."""
-    host = host.split(":")[0].lower()
-    first, _, rest = path.lstrip("/").partition("/")
-    if first.lower() in endpoint_index().host_family:
-        return first.lower(), "/" + rest
-    return host, path
-
-
-def platform_of(host: str, path: str) -> str:
-    """The catalog platform a request belongs to. apis.data.go.kr serves several, told apart by the
-    longest path prefix that only one platform's endpoints share (B190017 예보 → kdic, B490007 산업인력공단
-    → hrd; under 1160100 금융위, GetStockSecuritiesInfoService → krx and GetFnCoBinsInfoService → kdic).
-    A host or gateway path that no platform serves is `other`."""
-    host, path = route(host, path)
-    index = endpoint_index()
-    known = index.resolve(SimRequest("GET", host, path))
-    if known is not None:
-        return index.platforms[(known.host, known.key)]
-    # A path no endpoint serves: the platform whose endpoints alone share its longest prefix.
-    prefixes = index.host_prefixes.get(host)
-    if not prefixes:
-        return UNKNOWN_PLATFORM
-    for prefix in reversed(_prefixes(path.rstrip("/") or "/")):
-        owners = prefixes.get(prefix)
-        if owners is not None and len(owners) == 1:
-            return next(iter(owners))
-    return UNKNOWN_PLATFORM
 
 
 # ---------------------------------------------------------------- decision

@@ -34,7 +34,7 @@ class Arch:
 
     name: str
     label: str
-    kind: str  # generator kind in sim.platforms.longtail
+    kind: str  # generator kind in sim.longtail_service
     column: str  # column of the family's wide table (entity roles share one column per kind)
     entity: str | None = None
     pattern: str | None = None  # Bind pattern when the column is a filter

@@ -1,89 +1,168 @@
-"""The simulator's platforms as declarations, world-free: which catalog platform each `sim/platforms` module
-serves, the key systems each platform's services check and the shape of the keys each issues, the portal
-hosts' key systems, and where the generated long tail's endpoints belong.
+"""The simulator's platforms, world-free, built from the declarations the platform packages make
+(`sim/platforms/<id>/__init__.py`): host → envelope family, key system → key shape, a portal host's key
+system, where the generated long tail's endpoints belong, and a request → (platform, endpoint).
 
-Faults (a request's platform), keys (issuing and checking), the portal family (a host's key) and the tests
-read these tables instead of keeping copies; `tests/test_platform_ids.py` checks them against the catalog
-(platform ids, the key-issuance enum, every tool's key system) and the fault profiles.
+The simulator, the fault layer, the truth API and `kopa sim serve` all resolve requests here;
+`tests/test_platform_ids.py` checks the declarations against the catalog (platform ids, domains, the
+key-issuance enum, every tool's key system and host) and the fault profiles.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal
+from functools import cache
+from types import ModuleType
 
-Alphabet = Literal["hex", "HEX", "digits", "lower"]
+from sim.declaration import KeyShape, PlatformDeclaration
+from sim.endpoints import Endpoint
+from sim.families import family_class
+from sim.http import SimRequest
+from sim.platforms import declarations, group_modules
 
+UNKNOWN_PLATFORM = "other"  # a host or gateway path no platform serves; it gets a fault profile's default rates
 
-@dataclass(frozen=True)
-class KeyShape:
-    """Length and alphabet of the keys a key system issues."""
-
-    length: int
-    alphabet: Alphabet
-
-
-# Key systems: one per issuer of keys. data.go.kr's gateway issues one key for every provider behind it.
-KEY_SHAPES: dict[str, KeyShape] = {
-    "dart": KeyShape(40, "hex"),
-    "krx": KeyShape(40, "HEX"),
-    "data_go_kr": KeyShape(64, "hex"),
-    "ex": KeyShape(10, "digits"),
-    "seoul": KeyShape(32, "hex"),
-    "neis": KeyShape(32, "hex"),
-    "schoolinfo": KeyShape(32, "hex"),
-    "hrd": KeyShape(32, "hex"),
-    "law": KeyShape(10, "lower"),
-    "assembly": KeyShape(32, "hex"),
-    "gg": KeyShape(32, "hex"),
-}
+# 공공데이터포털's gateway issues one key for every provider behind it; it is no catalog platform of its own.
+GATEWAY_KEY_SHAPES: dict[str, KeyShape] = {"data_go_kr": KeyShape(64, "hex")}
 DEFAULT_KEY_SHAPE = KeyShape(32, "hex")  # a key system no platform declares (a test world's own)
 
-
-@dataclass(frozen=True)
-class PlatformDeclaration:
-    id: str  # the catalog's platform id
-    modules: tuple[str, ...]  # the sim/platforms modules whose endpoints it serves
-    key_systems: tuple[str, ...]  # the key systems its tools' services check (KEY_SHAPES)
-    portal_hosts: dict[str, str] = field(default_factory=dict)  # a portal-family host → the key system it checks
-    longtail_hosts: tuple[str, ...] = ()  # hosts whose generated long-tail endpoints are its own
-    longtail_agencies: tuple[str, ...] = ()  # data.go.kr gateway agency codes of its long-tail endpoints
-
-
-PLATFORMS: tuple[PlatformDeclaration, ...] = (
-    PlatformDeclaration("dart", ("dart",), ("dart",)),
-    # KRX Open API, and 금융위원회's 주식시세 on the data.go.kr gateway
-    PlatformDeclaration("krx", ("krx", "fsc"), ("krx", "data_go_kr")),
-    PlatformDeclaration("kdic", ("kdic",), ("data_go_kr",), longtail_agencies=("1160100",)),
-    PlatformDeclaration("ex", ("ex",), ("ex", "data_go_kr"), longtail_agencies=("1613000",)),
-    PlatformDeclaration("seoul", ("seoul",), ("seoul",), longtail_hosts=("openapi.seoul.go.kr",)),
-    PlatformDeclaration("edu", ("neis", "schoolinfo"), ("neis", "schoolinfo"),
-                        portal_hosts={"open.neis.go.kr": "neis"}),
-    # HRD-Net / 고용24, and 한국산업인력공단's Q-Net on the data.go.kr gateway
-    PlatformDeclaration("hrd", ("hrd", "qnet"), ("hrd", "data_go_kr"), longtail_agencies=("1342000",)),
-    PlatformDeclaration("law", ("law",), ("law", "data_go_kr"), longtail_agencies=("1170000",)),
-    PlatformDeclaration("assembly", ("assembly",), ("assembly", "data_go_kr"),
-                        portal_hosts={"open.assembly.go.kr": "assembly"}, longtail_hosts=("open.assembly.go.kr",),
-                        longtail_agencies=("9710000",)),
-    PlatformDeclaration("gg", ("gg",), ("gg", "data_go_kr"), portal_hosts={"openapi.gg.go.kr": "gg"},
-                        longtail_hosts=("openapi.gg.go.kr",), longtail_agencies=("1741000",)),
-)
-
+PLATFORMS: tuple[PlatformDeclaration, ...] = declarations()
 PLATFORM_IDS: tuple[str, ...] = tuple(p.id for p in PLATFORMS)
+
+
+def _merged(pairs: list[tuple[str, str]], what: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for key, value in pairs:
+        if out.setdefault(key, value) != value:
+            raise ValueError(f"{what} {key} declared twice: {out[key]}, {value}")
+    return out
+
+
+def _unique(pairs: list[tuple[str, str]], what: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for key, platform in pairs:
+        if key in out:
+            raise ValueError(f"{what} {key} claimed by two platforms: {out[key]}, {platform}")
+        out[key] = platform
+    return out
+
+
+_ISSUERS = _unique([(k, p.id) for p in PLATFORMS for k in p.issues] + [(k, "gateway") for k in GATEWAY_KEY_SHAPES],
+                   "key system")  # one issuer per key system
+KEY_SHAPES: dict[str, KeyShape] = {**GATEWAY_KEY_SHAPES, **{k: s for p in PLATFORMS for k, s in p.issues.items()}}
 KEY_SYSTEMS: tuple[str, ...] = tuple(KEY_SHAPES)
-MODULE_PLATFORM: dict[str, str] = {m: p.id for p in PLATFORMS for m in p.modules}
-PORTAL_HOST_KEY_SYSTEMS: dict[str, str] = {h: k for p in PLATFORMS for h, k in p.portal_hosts.items()}
-LONGTAIL_HOSTS: dict[str, str] = {h: p.id for p in PLATFORMS for h in p.longtail_hosts}
-LONGTAIL_AGENCIES: dict[str, str] = {a: p.id for p in PLATFORMS for a in p.longtail_agencies}
+# Hosts several platforms share (apis.data.go.kr) must be answered by the same family in every declaration.
+HOST_FAMILY: dict[str, str] = _merged([(h, f) for p in PLATFORMS for h, f in p.hosts.items()], "host")
+PORTAL_HOST_KEY_SYSTEMS: dict[str, str] = _merged(
+    [(h, k) for p in PLATFORMS for h, k in p.portal_hosts.items()], "portal host")
+LONGTAIL_HOSTS: dict[str, str] = _unique([(h, p.id) for p in PLATFORMS for h in p.longtail_hosts], "long-tail host")
+LONGTAIL_AGENCIES: dict[str, str] = _unique(
+    [(a, p.id) for p in PLATFORMS for a in p.longtail_agencies], "long-tail agency")
 
 
 def key_shape(key_system: str) -> KeyShape:
     return KEY_SHAPES.get(key_system, DEFAULT_KEY_SHAPE)
 
 
-def longtail_platform(host: str, key: str, unknown: str = "other") -> str:
+def longtail_platform(host: str, key: str, unknown: str = UNKNOWN_PLATFORM) -> str:
     """The platform a generated long-tail endpoint belongs to: its host's, or on the data.go.kr gateway its
     agency's (the first path segment), as its catalog file says."""
     if host in LONGTAIL_HOSTS:
         return LONGTAIL_HOSTS[host]
     return LONGTAIL_AGENCIES.get(key.strip("/").split("/")[0], unknown)
+
+
+def served_modules() -> tuple[tuple[str | None, ModuleType], ...]:
+    """Every module with world tables and endpoints: (platform id, group module) for every declared API
+    group, then the generated long tail (platform None: each of its endpoints belongs to the platform its
+    host or gateway agency names, `longtail_platform`)."""
+    from sim import longtail_service
+
+    return (*group_modules(), (None, longtail_service))
+
+
+# ---------------------------------------------------------------- requests → endpoints
+
+
+class EndpointIndex:
+    """The simulator's endpoints without a world: (host, key) → Endpoint and its platform, and a request →
+    the endpoint that answers it (`resolve`: the family names the key, as it does when it serves) — all a
+    family needs to render a fault in the request's format, and what the truth API asks."""
+
+    def __init__(self) -> None:
+        self.endpoints: dict[tuple[str, str], Endpoint] = {}
+        self.platforms: dict[tuple[str, str], str] = {}
+        # host → path prefix (whole segments) → the platforms serving endpoints under it
+        self.host_prefixes: dict[str, dict[str, set[str]]] = {}
+        for owner, module in served_modules():
+            for ep in module.ENDPOINTS:
+                check_declared(ep, owner)
+                platform = owner or longtail_platform(ep.host, ep.key)
+                self.endpoints[(ep.host, ep.key)] = ep
+                self.platforms[(ep.host, ep.key)] = platform
+                prefixes = self.host_prefixes.setdefault(ep.host, {})
+                for prefix in _prefixes(ep.key) if ep.key.startswith("/") else [""]:
+                    prefixes.setdefault(prefix, set()).add(platform)
+
+    @property
+    def host_family(self) -> dict[str, str]:
+        return HOST_FAMILY
+
+    def endpoint(self, host: str, key: str) -> Endpoint | None:
+        return self.endpoints.get((host, key))
+
+    def resolve(self, req: SimRequest) -> Endpoint | None:
+        """The endpoint a routed request reaches (None: a host or a path no endpoint serves)."""
+        family = HOST_FAMILY.get(req.host)
+        if family is None:
+            return None
+        key = family_class(family).endpoint_key(req)
+        return self.endpoints.get((req.host, key)) if key is not None else None
+
+
+def check_declared(ep: Endpoint, platform: str | None) -> None:
+    """An endpoint is served on a host its platform declares, by the family declared there."""
+    hosts = HOST_FAMILY if platform is None else next(p.hosts for p in PLATFORMS if p.id == platform)
+    if hosts.get(ep.host) != ep.family:
+        raise ValueError(f"endpoint {ep.host} {ep.key} ({ep.family}) is on no host its platform "
+                         f"{platform or 'long tail'} declares for that family: {hosts}")
+
+
+def _prefixes(path: str) -> list[str]:
+    """`/a/b/c` → ["", "/a", "/a/b", "/a/b/c"]."""
+    parts = path.strip("/").split("/")
+    return ["", *("/" + "/".join(parts[: i + 1]) for i in range(len(parts)))]
+
+
+@cache
+def endpoint_index() -> EndpointIndex:
+    return EndpointIndex()
+
+
+def route(host: str, path: str) -> tuple[str, str]:
+    """(host, path) as the simulator routes them: `kopa sim serve` clients put the real host first in the
+    path (`/opendart.fss.or.kr/api/list.json`)."""
+    host = host.split(":")[0].lower()
+    first, _, rest = path.lstrip("/").partition("/")
+    if first.lower() in HOST_FAMILY:
+        return first.lower(), "/" + rest
+    return host, path
+
+
+def platform_of(host: str, path: str) -> str:
+    """The catalog platform a request belongs to. apis.data.go.kr serves several, told apart by the
+    longest path prefix that only one platform's endpoints share (B190017 예보 → kdic, B490007 산업인력공단
+    → hrd; under 1160100 금융위, GetStockSecuritiesInfoService → krx and GetFnCoBinsInfoService → kdic).
+    A host or gateway path that no platform serves is `other`."""
+    host, path = route(host, path)
+    index = endpoint_index()
+    known = index.resolve(SimRequest("GET", host, path))
+    if known is not None:
+        return index.platforms[(known.host, known.key)]
+    # A path no endpoint serves: the platform whose endpoints alone share its longest prefix.
+    prefixes = index.host_prefixes.get(host)
+    if not prefixes:
+        return UNKNOWN_PLATFORM
+    for prefix in reversed(_prefixes(path.rstrip("/") or "/")):
+        owners = prefixes.get(prefix)
+        if owners is not None and len(owners) == 1:
+            return next(iter(owners))
+    return UNKNOWN_PLATFORM

@@ -27,7 +27,7 @@ class EndpointTruth(BaseModel):
 def endpoint_for_url(simulator: Simulator, url: str) -> Endpoint | None:
     """The endpoint a request URL (real host and path, query with fixed params) is answered by: resolved
     as the simulator resolves a request (its family names the endpoint's key), undrifted."""
-    from sim.faults import endpoint_index, route
+    from sim.registry import endpoint_index, route
 
     parts = urlsplit(url)
     host, path = route(parts.hostname or "", parts.path)

@@ -173,7 +173,7 @@ def test_schoolinfo_errors(backend, client, args, key, expected, snapshot):
 
 
 def test_tables_are_deterministic():
-    from sim.platforms import neis, schoolinfo
+    from sim.platforms.edu import neis, schoolinfo
 
     def build():
         ctx = WorldContext(WorldConfig(seed=3, scale="small"))

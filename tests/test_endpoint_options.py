@@ -11,9 +11,9 @@ import pytest
 
 import sim
 from sim.families.options import FAMILY_OPTIONS, EndpointOptionsError, validate_options
-from sim.platforms import PLATFORMS
+from sim.registry import served_modules
 
-ENDPOINTS = [ep for module in PLATFORMS for ep in module.ENDPOINTS]
+ENDPOINTS = [ep for _, module in served_modules() for ep in module.ENDPOINTS]
 _READ = re.compile(r"""(?:opts|options)(?:\.get\(|\[)["']([a-z_]+)["']|["']([a-z_]+)["'] in opts""")
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from kopa.catalog.loader import load_catalog
 from kopa.wire.registry import family_of
-from sim.platforms import dart as sim_dart
+from sim.platforms.dart import api as sim_dart
 
 KEY = "0123456789abcdef0123456789abcdef01234567"
 

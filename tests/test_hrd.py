@@ -14,8 +14,8 @@ import pytest
 from kopa.catalog.loader import load_catalog
 from kopa.wire.registry import family_of
 from sim.http import SimRequest
-from sim.platforms import hrd as hrd_platform
-from sim.platforms import qnet as qnet_platform
+from sim.platforms.hrd import hrdnet as hrd_platform
+from sim.platforms.hrd import qnet as qnet_platform
 from sim.world.context import WorldConfig, WorldContext
 
 KEY = "hrd-test-key"

@@ -13,8 +13,8 @@ import pytest
 from kopa.catalog.loader import load_catalog
 from kopa.wire import family_of
 from kopa.wire.base import Parsed
-from sim.platforms import kdic as kdic_platform
-from sim.platforms import law as law_platform
+from sim.platforms.kdic import api as kdic_platform
+from sim.platforms.law import api as law_platform
 from sim.world.context import WorldConfig, WorldContext
 from sim.world.table import Cond
 

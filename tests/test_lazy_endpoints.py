@@ -8,9 +8,9 @@ import time
 
 import pytest
 
+from sim import longtail_service as longtail
 from sim.app import Simulator
 from sim.keys import KeyPolicy
-from sim.platforms import longtail
 from sim.world.build import load_world
 from sim.world.context import WorldConfig
 

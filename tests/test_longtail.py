@@ -11,7 +11,7 @@ from kopa.catalog import load_catalog
 from kopa.wire import family_of
 from sim.longtail import datasets
 from sim.longtail_catalog import DATA_DIR, render
-from sim.platforms.longtail import HOSTS
+from sim.longtail_service import HOSTS
 from sim.truth import endpoint_for_url, truth_of
 
 CATALOG = load_catalog()

@@ -17,7 +17,7 @@ from kopa.catalog import load_catalog
 from kopa.catalog.formats import FORMATS
 from kopa.eval.task import GoldenStep, load_tasks
 from sim.longtail import datasets
-from sim.platforms.longtail import HOSTS
+from sim.longtail_service import HOSTS
 from sim.truth import truth_of
 from sim.world.build import read_index
 

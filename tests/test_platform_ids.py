@@ -1,6 +1,7 @@
-"""The platform declarations (sim/registry.py) agree with everything else that names platforms: the
-catalog's platform ids and every tool's key system, the key-issuance tool's enum, the simulator's platform
-modules, every fault profile's sections and quotas, and the two Domain literals."""
+"""The platform declarations (`sim/platforms/<id>/__init__.py`, read by sim/registry.py) agree with
+everything else that names platforms: the catalog's platform ids, domains and every tool's key system, the
+key-issuance tool's enum, the API-group modules in each package, every fault profile's sections and quotas,
+and the two Domain literals."""
 
 from __future__ import annotations
 
@@ -11,11 +12,12 @@ from pathlib import Path
 import pytest
 
 import sim
+import sim.platforms
 from kopa.catalog import load_catalog
 from kopa.catalog.models import Domain as CatalogDomain
 from kopa.eval.task import Domain as TaskDomain
-from sim.platforms import PLATFORMS as MODULES
-from sim.registry import KEY_SHAPES, KEY_SYSTEMS, MODULE_PLATFORM, PLATFORM_IDS, PLATFORMS
+from sim.platforms import group_modules
+from sim.registry import KEY_SHAPES, KEY_SYSTEMS, PLATFORM_IDS, PLATFORMS, endpoint_index
 
 CATALOG = load_catalog()
 CATALOG_PLATFORMS = {t.platform for t in CATALOG} - {"session"}
@@ -26,8 +28,30 @@ def test_catalog_registry_and_key_issuance_name_the_same_platforms():
     assert set(PLATFORM_IDS) == CATALOG_PLATFORMS and len(PLATFORM_IDS) == len(set(PLATFORM_IDS))
     enum = next(p.enum for p in CATALOG["issue_api_key"].spec.params if p.name == "platform")
     assert set(enum) == CATALOG_PLATFORMS
-    modules = {m.__name__.rsplit(".", 1)[-1] for m in MODULES} - {"longtail"}
-    assert set(MODULE_PLATFORM) == modules
+
+
+def test_each_platform_package_declares_its_catalog_domain():
+    for declaration in PLATFORMS:
+        assert {t.domain for t in CATALOG if t.platform == declaration.id} == {declaration.domain}, declaration.id
+
+
+def test_every_module_serving_endpoints_in_a_platform_package_is_a_declared_api_group():
+    """A group module left out of its declaration would be silently unserved; a declared one must serve."""
+    root = Path(sim.platforms.__file__).parent
+    serving = {f"sim.platforms.{p.parent.name}.{p.stem}" for p in root.glob("*/*.py")
+               if "\nENDPOINTS" in p.read_text(encoding="utf-8")}
+    declared = {module.__name__ for _, module in group_modules()}
+    assert serving == declared
+    for _, module in group_modules():
+        assert callable(module.tables) and module.ENDPOINTS, module.__name__
+
+
+def test_every_endpoint_is_served_on_a_host_its_platform_declares_for_its_family():
+    index = endpoint_index()  # building the index checks each endpoint against its declaration
+    declared_hosts = {h for p in PLATFORMS for h in p.hosts}
+    assert {host for host, _ in index.endpoints} == declared_hosts
+    for (host, key), platform in index.platforms.items():
+        assert platform in PLATFORM_IDS, (host, key)
 
 
 def test_every_tools_key_system_is_one_its_platform_declares():

@@ -16,7 +16,8 @@ from kopa.catalog.loader import load_catalog
 from kopa.wire.base import Parsed
 from kopa.wire.registry import family_of
 from sim.http import SimRequest
-from sim.platforms import assembly, gg
+from sim.platforms.assembly import api as assembly
+from sim.platforms.gg import api as gg
 
 ASM = "open.assembly.go.kr"
 GG = "openapi.gg.go.kr"

@@ -18,7 +18,7 @@ from kopa.catalog.loader import load_catalog
 from kopa.wire.base import Parsed
 from kopa.wire.registry import family_of
 from sim.app import Simulator
-from sim.platforms import seoul
+from sim.platforms.seoul import api as seoul
 from sim.world.context import WorldConfig, WorldContext
 
 SEOUL_KEY = "0123456789abcdef0123456789abcdef"

@@ -47,7 +47,7 @@ def test_a_date_answers_the_same_whatever_was_asked_before(world):
 
 
 def test_a_later_world_keeps_the_past_as_it_was():
-    from sim.platforms import dart_filings
+    from sim.platforms.dart import filings as dart_filings
     from sim.world import prices
 
     now, later = WorldContext(WorldConfig()), WorldContext(WorldConfig(today=dt.date(2026, 9, 30)))

@@ -18,7 +18,7 @@ from kopa.catalog.cache import (
     read_compiled,
     write_compiled,
 )
-from kopa.catalog.models import PlatformSpec, Tool, ToolSpec
+from kopa.catalog.models import ParamSpec, PlatformSpec, Tool, ToolSpec
 from kopa.errors import UserError
 
 
@@ -84,7 +84,28 @@ def merge_files(files: list[Path]) -> list[PlatformSpec]:
             raise CatalogError(f"{f.name}: extends unknown platform {ext.id!r}")
         base = platforms[ext.id]
         platforms[ext.id] = base.model_copy(update={"tools": [*base.tools, *ext.tools]})
-    return list(platforms.values())
+    return _fill_platform_enums(list(platforms.values()))
+
+
+def _fill_platform_enums(platforms: list[PlatformSpec]) -> list[PlatformSpec]:
+    """A parameter with `enum_from: platforms` (issue_api_key's `platform`) gets every platform that has
+    tools of its own, by id, each named in the description as its file's `short_name` says."""
+    named = sorted((p for p in platforms if p.family != "session"), key=lambda p: p.id)
+    for p in named:
+        if p.short_name is None:
+            raise CatalogError(f"{p.id}.yaml: short_name is missing (issue_api_key's platform list names it)")
+    listing = ", ".join(f"{p.id} {p.short_name}" for p in named)
+
+    def fill(param: ParamSpec) -> ParamSpec:
+        if param.enum_from != "platforms":
+            return param
+        spelled = param.model_dump(exclude_unset=True, exclude={"enum_from"})
+        return ParamSpec.model_validate({**spelled, "enum": [p.id for p in named],
+                                         "description": f"{param.description} ({listing})"})
+
+    return [p.model_copy(update={"tools": [t.model_copy(update={"params": [fill(q) for q in t.params]})
+                                           if any(q.enum_from for q in t.params) else t for t in p.tools]})
+            if any(q.enum_from for t in p.tools for q in t.params) else p for p in platforms]
 
 
 V = TypeVar("V")

@@ -51,6 +51,9 @@ class ParamSpec(_Strict):
     paging: bool = Field(False, description="a pagination parameter (page number, page size, row window)")
     match: Literal["exact", "contains"] = Field("contains", description="client-side filter semantics")
     field: str | None = Field(None, description="output field a client-side filter tests")
+    enum_from: Literal["platforms"] | None = Field(
+        None, description="the loader fills `enum` with every catalog platform's id (and names them in the "
+                          "description), so that adding a platform is adding its own file")
 
     @field_validator("format")
     @classmethod
@@ -116,6 +119,7 @@ class ToolSpec(_Strict):
 class PlatformSpec(_Strict):
     id: str
     name: str
+    short_name: str | None = Field(None, description="how a list of platforms names it (issue_api_key's enum)")
     domain: Domain | None = None
     family: Family
     base_url: str

@@ -27,11 +27,11 @@ if TYPE_CHECKING:
 
 
 def generate(config: WorldConfig) -> list[TableData]:
-    from sim.platforms import PLATFORMS
+    from sim.registry import served_modules
 
     ctx = WorldContext(config)
     tables: list[TableData] = []
-    for module in PLATFORMS:
+    for _, module in served_modules():
         tables.extend(module.tables(ctx))
     names = [t.name for t in tables]
     if len(set(names)) != len(names):

@@ -317,7 +317,8 @@ def _rights(ctx: WorldContext, kind: str) -> TableData:
     """신주인수권증권 (sw) come from DART 신주인수권부사채 decisions with 분리형 warrants, listed from the payment
     date to the end of the exercise period; 신주인수권증서 (sr) from 주주배정 유상증자 decisions, listed for five
     trading days about a month after the decision. TARSTK_ISU_SRT_CD is the issuer's stock_code."""
-    from sim.platforms.dart import _major_events  # the DART events are this world's truth of who issued what
+    # The DART events are this world's truth of who issued what.
+    from sim.platforms.dart.api import _major_events
 
     events = next(t for t in _major_events(ctx) if t.name == ("dart_major_bdwtIsDecsn" if kind == "sw"
                                                                  else "dart_major_piicDecsn")).columns

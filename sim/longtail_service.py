@@ -16,9 +16,9 @@ import numpy as np
 
 from sim.endpoints import Bind, Endpoint
 from sim.longtail import Dataset, datasets
-from sim.platforms import assembly as _assembly
-from sim.platforms import gg as _gg
-from sim.platforms import law as _law
+from sim.platforms.assembly import api as _assembly
+from sim.platforms.gg import api as _gg
+from sim.platforms.law import api as _law
 from sim.world.context import WorldContext
 from sim.world.names import PLACE_STEMS
 from sim.world.regions import SIDOS, sigungu_of
@@ -28,6 +28,8 @@ from sim.world.table import Cond, TableData
 HOSTS = {"gg": "openapi.gg.go.kr", "seoul": "openapi.seoul.go.kr", "assembly": "open.assembly.go.kr",
          "datagokr": "apis.data.go.kr"}
 FAMILIES = ("gg", "seoul", "assembly", "datagokr")
+
+
 def _by_family(family: str) -> list[Dataset]:
     return [d for d in datasets() if d.family == family]
 
@@ -155,13 +157,6 @@ def _endpoint(d: Dataset) -> Endpoint:
                         options={"positional": d.filters})
     return Endpoint("datagokr", HOSTS["datagokr"], d.key, table, binds=binds, columns=columns, fixed=fixed,
                     options={"format_param": "resultType", "ok_msg": "NORMAL SERVICE."})
-
-
-# The family serving each host, known without building the 2,302 endpoints: the simulator registers
-# these hosts at start and builds ENDPOINTS only when a request misses the real platforms' endpoints,
-# so a command that never touches the long tail does not pay for it.
-LAZY_HOST_FAMILIES = {HOSTS["gg"]: "portal", HOSTS["assembly"]: "portal", HOSTS["seoul"]: "seoul",
-                      HOSTS["datagokr"]: "datagokr"}
 
 
 @cache

@@ -8,8 +8,8 @@ import datetime as dt
 import numpy as np
 
 from sim.endpoints import Bind, Endpoint, SimError
-from sim.platforms.dart_filings import ALL_FIELDS as _ALL_FIELDS
-from sim.platforms.dart_filings import (
+from sim.platforms.dart.filings import ALL_FIELDS as _ALL_FIELDS
+from sim.platforms.dart.filings import (
     KEY_FIELDS,
     OPTIONAL_ALL_FIELDS,
     OPTIONAL_KEY_FIELDS,
@@ -149,7 +149,7 @@ def _convertible_bonds(ctx: WorldContext) -> TableData:
                                                   "rcept_no": "rcept_no", "rcept_dt": "disclosure_date"})
 
 
-# Other filings 공시검색 lists besides the periodic reports (dart_filings), 주요사항보고서 (the event tables)
+# Other filings 공시검색 lists besides the periodic reports (filings.py), 주요사항보고서 (the event tables)
 # and 지분공시 (the ownership tables), which come from their own tables so every API agrees on them.
 _REPORTS = [
     ("B", "B001", "주요사항보고서(유상증자결정)"),
@@ -239,7 +239,7 @@ ENDPOINTS = [
              binds={"corp_code": Bind("corp_code", pattern=CORP_CODE),
                     "bgn_de": Bind("rcept_dt", "ge", DATE), "end_de": Bind("rcept_dt", "le", DATE)},
              required=("corp_code", "bgn_de", "end_de"), fields=_EVENT_FIELDS),
-    # Every filed periodic report's key accounts, 2015 on (dart_filings generates them when asked).
+    # Every filed periodic report's key accounts, 2015 on (sim.platforms.dart.filings generates them when asked).
     Endpoint("dart", HOST, "fnlttSinglAcnt", "dart_account",
              binds={"corp_code": Bind("corp_code", pattern=CORP_CODE),
                     "bsns_year": Bind("bsns_year", pattern=r"20(1[5-9]|2\d)"),
@@ -700,7 +700,7 @@ def _ownership_list_rows(ctx: WorldContext) -> list[tuple]:
 
 
 # ---------------------------------------------------------------------------------------------------------
-# 정기보고서 주요정보 (DS002): corp_code + bsns_year + reprt_code. Every periodic report filed (dart_filings)
+# 정기보고서 주요정보 (DS002): corp_code + bsns_year + reprt_code. Every periodic report filed (filings.py)
 # answers, under its own rcept_no, generated from a stream named by the filing when asked; the stored tables
 # are a sample: listed companies' latest 사업보고서.
 
