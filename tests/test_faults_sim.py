@@ -52,6 +52,7 @@ PLATFORM_REQUESTS = {
     "law": ("www.law.go.kr", "/DRF/lawSearch.do"),
     "assembly": ("open.assembly.go.kr", "/portal/openapi/ALLNAMEMBER"),
     "gg": ("openapi.gg.go.kr", "/SigunCdInfo"),
+    "tago": ("apis.data.go.kr", "/1613000/BusSttnInfoInqireService/getSttnNoList"),
 }
 N_CALLS = 10_000
 Z99 = 2.5758  # two-sided 99% normal quantile

@@ -73,6 +73,9 @@ def total_pages(total: int, size: int) -> int:
     return max(1, math.ceil(total / size)) if size > 0 else 1
 
 
-def stringify(rows: list[dict]) -> list[dict]:
-    """Services that answer every value as a string (DART, KRX, data.go.kr)."""
-    return [{k: ("" if v is None else str(v)) for k, v in r.items()} for r in rows]
+def stringify(rows: list[dict], numeric: tuple[str, ...] | list[str] = ()) -> list[dict]:
+    """Services that answer every value as a string (DART, KRX, data.go.kr), but for the `numeric` fields
+    an endpoint answers as JSON numbers (an integer or a decimal value is kept as it is)."""
+    keep = set(numeric)
+    return [{k: (v if k in keep and isinstance(v, int | float) and not isinstance(v, bool)
+                 else ("" if v is None else str(v))) for k, v in r.items()} for r in rows]

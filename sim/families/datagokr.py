@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from sim.endpoints import SimError
-from sim.families.common import json_response, parse_int, total_pages, xml_response
+from sim.families.common import json_response, parse_int, stringify, total_pages, xml_response
 from sim.http import SimRequest, SimResponse
 
 CODES = {
@@ -98,7 +98,14 @@ class DataGoKrFamily:
         if total == 0:
             raise SimError("no_data")
         in_range = page <= total_pages(total, size)
-        rows = sim.rows(endpoint, idx[(page - 1) * size : page * size], text=True) if in_range else []
+        window = idx[(page - 1) * size : page * size]
+        numeric = opts.get("numeric_fields", ())
+        if not in_range:
+            rows = []
+        elif numeric and fmt == "json":  # XML has text only; JSON keeps the provider's numbers
+            rows = stringify(sim.rows(endpoint, window), numeric)
+        else:
+            rows = sim.rows(endpoint, window, text=True)
         return _envelope(fmt, "00", opts, {"rows": rows, "pageNo": page, "numOfRows": size, "totalCount": total})
 
 

@@ -37,6 +37,7 @@ class DatagokrOptions(_Options):
     ok_code: str | None = None  # the success resultCode ("00" or "0000" by provider)
     ok_msg: str | None = None  # the success resultMsg ("NORMAL SERVICE." / "NORMAL_CODE" …)
     page_size_code: str | None = None  # the code of a page size over the limit
+    numeric_fields: tuple[str, ...] = ()  # output fields a JSON answer gives as numbers (coordinates, counts)
     one_row_object: bool = True  # a lone <item> becomes an object in XML→JSON conversion
 
 

@@ -26,7 +26,7 @@ Per-endpoint `options` (all optional):
 from __future__ import annotations
 
 from sim.endpoints import Endpoint, SimError
-from sim.families.common import json_response, parse_int, xml_response
+from sim.families.common import json_response, parse_int, stringify, xml_response
 from sim.http import SimRequest, SimResponse
 from sim.registry import PORTAL_HOST_KEY_SYSTEMS
 
@@ -125,7 +125,7 @@ class PortalFamily:
             # Past the last page the engine's paged query returns nothing and it says so with INFO-200,
             # exactly as for an empty result (plausible; unconfirmed).
             raise SimError("no_data")
-        rows = _render(sim.rows(endpoint, window), opts.get("numeric_fields", ()))
+        rows = stringify(sim.rows(endpoint, window), opts.get("numeric_fields", ()))
         return _success(endpoint.key, total, rows, fmt)
 
 
@@ -163,12 +163,6 @@ def _args(req: SimRequest, endpoint: Endpoint, fold: bool) -> dict[str, str]:
         if value is not None:
             args[name] = value
     return args
-
-
-def _render(rows: list[dict], numeric: tuple[str, ...] | list[str]) -> list[dict]:
-    keep = set(numeric)
-    return [{k: (v if k in keep and isinstance(v, int) else ("" if v is None else str(v)))
-             for k, v in r.items()} for r in rows]
 
 
 def _success(service: str, total: int, rows: list[dict], fmt: str) -> SimResponse:

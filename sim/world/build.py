@@ -11,6 +11,7 @@ import time
 import weakref
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -66,9 +67,25 @@ def cache_dir() -> Path:
     return Path(root) if root else Path.home() / ".cache" / "kopa"
 
 
+# The code a world's tables come from: a change to any of it (a new platform package, a generator edited)
+# makes another world file, so a cached world never outlives the code that wrote it.
+_GENERATOR_SOURCES = ("world/*.py", "platforms/*.py", "platforms/*/*.py", "longtail.py", "longtail_service.py",
+                      "history.py")
+
+
+@cache
+def generator_digest() -> str:
+    """SHA-256 (first 12 hex digits) of the generator sources' relative paths and bytes."""
+    root = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    for path in sorted({p for pattern in _GENERATOR_SOURCES for p in root.glob(pattern)}):
+        h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()[:12]
+
+
 def world_path(config: WorldConfig, directory: Path | None = None) -> Path:
     base = directory or cache_dir() / "worlds"
-    return base / f"world-{config.key()}-g{GENERATOR_VERSION}.duckdb"
+    return base / f"world-{config.key()}-g{GENERATOR_VERSION}-{generator_digest()}.duckdb"
 
 
 def write_world(config: WorldConfig, path: Path) -> str:
@@ -92,6 +109,7 @@ def write_world(config: WorldConfig, path: Path) -> str:
         con.execute("CREATE TABLE _kopa_tables (tbl VARCHAR, n_rows BIGINT)")
         meta = {
             "generator_version": GENERATOR_VERSION,
+            "generator_digest": generator_digest(),
             "config": config.model_dump_json(),
             "content_hash": digest,
             "build_seconds": f"{time.perf_counter() - t0:.3f}",
@@ -312,7 +330,15 @@ def load_world(config: WorldConfig, *, directory: Path | None = None, rebuild: b
     path = world_path(config, directory)
     if rebuild or not path.exists():
         write_world(config, path)
+        _remove_stale_worlds(path, config)
     return read_world(path)
+
+
+def _remove_stale_worlds(current: Path, config: WorldConfig) -> None:
+    """Worlds of the same configuration written by other generator code: nothing will read them again."""
+    for old in current.parent.glob(f"world-{config.key()}-g*.duckdb*"):  # the file and its side index
+        if not old.name.startswith(current.name):
+            old.unlink(missing_ok=True)  # an open reader keeps its file until it closes it
 
 
 def recompute_hash(world: World) -> str:

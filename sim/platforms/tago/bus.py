@@ -1,0 +1,160 @@
+"""TAGO's bus stops, routes and arrivals for the cities outside Seoul (data.go.kr 15098534 버스정류소정보,
+15098529 버스노선정보, 15098530 버스도착정보): city codes → stops (nodeid) → the routes through a stop → a
+route's stops in order, and the next bus of each route due at a stop.
+
+Each city has its own stops and routes; a route runs through an ordered run of its city's stops, up
+(updowncd 0) and back down (1), and a stop's through-routes are exactly the routes whose runs contain it.
+The real JSON answer carries coordinates, 정류소번호 and orders as numbers (`numeric_fields`); route numbers
+stay strings here (the real answer sends a number where the route number is all digits — unconfirmed).
+"""
+
+from __future__ import annotations
+
+from sim.endpoints import Bind, Endpoint
+from sim.world.context import WorldContext
+from sim.world.names import PLACE_STEMS
+from sim.world.table import TableData
+
+HOST = "apis.data.go.kr"
+STTN = "/1613000/BusSttnInfoInqireService"
+ROUTE = "/1613000/BusRouteInfoInqireService"
+ARVL = "/1613000/ArvlInfoInqireService"
+CITY_CODE = r"\d{2}|\d{5}"
+
+# (citycode, cityname, nodeid/routeid prefix, centre latitude, centre longitude)
+CITIES = (
+    (12, "세종특별시", "SJB", 36.480, 127.289), (21, "부산광역시", "BSB", 35.180, 129.075),
+    (22, "대구광역시", "DGB", 35.871, 128.601), (23, "인천광역시", "ICB", 37.456, 126.705),
+    (24, "광주광역시", "GJB", 35.160, 126.851), (25, "대전광역시", "DJB", 36.351, 127.385),
+    (26, "울산광역시", "USB", 35.539, 129.311), (31010, "수원시", "GGB", 37.263, 127.029),
+    (31020, "성남시", "GGB", 37.420, 127.127), (31160, "군포시", "GGB", 37.362, 126.935),
+    (31190, "용인시", "GGB", 37.241, 127.178), (32010, "춘천시", "CCB", 37.881, 127.730),
+    (32020, "원주시", "WJB", 37.342, 127.920), (33010, "청주시", "CJB", 36.642, 127.489),
+    (34010, "천안시", "CAB", 36.815, 127.114), (35010, "전주시", "JJB", 35.824, 127.148),
+    (37010, "포항시", "PHB", 36.019, 129.343), (38010, "창원시", "CWB", 35.228, 128.681),
+    (39, "제주특별자치도", "JEB", 33.499, 126.531),
+)
+_SUFFIXES = ("역", "초등학교", "사거리", "시장", "주민센터", "아파트", "입구", "공원", "병원", "우체국", "터미널", "삼거리")
+_ROUTE_TYPES = (("일반버스", 0.45), ("간선버스", 0.2), ("지선버스", 0.2), ("급행버스", 0.08), ("마을버스", 0.07))
+
+_STOP_COLUMNS = ("citycode", "nodeid", "nodenm", "nodeno", "gpslati", "gpslong")
+_ROUTE_COLUMNS = ("citycode", "routeid", "routeno", "routetp", "startnodenm", "endnodenm", "startvehicletime",
+                  "endvehicletime", "intervaltime", "intervalsattime", "intervalsuntime")
+_ENTITIES = {"citycode": "tago_city_code", "nodeid": "tago_node_id", "routeid": "tago_route_id",
+             "nodenm": "tago_stop_name", "routeno": "tago_route_no"}
+
+
+def _route_no(rng, kind: str, n: int) -> str:
+    if kind == "급행버스":
+        return f"급행{n}"
+    if kind == "마을버스":
+        return f"{int(rng.integers(1, 99))}-{int(rng.integers(1, 9))}"
+    first = {"간선버스": (1, 7), "지선버스": (2, 10), "일반버스": (1, 10)}[kind]
+    return f"{int(rng.integers(*first))}{int(rng.integers(0, 100)):02d}"
+
+
+def _city(ctx: WorldContext, city: tuple, serial: dict[str, int]) -> tuple[list[tuple], list[tuple], list[tuple]]:
+    code, _, prefix, lat, lon = city
+    rng = ctx.rng("tago", str(code))
+    n_stops, n_routes = ctx.n(40, 400), ctx.n(8, 60)
+    stops = []
+    nodenos = rng.choice(90000, size=n_stops, replace=False) + 10000
+    for i in range(n_stops):
+        serial[prefix] = serial.get(prefix, 0) + 1
+        name = f"{PLACE_STEMS[int(rng.integers(len(PLACE_STEMS)))]}{_SUFFIXES[int(rng.integers(len(_SUFFIXES)))]}"
+        stops.append((code, f"{prefix}{code % 1000:03d}{serial[prefix]:06d}", name, int(nodenos[i]),
+                      round(lat + float(rng.normal(0, 0.03)), 6), round(lon + float(rng.normal(0, 0.03)), 6)))
+    kinds, weights = zip(*_ROUTE_TYPES, strict=True)
+    routes, route_stops, numbers = [], [], set()
+    for r in range(n_routes):
+        kind = kinds[int(rng.choice(len(kinds), p=weights))]
+        number = _route_no(rng, kind, r + 1)
+        while number in numbers:
+            number = _route_no(rng, kind, r + 1)
+        numbers.add(number)
+        run = [stops[int(i)] for i in rng.choice(n_stops, size=int(rng.integers(8, min(24, n_stops))), replace=False)]
+        route_id = f"{prefix}{code % 1000:03d}{r + 1:05d}"
+        start, end = f"{int(rng.integers(5, 7)):02d}{int(rng.choice([0, 10, 20, 30, 40, 50])):02d}", \
+            f"{int(rng.integers(21, 24)):02d}{int(rng.choice([0, 15, 30, 45])):02d}"
+        interval = int(rng.choice([8, 10, 12, 15, 20, 25, 30]))  # minutes between buses on weekdays
+        routes.append((code, route_id, number, kind, run[0][2], run[-1][2], start, end, interval,
+                       interval + int(rng.choice([0, 5, 10])), interval + int(rng.choice([5, 10, 15]))))
+        # up the run and back down it: the far end is stop once, each other stop twice (one per direction)
+        legs = [(s, 0) for s in run] + [(s, 1) for s in reversed(run[:-1])]
+        route_stops.extend((code, route_id, s[1], s[2], s[3], order, s[4], s[5], updown)
+                           for order, (s, updown) in enumerate(legs, start=1))
+    return stops, routes, route_stops
+
+
+def _table(name: str, names: tuple[str, ...], rows: list[tuple]) -> TableData:
+    columns = {c: [r[i] for r in rows] for i, c in enumerate(names)}
+    return TableData(name, columns, entities={c: e for c, e in _ENTITIES.items() if c in columns})
+
+
+def tables(ctx: WorldContext) -> list[TableData]:
+    serial: dict[str, int] = {}
+    stops, routes, route_stops = [], [], []
+    for city in CITIES:
+        s, r, rs = _city(ctx, city, serial)
+        stops += s
+        routes += r
+        route_stops += rs
+    by_id = {r[1]: r for r in routes}
+    through = sorted({(rs[0], rs[2], rs[1]) for rs in route_stops})  # (citycode, nodeid, routeid), once each
+    stop_routes = [(code, nodeid, *by_id[route_id][1:6]) for code, nodeid, route_id in through]
+    # The next bus of each route through each stop, as of the world's now: stops still to go and seconds.
+    rng = ctx.rng("tago", "arrivals")
+    names = {s[1]: s[2] for s in stops}
+    arrivals = []
+    for code, nodeid, route_id in through:
+        ahead = int(rng.integers(1, 16))
+        arrivals.append((code, nodeid, names[nodeid], route_id, by_id[route_id][2], by_id[route_id][3], ahead,
+                         ahead * int(rng.integers(70, 130)), "저상버스" if rng.random() < 0.4 else "일반차량"))
+    return [
+        _table("tago_city", ("citycode", "cityname"), [(c[0], c[1]) for c in CITIES]),
+        _table("tago_stop", _STOP_COLUMNS, stops),
+        _table("tago_route", _ROUTE_COLUMNS, routes),
+        _table("tago_route_stop", ("citycode", "routeid", "nodeid", "nodenm", "nodeno", "nodeord", "gpslati",
+                                   "gpslong", "updowncd"), route_stops),
+        _table("tago_stop_route", ("citycode", "nodeid", "routeid", "routeno", "routetp", "startnodenm",
+                                   "endnodenm"), stop_routes),
+        _table("tago_arrival", ("citycode", "nodeid", "nodenm", "routeid", "routeno", "routetp", "arrprevstationcnt",
+                                "arrtime", "vehicletp"), arrivals),
+    ]
+
+
+def _options(*numeric: str) -> dict:
+    return {"format_param": "_type", "ok_msg": "NORMAL SERVICE.", "numeric_fields": numeric}
+
+
+_CITY = {"cityCode": Bind("citycode", pattern=CITY_CODE)}
+
+ENDPOINTS = [
+    Endpoint("datagokr", HOST, f"{STTN}/getCtyCodeList", "tago_city", options=_options("citycode")),
+    Endpoint("datagokr", HOST, f"{STTN}/getSttnNoList", "tago_stop", required=("cityCode",),
+             binds={**_CITY, "nodeNm": Bind("nodenm", "contains"), "nodeNo": Bind("nodeno", pattern=r"\d+")},
+             fields=("gpslati", "gpslong", "nodeid", "nodenm", "nodeno"),
+             options=_options("gpslati", "gpslong", "nodeno")),
+    Endpoint("datagokr", HOST, f"{STTN}/getSttnThrghRouteList", "tago_stop_route", required=("cityCode", "nodeid"),
+             binds={**_CITY, "nodeid": Bind("nodeid")},
+             fields=("routeid", "routeno", "routetp", "startnodenm", "endnodenm"), options=_options()),
+    Endpoint("datagokr", HOST, f"{ROUTE}/getRouteNoList", "tago_route", required=("cityCode",),
+             binds={**_CITY, "routeNo": Bind("routeno", "contains")},
+             fields=("routeid", "routeno", "routetp", "endnodenm", "startnodenm", "endvehicletime", "startvehicletime"),
+             options=_options()),
+    Endpoint("datagokr", HOST, f"{ROUTE}/getRouteInfoIem", "tago_route", required=("cityCode", "routeId"),
+             binds={**_CITY, "routeId": Bind("routeid")},
+             fields=("routeid", "routeno", "routetp", "endnodenm", "startnodenm", "endvehicletime", "startvehicletime",
+                     "intervaltime", "intervalsattime", "intervalsuntime"),
+             options=_options("intervaltime", "intervalsattime", "intervalsuntime")),
+    *[Endpoint("datagokr", HOST, f"{ARVL}/{operation}", "tago_arrival", required=("cityCode", "nodeId", *extra),
+               binds={**_CITY, "nodeId": Bind("nodeid"), "routeId": Bind("routeid")},
+               fields=("arrprevstationcnt", "arrtime", "nodeid", "nodenm", "routeid", "routeno", "routetp", "vehicletp"),
+               options=_options("arrprevstationcnt", "arrtime"))
+      for operation, extra in (("getSttnAcctoArvlPrearngeInfoList", ()),
+                               ("getSttnAcctoSpcifyRouteBusArvlPrearngeInfoList", ("routeId",)))],
+    Endpoint("datagokr", HOST, f"{ROUTE}/getRouteAcctoThrghSttnList", "tago_route_stop",
+             required=("cityCode", "routeId"), binds={**_CITY, "routeId": Bind("routeid")},
+             fields=("gpslati", "gpslong", "nodeid", "nodenm", "nodeno", "nodeord", "routeid", "updowncd"),
+             options=_options("gpslati", "gpslong", "nodeno", "nodeord", "updowncd")),
+]
