@@ -35,7 +35,15 @@ from sim.errors import SimInputError
 from sim.families import load_family
 from sim.http import SimRequest, SimResponse
 from sim.redact import KEY_PARAMS, PATH_KEY_FAMILIES, REDACTED
-from sim.registry import KEY_SYSTEMS, PLATFORM_IDS, UNKNOWN_PLATFORM, endpoint_index, platform_of, route
+from sim.registry import (
+    KEY_SYSTEMS,
+    PLATFORM_IDS,
+    UNKNOWN_PLATFORM,
+    endpoint_index,
+    platform_of,
+    route,
+    single_key_system,
+)
 from sim.tomlspec import load_spec, shipped, spec_path
 
 FaultKind = Literal["rate_limit", "maintenance", "server_error", "timeout", "connection_reset", "truncated",
@@ -94,6 +102,9 @@ class FaultProfile(BaseModel):
     maintenance_attempts: int = Field(2, ge=1, le=20, description="attempts 0..k-1 of a maintained request")
     timeout_seconds: float = Field(30.0, gt=0, description="virtual seconds a timed-out attempt costs")
     default: Rates = Rates()
+    # Rates a key issuer's services share (the data.go.kr gateway's code 22 quota answer): the level under
+    # `platforms` for a platform whose tools all check that one key system.
+    key_systems: dict[str, Rates] = Field(default_factory=dict)
     platforms: dict[str, Rates] = Field(default_factory=dict)
     overrides: list[EndpointOverride] = Field(default_factory=list)
     quotas: dict[str, int] = Field(default_factory=dict, description="key system → calls per quota window")
@@ -106,6 +117,9 @@ class FaultProfile(BaseModel):
         unknown = sorted(set(self.platforms) - set(PLATFORM_IDS))
         if unknown:
             raise ValueError(f"platforms: unknown platform id(s) {unknown}; known: {list(PLATFORM_IDS)}")
+        unknown = sorted(set(self.key_systems) - set(KEY_SYSTEMS))
+        if unknown:
+            raise ValueError(f"key_systems: unknown key system(s) {unknown}; known: {list(KEY_SYSTEMS)}")
         bad_keys = sorted(set(self.quotas) - set(KEY_SYSTEMS))
         if bad_keys:
             raise ValueError(f"quotas: unknown key system(s) {bad_keys}; known: {list(KEY_SYSTEMS)}")
@@ -121,6 +135,8 @@ class FaultProfile(BaseModel):
 
     def _rates(self, platform: str, override: int | None) -> dict[str, float]:
         rates = self.default.over(_ZERO)
+        if (system := single_key_system(platform)) in self.key_systems:
+            rates = self.key_systems[system].over(rates)
         if platform in self.platforms:
             rates = self.platforms[platform].over(rates)
         if override is not None:

@@ -58,6 +58,12 @@ LONGTAIL_AGENCIES: dict[str, str] = _unique(
     [(a, p.id) for p in PLATFORMS for a in p.longtail_agencies], "long-tail agency")
 
 
+def single_key_system(platform: str) -> str | None:
+    """The one key system every tool of `platform` checks (None: several, or no such platform)."""
+    systems = next((p.key_systems for p in PLATFORMS if p.id == platform), ())
+    return systems[0] if len(systems) == 1 else None
+
+
 def key_shape(key_system: str) -> KeyShape:
     return KEY_SHAPES.get(key_system, DEFAULT_KEY_SHAPE)
 

@@ -19,7 +19,7 @@ from collections import Counter
 
 import httpx
 
-from sim.faults import ATTEMPT_KINDS, FaultProfile, load_profile
+from sim.faults import ATTEMPT_KINDS, PLATFORM_IDS, UNKNOWN_PLATFORM, FaultProfile, load_profile
 
 MIX = "mix"
 DRIFT = "drift"
@@ -61,7 +61,9 @@ def profile_toml(kind: str, rate: float) -> str:
              f"maintenance_attempts = {base.maintenance_attempts}",
              f"timeout_seconds = {base.timeout_seconds!r}", ""]
     if kind in (MIX, DRIFT):
-        for level, platform in [("default", None), *((f"platforms.{p}", p) for p in sorted(base.platforms))]:
+        # Every platform whose rates are its own (a section, or its one key system's) gets them scaled.
+        own = sorted(p for p in PLATFORM_IDS if base._rates(p, None) != base._rates(UNKNOWN_PLATFORM, None))
+        for level, platform in [("default", None), *((f"platforms.{p}", p) for p in own)]:
             rates = base._rates(platform or "other", None)
             m = rates["maintenance"]
             per_attempt = sum(rates[k] for k in ATTEMPT_KINDS)
@@ -81,8 +83,6 @@ def profile_toml(kind: str, rate: float) -> str:
 
 def check_profile(profile: FaultProfile, rate: float) -> None:
     """Every platform's attempt-0 failure probability is the rate asked for (a guard on the algebra)."""
-    from sim.faults import PLATFORM_IDS, UNKNOWN_PLATFORM
-
     for platform in (UNKNOWN_PLATFORM, *PLATFORM_IDS):
         got = attempt_zero_failure(profile._rates(platform, None))
         if abs(got - rate) > 1e-9:
