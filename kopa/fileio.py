@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TypeVar
 
 import orjson
 
@@ -33,6 +34,32 @@ def write_atomic(path: Path, data: bytes) -> Path:
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
+
+
+T = TypeVar("T")
+
+
+def read_appended(path: Path, parse: Callable[[bytes], T]) -> list[T]:
+    """The records of a JSON-lines file a run appends to, in file order; none if it does not exist yet. A
+    line that does not parse is one an interrupted run cut short: it is skipped, and its unit runs again."""
+    if not path.exists():
+        return []
+    records = []
+    for line in path.read_bytes().splitlines():
+        try:
+            records.append(parse(line))
+        except ValueError:  # orjson's JSONDecodeError and pydantic's ValidationError are ValueErrors
+            continue
+    return records
+
+
+def drop_partial_line(path: Path) -> None:
+    """An interrupted run may leave its last line cut short; cut it off so appends start on a fresh line."""
+    if not path.exists():
+        return
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        path.write_bytes(data[: data.rfind(b"\n") + 1])
 
 
 def claim_run_folder(out: Path, payload: dict, *, body: bytes, force: bool, what: str, error: type[Exception],

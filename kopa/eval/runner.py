@@ -42,7 +42,7 @@ from kopa.eval.policies.offline import POLICIES
 from kopa.eval.scoring.episode import score_stored
 from kopa.eval.task import Target, Task, TaskSet, task_set
 from kopa.executor import Executor
-from kopa.fileio import claim_digest_folder, write_atomic
+from kopa.fileio import claim_digest_folder, drop_partial_line, read_appended, write_atomic
 
 INFRA_RETRIES = 1  # an infrastructure failure (not the model's) is retried once, then reported apart
 
@@ -173,16 +173,7 @@ def read_config(run_dir: Path) -> RunConfig:
 
 
 def read_episodes(out_dir: Path) -> list[Episode]:
-    path = out_dir / "episodes.jsonl"
-    if not path.exists():
-        return []
-    episodes = []
-    for line in path.read_bytes().splitlines():
-        try:
-            episodes.append(Episode.model_validate_json(line))
-        except ValueError:
-            continue  # a line cut short by an interrupted run: that episode runs again
-    return episodes
+    return read_appended(out_dir / "episodes.jsonl", Episode.model_validate_json)
 
 
 def read_scores(folder: Path) -> list[ScoredEpisode]:
@@ -197,15 +188,6 @@ def read_scores(folder: Path) -> list[ScoredEpisode]:
         except ValueError as exc:
             raise RunFolderError(f"{path}:{number}: not a scored episode: {exc}") from exc
     return out
-
-
-def _drop_partial_line(path: Path) -> None:
-    """An interrupted run may leave its last line cut short; cut it off so appends start on a fresh line."""
-    if not path.exists():
-        return
-    data = path.read_bytes()
-    if data and not data.endswith(b"\n"):
-        path.write_bytes(data[: data.rfind(b"\n") + 1])
 
 
 def prepare_folder(config: RunConfig, out_dir: Path, force: bool) -> None:
@@ -234,7 +216,7 @@ def generate(config: RunConfig, out_dir: Path, *, workers: int = 4, force: bool 
             if episode_key(task.id, seed, rollout) not in done]
     transcripts = out_dir / "transcripts"
     transcripts.mkdir(exist_ok=True)
-    _drop_partial_line(out_dir / "episodes.jsonl")
+    drop_partial_line(out_dir / "episodes.jsonl")
     if jobs and executor is not None and not executor.in_process:
         if config.tools is not None:
             raise UserError(f"--tools {config.tools}: episodes over MCP run on the local executor")

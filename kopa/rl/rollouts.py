@@ -36,7 +36,7 @@ from kopa.eval.runner import RunConfig, make_policy, play_one
 from kopa.eval.scoring.episode import score_stored
 from kopa.eval.task import Target, Task, task_set
 from kopa.executor import Executor
-from kopa.fileio import claim_digest_folder, write_atomic
+from kopa.fileio import claim_digest_folder, drop_partial_line, read_appended, write_atomic
 from kopa.rl.advantages import EPSILON, group_advantages
 from kopa.rl.messages import episode_messages, tool_calls
 from kopa.rl.policy import MixedPolicy, parse_mixed
@@ -186,16 +186,7 @@ def _prepare(config: RolloutConfig, out: Path, force: bool) -> None:
 
 
 def read_groups(out: Path) -> list[dict[str, Any]]:
-    path = out / "groups.jsonl"
-    if not path.exists():
-        return []
-    groups = []
-    for line in path.read_bytes().splitlines():
-        try:
-            groups.append(orjson.loads(line))
-        except orjson.JSONDecodeError:
-            continue  # a line cut short by an interrupted run: that group plays again
-    return groups
+    return read_appended(out / "groups.jsonl", orjson.loads)
 
 
 def _absolute(config: RolloutConfig) -> RolloutConfig:
@@ -218,10 +209,7 @@ def generate(config: RolloutConfig, out: Path, *, executor: Executor | None = No
     done = {g["task_id"] for g in read_groups(out)}
     pending = [t.id for t in tasks if t.id not in done]
     path = out / "groups.jsonl"
-    if path.exists():  # an interrupted run may leave its last line cut short
-        data = path.read_bytes()
-        if data and not data.endswith(b"\n"):
-            path.write_bytes(data[: data.rfind(b"\n") + 1])
+    drop_partial_line(path)
     if pending:
         _play(config, pending, out, executor, on_group)
     order = {t.id: i for i, t in enumerate(tasks)}
