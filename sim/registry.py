@@ -26,6 +26,7 @@ DEFAULT_KEY_SHAPE = KeyShape(32, "hex")  # a key system no platform declares (a 
 
 PLATFORMS: tuple[PlatformDeclaration, ...] = declarations()
 PLATFORM_IDS: tuple[str, ...] = tuple(p.id for p in PLATFORMS)
+DECLARED: dict[str, PlatformDeclaration] = {p.id: p for p in PLATFORMS}
 
 
 def _merged(pairs: list[tuple[str, str]], what: str) -> dict[str, str]:
@@ -45,8 +46,9 @@ def _unique(pairs: list[tuple[str, str]], what: str) -> dict[str, str]:
     return out
 
 
-_ISSUERS = _unique([(k, p.id) for p in PLATFORMS for k in p.issues] + [(k, "gateway") for k in GATEWAY_KEY_SHAPES],
-                   "key system")  # one issuer per key system
+# key system → who issues it: one issuer each (a platform, or the data.go.kr gateway)
+KEY_ISSUERS: dict[str, str] = _unique(
+    [(k, p.id) for p in PLATFORMS for k in p.issues] + [(k, "gateway") for k in GATEWAY_KEY_SHAPES], "key system")
 KEY_SHAPES: dict[str, KeyShape] = {**GATEWAY_KEY_SHAPES, **{k: s for p in PLATFORMS for k, s in p.issues.items()}}
 KEY_SYSTEMS: tuple[str, ...] = tuple(KEY_SHAPES)
 # Hosts several platforms share (apis.data.go.kr) must be answered by the same family in every declaration.
@@ -60,7 +62,7 @@ LONGTAIL_AGENCIES: dict[str, str] = _unique(
 
 def single_key_system(platform: str) -> str | None:
     """The one key system every tool of `platform` checks (None: several, or no such platform)."""
-    systems = next((p.key_systems for p in PLATFORMS if p.id == platform), ())
+    systems = DECLARED[platform].key_systems if platform in DECLARED else ()
     return systems[0] if len(systems) == 1 else None
 
 
@@ -126,7 +128,7 @@ class EndpointIndex:
 
 def check_declared(ep: Endpoint, platform: str | None) -> None:
     """An endpoint is served on a host its platform declares, by the family declared there."""
-    hosts = HOST_FAMILY if platform is None else next(p.hosts for p in PLATFORMS if p.id == platform)
+    hosts = HOST_FAMILY if platform is None else DECLARED[platform].hosts
     if hosts.get(ep.host) != ep.family:
         raise ValueError(f"endpoint {ep.host} {ep.key} ({ep.family}) is on no host its platform "
                          f"{platform or 'long tail'} declares for that family: {hosts}")

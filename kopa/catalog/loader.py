@@ -103,10 +103,12 @@ def _fill_platform_enums(platforms: list[PlatformSpec]) -> list[PlatformSpec]:
         return ParamSpec.model_validate({**spelled, "enum": [p.id for p in named],
                                          "description": f"{param.description} ({listing})"})
 
-    return [p.model_copy(update={"tools": [t.model_copy(update={"params": [fill(q) for q in t.params]})
-                                           if any(q.enum_from for q in t.params) else t for t in p.tools]})
-            if any(q.enum_from for t in p.tools for q in t.params) else p for p in platforms]
+    def filled(tool: ToolSpec) -> ToolSpec:
+        if not any(q.enum_from for q in tool.params):
+            return tool  # untouched, so its dump (and the compiled cache) stays as it was
+        return tool.model_copy(update={"params": [fill(q) for q in tool.params]})
 
+    return [p.model_copy(update={"tools": [filled(t) for t in p.tools]}) for p in platforms]
 
 V = TypeVar("V")
 
