@@ -74,8 +74,8 @@ def _city(ctx: WorldContext, city: tuple, serial: dict[str, int]) -> tuple[list[
         numbers.add(number)
         run = [stops[int(i)] for i in rng.choice(n_stops, size=int(rng.integers(8, min(24, n_stops))), replace=False)]
         route_id = f"{prefix}{code % 1000:03d}{r + 1:05d}"
-        start, end = f"{int(rng.integers(5, 7)):02d}{int(rng.choice([0, 10, 20, 30, 40, 50])):02d}", \
-            f"{int(rng.integers(21, 24)):02d}{int(rng.choice([0, 15, 30, 45])):02d}"
+        start = f"{int(rng.integers(5, 7)):02d}{int(rng.choice([0, 10, 20, 30, 40, 50])):02d}"  # 첫차 HHMM
+        end = f"{int(rng.integers(21, 24)):02d}{int(rng.choice([0, 15, 30, 45])):02d}"  # 막차 HHMM
         interval = int(rng.choice([8, 10, 12, 15, 20, 25, 30]))  # minutes between buses on weekdays
         routes.append((code, route_id, number, kind, run[0][2], run[-1][2], start, end, interval,
                        interval + int(rng.choice([0, 5, 10])), interval + int(rng.choice([5, 10, 15]))))
