@@ -17,7 +17,8 @@ from kopa.cli import main
 from kopa.edge.config import EdgeConfig
 from kopa.edge.phase_a import stream
 from kopa.edge.run import build_graph
-from kopa.eval.golden import GoldenStep
+from kopa.eval.environment import Environment
+from kopa.eval.golden import GoldenExecutor, GoldenStep
 from kopa.eval.lint import lint_task
 from kopa.eval.targets import compute_target
 from kopa.synth.dataset import filter_run, synth_run, write_dataset
@@ -36,9 +37,10 @@ from kopa.tools.runtime import ToolRuntime
 from sim.truth import endpoint_for_url
 
 CATALOG = load_catalog()
-PLATFORMS = {"krx", "kdic", "assembly", "dart"}
+PLATFORMS = {"krx", "kdic", "assembly", "dart", "gg"}
 TOOLS = [t for t in CATALOG if t.platform in PLATFORMS and t.spec.real and t.family != "session"]
 ATTEMPTS = 40
+BLOCK_ATTEMPTS = 150  # SEM and COND need a one-record source and CMP a two-value field: rarer than a chain
 
 
 @pytest.fixture(scope="module")
@@ -192,7 +194,8 @@ def test_queries_are_korean_state_precision_and_leak_no_handed_value(candidates)
 # ------------------------------------------------------------------ the judges on planted defects
 
 def _genuine(candidates) -> Candidate:
-    return next(c for c in candidates if c.pattern == "SEQ" and len(c.task.golden) == 2)
+    """A two-step lookup chain whose query does not happen to contain its answer (the leak judge's case)."""
+    return next(c for c in candidates if c.pattern == "SEQ" and len(c.task.golden) == 2 and leak_by_strings(c) is None)
 
 
 def test_a_planted_decorative_call_is_caught_and_a_genuine_chain_passes(candidates):
@@ -319,17 +322,28 @@ def _blocks(graph_run, kind: str, want: int = 2) -> list[Candidate]:
     _, phase = graph_run
     ctx = SynthContext(phase.graph, CATALOG, open_backend("sim"), phase.cache, seed=0)
     found = []
-    for i in range(40):
+    for i in range(BLOCK_ATTEMPTS):
         c = synthesize(ctx, i, TemplateWriter(), shape=kind)
-        if isinstance(c, Candidate) and c.pattern == kind:
+        if isinstance(c, Candidate) and c.pattern.split("+")[-1] == kind:
             found.append(c)
             if len(found) == want:
                 break
-    assert found, f"no standalone {kind} trajectory in 40 attempts"
+    assert found, f"no {kind} trajectory in {BLOCK_ATTEMPTS} attempts"
     return found
 
 
-_FIELD = re.compile(r"^\{s1\.records\[(\d)\]\.([^}|]+)\}$")
+def _block_source(runtime, c: Candidate) -> list[dict]:
+    """The records the block reads: from the world tables when it hangs off the first step; after a prefix,
+    those the golden prefix executed (its junctions are checked against the tables above)."""
+    first = c.task.golden[0]
+    if c.block.source == first.id:
+        return _from_tables(runtime, first.call, first.args)
+    env_task = c.task.model_copy(update={"golden": c.task.golden[: 1 + [s.id for s in c.task.golden].index(c.block.source)]})
+    run = GoldenExecutor(env_task, Environment(env_task, open_backend("sim"))).execute()
+    return run.scope[c.block.source]["records"]
+
+
+_FIELD = re.compile(r"^\{s\d+\.records\[(\d+)\]\.([^}|]+)\}$")
 
 
 def _member_calls(runtime, step, source: list[dict]) -> list[dict]:
@@ -344,39 +358,46 @@ def _member_calls(runtime, step, source: list[dict]) -> list[dict]:
 def test_sem_calls_two_tools_with_one_record_and_combines_them(graph_run):
     runtime = _runtime()
     for c in _blocks(graph_run, "SEM"):
-        first, group = c.task.golden[:2]
-        source = _from_tables(runtime, first.call, first.args)
+        group = next(s for s in c.task.golden if s.parallel)
+        source = _block_source(runtime, c)
         a, b = (_member_calls(runtime, m, source) for m in group.parallel)
         assert group.parallel[0].call != group.parallel[1].call
         assert len({call.turn for call in c.target.calls if call.tool in c.block.tools}) == 1  # one parallel turn
-        if c.answer.kind == "facts":
-            assert c.target.key.display == f"{a[0][c.answer.field]} / {b[0][c.answer.by]}"
-        else:
-            assert c.target.key.exact == str(len(a) + len(b))
+        assert len(source) == 1  # one record: no "first item" of the API's order
+        assert c.answer.kind == "facts"  # two facts about one entity, never the sum of unrelated counts
+        assert c.target.key.display == f"{a[0][c.answer.field]} / {b[0][c.answer.by]}"
+
+
+def _bound_field(group) -> str:
+    """The source field the comparison's members take."""
+    return next(m.group(2) for v in group.parallel[0].args.values() if (m := _FIELD.match(str(v))))
 
 
 def test_cmp_calls_one_tool_on_two_values_and_compares(graph_run):
     runtime = _runtime()
     for c in _blocks(graph_run, "CMP"):
-        first, group = c.task.golden[:2]
+        group = next(s for s in c.task.golden if s.parallel)
         assert group.parallel[0].call == group.parallel[1].call
-        source = _from_tables(runtime, first.call, first.args)
+        source = _block_source(runtime, c)
+        # the source returned exactly two values of the field: "the two" is then what it returned, in any order
+        assert len({str(r[_bound_field(group)]) for r in source}) == 2
         a, b = (_member_calls(runtime, m, source) for m in group.parallel)
         q = c.block.quantity_field
         if c.answer.kind == "argmax":
             best = a[0] if _num(a[0][q]) > _num(b[0][q]) else b[0]
             assert c.target.key.display == str(best[c.answer.field])
         elif q is not None:
-            assert _num(c.target.key.exact) == _num(a[0][q]) - _num(b[0][q])
+            assert _num(c.target.key.exact) == abs(_num(a[0][q]) - _num(b[0][q]))
         else:
-            assert c.target.key.exact == str(len(a) - len(b))
+            assert c.target.key.exact == str(abs(len(a) - len(b)))
 
 
 def test_cond_takes_the_branch_its_condition_selects(graph_run):
     runtime = _runtime()
     for c in _blocks(graph_run, "COND"):
-        first, branch = c.task.golden
-        source = _from_tables(runtime, first.call, first.args)
+        branch = c.task.golden[-1]
+        source = _block_source(runtime, c)
+        assert len(source) == 1  # the condition reads the one record, not the first of the API's order
         holds = _num(source[0][c.block.quantity_field]) >= _num(c.block.threshold)
         assert branch.call == c.block.tools[0 if holds else 1]
         records = _member_calls(runtime, branch, source)

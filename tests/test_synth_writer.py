@@ -17,8 +17,9 @@ def _spec(**extra) -> QueryInput:
                             param="code", field_label="종목코드", cardinality=40, records=40, total=40,
                             process="ge", pivot_field="vol", pivot_label="거래량", pivot="1000",
                             passed=["A000111", "A000222"])
-    fields = {"pattern": "DRV", "junctions": [junction], "titles": {"s1": "주식시세", "s2": "기업개황"},
-              "literals": [Literal_(step="s1", param="basDt", label="기준일자", value="20260130")],
+    fields = {"pattern": "DRV", "junctions": [junction], "subjects": {"s1": "코스닥 일별매매", "s2": "기업개황"},
+              "literals": [Literal_(step="s1", param="basDt", label="기준일자", value="20260130",
+                                    phrase="2026년 1월 30일")],
               "answer": AnswerInfo(kind="sum", step="s2", field="amt", label="매출액", precision=2, number=True)}
     return QueryInput(**{**fields, **extra})
 
@@ -32,22 +33,46 @@ def test_particles_follow_the_final_consonant():
 
 def test_the_template_states_the_condition_and_precision_but_no_handed_value():
     text = TemplateWriter().write(_spec(), np.random.default_rng(0))
-    assert "거래량이 1000 이상인" in text and "소수점 둘째 자리까지" in text and "2026년 1월 30일" in text
-    assert "A000111" not in text and "A000222" not in text
+    assert text == ("2026년 1월 30일 코스닥 일별매매 중 거래량이 1000 이상인 것들의 종목 각각의 기업개황의 매출액 "
+                    "합계는 얼마인가? (소수점 둘째 자리까지)")
+    assert "A000111" not in text and "20260130" not in text and "종목코드" not in text
+
+
+def test_a_name_looked_up_once_is_the_entity_the_question_is_about():
+    lookup = JunctionInfo(kind="SEQ", source="s1", target="s2", source_tool="find_dart_corp_code",
+                          target_tool="get_dart_company_overview", field="corp_code", param="corp_code",
+                          field_label="고유번호", cardinality=1, records=1, total=1, passed=["00126380"])
+    spec = _spec(junctions=[lookup], subjects={"s1": "회사", "s2": "기업개황"},
+                 literals=[Literal_(step="s1", param="corp_name", label="회사명", value="삼성전자", phrase="삼성전자",
+                                    contains=False)],
+                 answer=AnswerInfo(kind="field", step="s2", field="ceo_nm", label="대표자명"))
+    assert TemplateWriter().write(spec, np.random.default_rng(0)) == "삼성전자의 기업개황에서 대표자명은 무엇인가?"
+
+
+def test_a_fan_out_over_part_of_a_name_reads_as_each_of_them():
+    fan = JunctionInfo(kind="FAN", source="s1", target="s2", source_tool="a", target_tool="b", field="cd",
+                       param="cd", field_label="시군구코드", cardinality=3, records=6, total=6, passed=["1", "2", "3"])
+    spec = _spec(junctions=[fan], subjects={"s1": "경기도 도시공원 신규 등록", "s2": "경기도 지역아동센터"},
+                 literals=[Literal_(step="s1", param="FACLT_NM", label="시설명", value="새솔", phrase="새솔",
+                                    contains=True)],
+                 answer=AnswerInfo(kind="count", step="s2", number=True))
+    assert TemplateWriter().write(spec, np.random.default_rng(0)) == (
+        "이름에 '새솔'이 들어간 경기도 도시공원 신규 등록에 나오는 시군구 각각의 경기도 지역아동센터는 모두 몇 건인가?")
 
 
 def test_a_real_time_chain_states_its_date():
-    assert TemplateWriter().write(_spec(as_of="2026-01-30"), np.random.default_rng(0)).startswith("2026-01-30 기준")
+    assert TemplateWriter().write(_spec(as_of="2026-01-30"), np.random.default_rng(0)).startswith(
+        "2026년 1월 30일 기준으로")
 
 
 def test_blocks_are_worded_by_type():
-    block = BlockInfo(kind="COND", source="s1", steps=["s2"], tools=["x", "y"], titles=["가 조회", "나 조회"],
+    block = BlockInfo(kind="COND", source="s1", steps=["s2"], tools=["x", "y"], subjects=["가 현황", "나 현황"],
                       fields=["코드", "코드"], quantity="인구", quantity_field="pop", op=">=", threshold="5000",
                       taken=0)
     spec = _spec(block=block, junctions=[]).model_copy(update={"answer": AnswerInfo(kind="count", step="s2",
                                                                                     number=True)})
     text = TemplateWriter().write(spec, np.random.default_rng(0))
-    assert "인구가 5000 이상이면" in text and "아니면" in text and text.endswith("조회된 결과는 모두 몇 건인가?")
+    assert "인구가 5000 이상이면 가 현황, 아니면 나 현황을 볼 때" in text and text.endswith("해당 자료는 모두 몇 건인가?")
 
 
 class _Fake:

@@ -79,6 +79,8 @@ class FieldSpec(_Strict):
 class ToolSpec(_Strict):
     name: str
     title: str = Field(description="the service's Korean name, e.g. 기업개황")
+    ask: str | None = Field(None, description="how a person names what this endpoint answers, where the title "
+                                              "does not say it plainly (e.g. 회사 for the 고유번호 lookup)")
     description: str
     method: Literal["GET", "POST"] = "GET"
     path: str = Field(description="path template; {NAME} is filled from a path parameter or the key")

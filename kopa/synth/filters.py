@@ -11,14 +11,17 @@ judges to agree before these two drop, because such judges are noisy; offline th
 so each drops on its own: a leak is the query stating the answer (in any of its forms) or a value the chain
 hands on (a string check), or lint's leak rule (a code the chain looks up); a decorative chain is found BY
 EXECUTION — an intermediate step's result is replaced with other values (PERTURBATIONS independent draws)
-and the answer re-derived: if no draw changes it, that call does not constrain the answer. A static judge
+and the answer re-derived: if no draw changes it, that call does not constrain the answer; an echo hop (a
+step that hands on exactly the values it was handed) is one too, found from the executed handoffs. A static judge
 (no later template references the step) is recorded beside it. With model judges (`kopa.synth.judges`),
 a candidate the exact checks let through is also dropped when two independent model judges agree.
 
 Stage 3, independent re-solving: the task's golden trajectory is executed again on a fresh backend and a
 fresh environment. When its answer and final state differ from the stored ones, a second independent
 re-solve judges the first: two re-solves that agree replace the stored answer (the paper's replacement,
-counted as `answer_replaced`); otherwise the task is dropped (`not_reproduced`). With a model solver
+counted as `answer_replaced`); otherwise the task is dropped (`not_reproduced`). Then the trajectory is
+re-solved under other record orders and page sizes (`order_dependent`): an answer that changes was picked by
+the API's order — a tie, "the first item" — which no question states. With a model solver
 (`kopa.synth.solver`), a task the model does not solve as a KOPA-Bench episode is dropped (`not_resolved`).
 """
 
@@ -30,6 +33,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from kopa.backends.spec import Backend
@@ -39,10 +43,12 @@ from kopa.eval.environment import Environment
 from kopa.eval.golden import GoldenError, GoldenExecutor
 from kopa.eval.lint import LintResult, lint_task, mentions
 from kopa.eval.targets import compute_target
-from kopa.eval.task import AnswerKey, Target, Task
+from kopa.eval.task import AnswerKey, GoldenStep, Target, Task
+from kopa.synth.frames import date_phrase
 from kopa.synth.judges import ModelJudge, Question, agreed
 from kopa.synth.junction import number
 from kopa.synth.trajectory import Candidate
+from kopa.wire.paging import max_page_size
 
 if TYPE_CHECKING:
     from kopa.synth.solver import ModelSolver
@@ -57,6 +63,7 @@ _ERROR_WORDS = re.compile(r"(?i)^(?:none|null|error|에러|오류|없음|정보 
 _REF_HEAD = re.compile(r"\{\s*([A-Za-z_][A-Za-z0-9_]*)|\$([A-Za-z_][A-Za-z0-9_]*)")
 MAX_ANSWER_CHARS = 200
 PERTURBATIONS = 4  # per step: one drops a record, three replace values (원안가결 can survive one by chance)
+REORDERINGS = 2  # Stage 3 re-solves with the records shuffled (and pages resized): a tie survives one by chance
 MAX_LIST_ITEMS = 10
 
 
@@ -95,7 +102,8 @@ def stage1(candidate: Candidate, catalog: Catalog, backend: Backend, lint: LintR
     task, target = candidate.task, candidate.target
     live = realtime_tools(candidate, catalog)
     today = task.state.predefined.get("current_date", "")
-    if live and not any(d in task.query for d in (today, today.replace("-", ""))):
+    if live and not any(d and d in task.query for d in (today, today.replace("-", ""),
+                                                     date_phrase(today.replace("-", "")))):
         return "non_reproducible", f"real-time tool(s) {', '.join(live)} and no fixed date in the query"
     if target.key is None or not target.key.display.strip() or _ERROR_WORDS.match(target.key.display.strip()):
         return "erroneous", f"the ground truth is {target.answer!r}"
@@ -283,7 +291,67 @@ def decorative_by_execution(candidate: Candidate, backend: Backend, cache: dict[
     return out
 
 
+def echo_hops(candidate: Candidate) -> list[str]:
+    """Steps that hand on exactly the values they were handed (a code in, the same code out): removing one
+    and binding the next step to the earlier value makes the same calls, so the answer cannot change."""
+    into = {j.target: set(j.passed) for j in candidate.junctions}
+    return [j.source for j in candidate.junctions if j.source in into and set(j.passed) == into[j.source]]
+
+
 # ---------------------------------------------------------------------------------------- Stage 3
+
+class _Reordered(GoldenExecutor):
+    """Golden execution in which every call's records come back in another (seeded) order."""
+
+    def __init__(self, task: Task, env: Environment, rng: np.random.Generator) -> None:
+        super().__init__(task, env)
+        self._rng = rng
+
+    def _call(self, step: GoldenStep, turn: int, scope: dict[str, Any]) -> dict[str, Any]:
+        view = super()._call(step, turn, scope)
+        records = view["records"]
+        return {**view, "records": [records[int(i)] for i in self._rng.permutation(len(records))]}
+
+
+def _resized(step: GoldenStep, catalog: Catalog) -> GoldenStep:
+    """`step` reading its pages in pages of about half the size it read them in (an odd number, so the page
+    boundaries fall elsewhere)."""
+    if step.parallel is not None:
+        return step.model_copy(update={"parallel": [_resized(m, catalog) for m in step.parallel]})
+    if step.pages != "all" or step.call is None:
+        return step
+    size = step.page_size or max_page_size(catalog[step.call])
+    return step.model_copy(update={"page_size": max(1, size // 2 - 1 if size > 2 else 1)})
+
+
+def _order_free(key: AnswerKey | None) -> tuple:
+    """An answer key compared without its list order (a list answer is scored as a set)."""
+    if key is None:
+        return (None,)
+    if key.items is not None:
+        return (None, tuple(sorted(key.items)))
+    return (key.exact or key.display,)
+
+
+def order_dependent(candidate: Candidate, catalog: Catalog, backend: Backend, seed: int = 0) -> str | None:
+    """Stage 3's re-solve under other record orders and page sizes: the golden trajectory executed again
+    with each call's records shuffled and each paged read in other pages; a task whose answer then changes
+    picked its answer by the API's order (a tie, "the first item"), which no question can state."""
+    task = candidate.task
+    resized = task.model_copy(update={"golden": [_resized(s, catalog) for s in task.golden]})
+    for draw in range(REORDERINGS):
+        executor = _Reordered(resized, Environment(resized, backend),
+                              stream(seed, "synth-reorder", f"{task.id}:{draw}"))
+        try:
+            executor.execute()
+            key = executor.answer_key()
+        except GoldenError as exc:
+            return f"re-solving with other pages and record order failed: {exc}"
+        if _order_free(key) != _order_free(candidate.target.key):
+            shown = key.display if key is not None else None
+            return f"with the records in another order the answer is {shown!r}, not {candidate.target.answer!r}"
+    return None
+
 
 def _resolved(task: Task, backend: Backend) -> Target | str:
     """The golden trajectory executed on `backend` in a fresh environment: its target, or why it failed."""
@@ -384,6 +452,11 @@ def filter_candidates(candidates: list[Candidate], catalog: Catalog, backend: Ba
         if leak is not None:
             drops.append(Drop(index=c.index, task_id=c.task.id, stage=2, reason="answer_leaking", detail=leak))
             continue
+        echoes = echo_hops(c)
+        if echoes:
+            drops.append(Drop(index=c.index, task_id=c.task.id, stage=2, reason="decorative_chain",
+                              detail=f"echo hop: step(s) {', '.join(echoes)} hand on what they were handed"))
+            continue
         executed = decorative_by_execution(c, backend, cache, seed)
         unreferenced = set(unreferenced_steps(c.task))
         notes["decorative_static"] += bool(unreferenced)
@@ -407,6 +480,10 @@ def filter_candidates(candidates: list[Candidate], catalog: Catalog, backend: Ba
         if replacement is not None:
             notes["answer_replaced"] += 1
             c = c.model_copy(update={"target": replacement})
+        ordered = order_dependent(c, catalog, fresh_backend(), seed)
+        if ordered is not None:
+            drops.append(Drop(index=c.index, task_id=c.task.id, stage=3, reason="order_dependent", detail=ordered))
+            continue
         unsolved = solver.solve(c, fresh_backend()) if solver is not None else None
         if unsolved is not None:
             drops.append(Drop(index=c.index, task_id=c.task.id, stage=3, reason="not_resolved", detail=unsolved))

@@ -122,32 +122,43 @@ class Selection:
         return self.process in ("max", "min", "mode")
 
 
-def _argbest(records: list[dict], g: str, largest: bool) -> dict:
-    """The record `maxby` / `minby` returns: Python's max / min over the numeric key, first one on ties."""
+def _argbest(records: list[dict], g: str, field: str, largest: bool) -> dict | None:
+    """The record `maxby` / `minby` returns (Python's max / min over the numeric key, the first on ties);
+    None when records tied at the best value hand on different values of `field`: which one the golden
+    picks would then be the API's record order, not anything the question can state."""
     def key(record: dict) -> Decimal | None:
         return number(record[g])
 
-    return max(records, key=key) if largest else min(records, key=key)
+    best = max(records, key=key) if largest else min(records, key=key)
+    tied = {str(r.get(field)) for r in records if number(r[g]) == number(best[g])}
+    return best if len(tied) == 1 else None
 
 
 def _threshold(records: list[dict], g: str, field: str, op: str, rng: np.random.Generator,
                parse=number) -> tuple[str, list[str]] | None:
-    """A pivot among the observed values of g such that 1..φ distinct values of `field` pass `g op pivot`."""
-    observed = sorted({parse(r[g]) for r in records}, reverse=op in ("ge", "after"))
-    options = []
-    for pivot in observed:
-        if op in ("ge",):
-            chosen = [r for r in records if parse(r[g]) >= pivot]
-        elif op == "after":
-            chosen = [r for r in records if parse(r[g]) > pivot]
-        else:
-            chosen = [r for r in records if parse(r[g]) <= pivot]
-        passed = distinct([r.get(field) for r in chosen])
-        if 1 <= len(passed) <= PHI and len(chosen) < len(records):
-            options.append((pivot, passed))
+    """A pivot among the observed values of g such that 1..φ distinct values of `field` pass `g op pivot`.
+
+    One walk over the records sorted by g from the passing end (O(n log n)): the distinct values that pass
+    only grow as the pivot moves, so the walk stops at the first pivot that would pass more than φ."""
+    keyed = sorted(((parse(r[g]), i) for i, r in enumerate(records)), key=lambda x: x[0],
+                   reverse=op in ("ge", "after"))
+    options: list[tuple[Any, int]] = []  # (pivot, how many of `keyed` pass it)
+    seen: set[str] = set()
+    k, n = 0, len(keyed)
+    while k < n and len(seen) <= PHI:
+        pivot, end = keyed[k][0], k
+        while end < n and keyed[end][0] == pivot:
+            end += 1
+        if op == "after" and seen:  # strictly after: the records before this pivot's own
+            options.append((pivot, k))
+        seen.update(str(v) for _, i in keyed[k:end] if (v := records[i].get(field)) not in (None, ""))
+        if op != "after" and 1 <= len(seen) <= PHI and end < n:
+            options.append((pivot, end))
+        k = end
     if not options:
         return None
-    pivot, passed = options[int(rng.integers(len(options)))]
+    pivot, count = options[int(rng.integers(len(options)))]
+    passed = distinct([records[i].get(field) for i in sorted(i for _, i in keyed[:count])])
     text = next(str(r[g]) for r in records if parse(r[g]) == pivot)  # the value as the service wrote it
     return text, passed
 
@@ -164,8 +175,9 @@ def drv_options(tool: Tool, records: list[dict], field: str, rng: np.random.Gene
     for g in names:
         if is_quantity(tool, g, records):
             for process, largest in (("max", True), ("min", False)):
-                best = _argbest(records, g, largest)
-                out.append(Selection(process, g, None, [str(best[field])]))
+                best = _argbest(records, g, field, largest)
+                if best is not None:
+                    out.append(Selection(process, g, None, [str(best[field])]))
             for op in ("ge", "le"):
                 found = _threshold(records, g, field, op, rng)
                 if found:

@@ -1,22 +1,22 @@
 """The query writer (seed §5.3): one Korean question per trajectory, from a template chosen by its structure.
 
-`TemplateWriter` (the default) is deterministic: a clause per step — the start with what the user gives,
-then each junction worded by its type (SEQ: 그 결과의 X로, FAN: 나온 X 각각에 대해, DRV: the process node's
-condition, with its observed pivot) — and the ask worded by the answer type, stating the precision in the
-phrase AUTHORING.md requires. It is told the structure and the labels, never an intermediate value, so it
-cannot leak one. `ChatWriter` asks an OpenAI-compatible model (through `CachedChatModel`, so a run replays
+`TemplateWriter` (the default) is deterministic: the records of each step named as a noun phrase — the
+start by what the user knows (a name, a date, a kind), each junction extending it by its type (SEQ "X의 Y",
+FAN "X 각각의 Y", DRV the stated reduction with its observed pivot) — and the ask worded by the answer
+type, stating the precision in the phrase AUTHORING.md requires. It is told the structure, the subjects
+(`kopa.synth.frames`) and the values the user states, never an intermediate value, so it cannot leak one. `ChatWriter` asks an OpenAI-compatible model (through `CachedChatModel`, so a run replays
 offline) with a type-specific prompt and the same information.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Protocol
 
 import numpy as np
 import orjson
 
-from kopa.synth.trajectory import AnswerInfo, JunctionInfo, QueryInput
+from kopa.synth.frames import HANGUL, date_phrase, entity_noun, is_code_like
+from kopa.synth.trajectory import AnswerInfo, JunctionInfo, Literal_, QueryInput
 
 PRECISION_PHRASE = {0: "정수로 반올림", 1: "소수점 첫째 자리까지", 2: "소수점 둘째 자리까지", 3: "소수점 셋째 자리까지"}
 _DIGIT_BATCHIM = {"0": True, "1": True, "2": False, "3": True, "4": False, "5": False, "6": True, "7": True,
@@ -47,10 +47,6 @@ def josa(word: str, pair: str) -> str:
     return word + (with_final if final else without)
 
 
-def _date(text: str) -> str:
-    return f"{text[:4]}년 {int(text[4:6])}월 {int(text[6:8])}일" if re.fullmatch(r"\d{8}", text) else text
-
-
 class QueryWriter(Protocol):
     name: str
 
@@ -58,108 +54,134 @@ class QueryWriter(Protocol):
 
 
 class TemplateWriter:
-    """Deterministic Korean templates per structure pattern and answer type."""
+    """Deterministic Korean questions: each step's records named as a noun phrase a person would use.
+
+    The start names what the user knows (a company, a district, a date, a kind of report) and what the
+    service answers (`kopa.synth.frames.subject`); each junction extends the phrase by its type — SEQ "X의
+    Y", FAN "X 각각의 Y", DRV the stated reduction ("X 중 …이 가장 큰 것의 Y", "… 이상인 것들 각각의 Y") —
+    and the ask is worded by the answer type. Never a tool title, a wire or paging parameter, a code the
+    chain looks up, a raw yyyymmdd or "the n-th item"."""
 
     name = "template"
-    THEN = ("조회하고", "조회한 뒤", "찾은 다음")
 
     def write(self, spec: QueryInput, rng: np.random.Generator) -> str:
         text = self._write(spec, rng)
         # a real-time answer is reproducible only at a fixed time: the injected date, stated
-        return f"{spec.as_of} 기준으로, {text}" if spec.as_of else text
+        return f"{_day(spec.as_of)} 기준으로, {text}" if spec.as_of else text
 
     def _write(self, spec: QueryInput, rng: np.random.Generator) -> str:
-        given: dict[str, list[str]] = {}
-        for lit in spec.literals:
-            given.setdefault(lit.step, []).append(f"{lit.label} {_date(lit.value) if _is_day(lit.param) else lit.value}")
-        first = given.get("s1")
-        clauses = [f"{', '.join(first) + ' 조건으로 ' if first else ''}{josa(spec.titles['s1'], '을/를')}"]
+        phrases = {"s1": self._start(spec)}
         for j in spec.junctions:
-            extra = given.get(j.target)
-            condition = f"({', '.join(extra)} 기준) " if extra else ""
-            clauses.append(f"{self._junction(j)} {condition}{josa(spec.titles[j.target], '을/를')}")
+            phrases[j.target] = self._hop(j, phrases[j.source], spec)
         if spec.block is None:
-            verbs = [self._then(rng) for _ in clauses[:-1]] + ["조회했을 때"]
-            text = ", ".join(f"{c} {v}" for c, v in zip(clauses, verbs, strict=True))
-            return f"{text}, {self._ask(spec.answer, spec.titles)}"
-        text = ", ".join(f"{c} {self._then(rng)}" for c in clauses)
-        block_given = [g for step in spec.block.steps for g in given.get(step, [])]
-        condition = f"({', '.join(dict.fromkeys(block_given))} 기준) " if block_given else ""
-        return f"{text}, {self._block(spec, condition)}"
+            return self._ask(spec.answer, phrases[spec.answer.step])
+        return self._block(spec, phrases[spec.block.source])
 
-    def _block(self, spec: QueryInput, condition: str) -> str:
+    @staticmethod
+    def _conditions(spec: QueryInput, step: str, skip: Literal_ | None = None) -> str:
+        """What the user states for `step` beyond its entity: dates and kinds ('2025년 3분기보고서 ')."""
+        said = [x.phrase for x in spec.literals if x.step == step and x is not skip and not _is_name(x)]
+        return " ".join(dict.fromkeys(said)) + " " if said else ""
+
+    def _start(self, spec: QueryInput) -> str:
+        subject = spec.subjects["s1"]
+        names = [x for x in spec.literals if x.step == "s1" and _is_name(x)]
+        name = names[0] if names else None
+        conditions = self._conditions(spec, "s1")
+        if name is None:
+            return f"{conditions}{subject}"
+        first = spec.junctions[0] if spec.junctions else None
+        if (first is not None and first.kind == "SEQ" and first.records == 1 and is_code_like(first.field_label)
+                and not conditions):
+            return name.phrase  # a lookup of the name's code: the user just names the entity
+        if name.contains:
+            return f"{conditions}이름에 {josa(repr_(name.phrase), '이/가')} 들어간 {subject}"
+        return f"{conditions}{name.phrase}의 {subject}"
+
+    def _hop(self, j: JunctionInfo, before: str, spec: QueryInput) -> str:
+        subject = f"{self._conditions(spec, j.target)}{spec.subjects[j.target]}"
+        names = [x.phrase for x in spec.literals if x.step == j.target and _is_name(x)]
+        if names:
+            subject = f"{names[0]} {subject}"
+        # what the handed-on identifier names ('시군구코드' → 시군구): the hop reads "…의 시군구 각각의 Y"
+        named = entity_noun(j.field_label)
+        noun = None if named is not None and named in before else named  # "법령 중 … 것들 각각의", not "…의 법령"
+        of = f"의 {noun}" if noun else ""
+        if j.kind == "SEQ":
+            return f"{before}{of if j.records > 1 else ''}의 {subject}"
+        if j.kind == "FAN":
+            return f"{before}에 나오는 {noun} 각각의 {subject}" if noun else f"{before} 각각의 {subject}"
+        pivot_label = j.pivot_label or ""
+        if j.process in ("max", "min"):
+            most = "가장 큰" if j.process == "max" else "가장 작은"
+            return f"{before} 중 {josa(pivot_label, '이/가')} {most} 것{of}의 {subject}"
+        if j.process == "mode":
+            return f"{before}에 가장 많이 나오는 {named or j.field_label}의 {subject}"
+        pivot = j.pivot or ""
+        condition = {"ge": f"{pivot} 이상인", "le": f"{pivot} 이하인", "eq": f"'{pivot}'인",
+                     "after": f"{date_phrase(pivot) or pivot}보다 뒤인"}[j.process or "eq"]
+        return f"{before} 중 {josa(pivot_label, '이/가')} {condition} 것들{of} 각각의 {subject}"
+
+    def _block(self, spec: QueryInput, before: str) -> str:
         b, a = spec.block, spec.answer
         assert b is not None
         precision = f" ({PRECISION_PHRASE[a.precision]})" if a.precision else ""
-        of = "그 결과 첫 번째 항목의" if b.first_record else "그 결과의"
+        subjects = [f"{self._conditions(spec, step)}{subject}" for step, subject in
+                    zip(b.steps + b.steps[-1:] * (2 - len(b.steps)), b.subjects, strict=True)]
         if b.kind == "SEM":
-            head = (f"{of} {josa(b.fields[0], '으로/로')} {b.titles[0]}, {josa(b.fields[1], '으로/로')} "
-                    f"{josa(b.titles[1], '을/를')} {condition}함께 조회했을 때, ")
-            if a.kind == "facts":
-                return head + (f"{b.titles[0]}의 {josa(a.label or '', '와/과')} {b.titles[1]}의 "
-                               f"{josa(a.by_label or '', '은/는')} 각각 무엇인가?")
-            return head + "두 조회 결과는 모두 몇 건인가?"
+            return (f"{before}의 {subjects[0]}에서 {josa(a.label or '', '와/과')} {subjects[1]}에서 "
+                    f"{josa(a.by_label or '', '은/는')} 각각 무엇인가?")
         if b.kind == "CMP":
-            head = (f"그 결과의 첫 번째와 두 번째 {b.fields[0]}에 대해 각각 {josa(b.titles[0], '을/를')} {condition}"
-                    f"조회해 {josa(b.quantity or '', '을/를')} 비교했을 때, ")
+            pair = f"{before}에 나오는 두 {'곳' if is_code_like(b.fields[0]) else b.fields[0]}"
             if a.kind == "argmax":
-                return head + f"{josa(b.quantity or '', '이/가')} 더 큰 쪽의 {josa(a.label or '', '은/는')} 무엇인가?"
-            return head + (f"첫 번째의 {b.quantity}에서 두 번째의 {josa(b.quantity or '', '을/를')} 빼면 "
-                           f"얼마인가?{precision}")
-        head = (f"{of} {josa(b.quantity or '', '이/가')} {b.threshold} 이상이면 {josa(b.fields[0], '으로/로')} "
-                f"{josa(b.titles[0], '을/를')}, 아니면 {josa(b.fields[1], '으로/로')} {josa(b.titles[1], '을/를')} "
-                f"{condition}조회했을 때, ")
-        if a.kind == "count":  # not the taken branch's title: that would tell which branch the condition chose
-            return head + "조회된 결과는 모두 몇 건인가?"
-        return head + self._ask(a, spec.titles)
-
-    def _then(self, rng: np.random.Generator) -> str:
-        return self.THEN[int(rng.integers(len(self.THEN)))]
-
-    @staticmethod
-    def _junction(j: JunctionInfo) -> str:
-        if j.kind == "SEQ":
-            return f"그 결과의 {josa(j.field_label, '으로/로')}"
-        if j.kind == "FAN":
-            return f"나온 {j.field_label} 각각에 대해"
-        pivot, label = j.pivot or "", j.pivot_label or ""
-        if j.process == "max":
-            return f"그중 {josa(label, '이/가')} 가장 큰 항목의 {josa(j.field_label, '으로/로')}"
-        if j.process == "min":
-            return f"그중 {josa(label, '이/가')} 가장 작은 항목의 {josa(j.field_label, '으로/로')}"
-        if j.process == "mode":
-            return f"그중 가장 많이 나오는 {josa(j.field_label, '으로/로')}"
-        condition = {"ge": f"{pivot} 이상인", "le": f"{pivot} 이하인", "eq": f"'{pivot}'인",
-                     "after": f"{_date(pivot)}보다 뒤인"}[j.process or "eq"]
-        return f"그중 {josa(label, '이/가')} {condition} 항목들의 {j.field_label} 각각에 대해"
+                return (f"{pair} 가운데 {subjects[0]}의 {josa(b.quantity or '', '이/가')} 더 큰 쪽의 "
+                        f"{josa(a.label or '', '은/는')} 무엇인가?")
+            if b.quantity_field is None:
+                return f"{pair} 각각의 {josa(subjects[0], '은/는')} 몇 건 차이 나는가?"
+            return (f"{pair}의 {subjects[0]}에서 {b.quantity} 차이(큰 값에서 작은 값을 뺀 값)는 "
+                    f"얼마인가?{precision}")
+        condition = (f"{before}의 {josa(b.quantity or '', '이/가')} {b.threshold} 이상이면 {subjects[0]}, 아니면 "
+                     f"{josa(subjects[1], '을/를')} 볼 때, ")
+        if a.kind == "count":  # not the taken branch's subject: that would tell which branch the condition chose
+            return condition + "해당 자료는 모두 몇 건인가?"
+        return condition + self._ask(a, "해당 자료")
 
     @staticmethod
-    def _ask(a: AnswerInfo, titles: dict[str, str]) -> str:
+    def _ask(a: AnswerInfo, phrase: str) -> str:
         label = a.label or ""
         precision = f" ({PRECISION_PHRASE[a.precision]})" if a.precision else ""
         if a.kind == "field":
-            return (f"{josa(label, '은/는')} 얼마인가?{precision}" if a.number
-                    else f"{josa(label, '은/는')} 무엇인가?")
+            return (f"{phrase}에서 {josa(label, '은/는')} 얼마인가?{precision}" if a.number
+                    else f"{phrase}에서 {josa(label, '은/는')} 무엇인가?")
         if a.kind == "count":
-            return f"조회된 {titles[a.step]} 결과는 모두 몇 건인가?"
+            return f"{josa(phrase, '은/는')} 모두 몇 건인가?"
         if a.kind == "sum":
-            return f"{label}의 합계는 얼마인가?{precision}"
+            return f"{phrase}의 {label} 합계는 얼마인가?{precision}"
         if a.kind == "max":
-            return f"{label}의 최댓값은 얼마인가?{precision}"
+            return f"{phrase} 중 {label}의 최댓값은 얼마인가?{precision}"
         if a.kind == "argmax":
-            return f"{josa(a.by_label or '', '이/가')} 가장 큰 항목의 {josa(label, '은/는')} 무엇인가?"
-        return f"나온 {josa(label, '을/를')} 모두 나열하라."
+            return f"{phrase} 중 {josa(a.by_label or '', '이/가')} 가장 큰 것의 {josa(label, '은/는')} 무엇인가?"
+        return f"{phrase}에 나오는 {josa(label, '을/를')} 모두 나열하라."
 
 
-def _is_day(param: str) -> bool:
-    """Date parameters as the services name them (bgn_de, endBasDt, MEETTING_DATE)."""
-    return re.search(r"(?:_de|Dt|_DT|DATE|_dt|Date)$", param) is not None
+def _is_name(literal: Literal_) -> bool:
+    """A name the user gives (회사명, 학교명, 구명): the entity the question is about."""
+    return literal.phrase == literal.value and HANGUL.search(literal.value) is not None
+
+
+def repr_(text: str) -> str:
+    return f"'{text}'"
+
+
+def _day(iso: str) -> str:
+    return date_phrase(iso.replace("-", "")) or iso
 
 
 SYSTEM_PROMPT = (
     "당신은 한국 공공 API 도구 사용 데이터셋의 질의 작성자입니다. 주어진 도구 호출 구조(trajectory)를 사용자가 "
-    "자연스럽게 물을 한국어 질문 한 문장으로 바꾸세요. 규칙: (1) 사용자가 주는 값(given)만 질문에 쓰고, 중간 결과로 "
-    "얻는 코드나 값, 정답은 절대 쓰지 마세요. (2) 구조 유형을 반영하세요: SEQ는 앞 결과의 단일 값을 넘기고, FAN은 "
+    "자연스럽게 물을 한국어 질문 한 문장으로 바꾸세요. 규칙: (1) 사용자가 주는 값(given)만 그 표현(says) 그대로 "
+    "질문에 쓰고, 중간 결과로 얻는 코드나 값, 정답은 절대 쓰지 마세요. 도구 이름, 필드 이름, 페이지·건수 같은 "
+    "호출 인자, 'n번째 항목'은 쓰지 말고 사람이 부르는 이름으로 물으세요. (2) 구조 유형을 반영하세요: SEQ는 앞 결과의 단일 값을 넘기고, FAN은 "
     "나온 값 각각에 대해 조회하며, DRV는 조건(최대·최소·이상·이하·같음·이후)으로 고른 항목만 넘깁니다. (3) 숫자 "
     "정답에 precision이 있으면 '(소수점 둘째 자리까지)'처럼 정확히 그 표현을 쓰세요. (4) 한자나 외국 문자를 쓰지 "
     "마세요. 질문 문장만 출력하세요.")
@@ -178,8 +200,8 @@ class ChatWriter:
         structure = {
             "type": spec.pattern,
             "as_of": spec.as_of,
-            "given": [{"label": x.label, "value": x.value, "step": x.step} for x in spec.literals],
-            "steps": [{"step": k, "tool": v} for k, v in sorted(spec.titles.items())],
+            "given": [{"step": x.step, "says": x.phrase, "part_of_name": x.contains} for x in spec.literals],
+            "steps": [{"step": k, "answers": v} for k, v in sorted(spec.subjects.items())],
             "junctions": [{"type": j.kind, "from": j.source, "to": j.target, "field": j.field_label,
                            "process": j.process, "condition_field": j.pivot_label, "pivot": j.pivot}
                           for j in spec.junctions],

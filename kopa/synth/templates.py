@@ -4,11 +4,14 @@ Each block hangs off a step already in the chain (the start, or the end of a seq
 task is MIXED) and binds its calls from that step's records along retained edges of G*:
 
 - SEM: two independent tools fed the value(s) of one record in one parallel turn; the answer combines
-  both outputs (a fact from each, judged by a rubric, or the number of records they return together);
-- CMP: the same tool on the first two distinct values of a field, in one parallel turn; the answer
-  compares the results (which has the larger quantity, or the difference);
+  both outputs: a fact from each about the same entity, judged by a rubric;
+- CMP: the same tool on the two distinct values of a field that the source returned, in one parallel turn;
+  the answer compares the results (which has the larger quantity, or by how much they differ) — symmetric
+  in the two, so the API's record order cannot decide it;
 - COND: a quantity of the record is tested against a pivot drawn near its observed value; the branch the
   condition selects is executed (the other branch must execute too), and the answer comes from it.
+
+SEM and COND read one record: a source that returned several would leave "which record" to the API's order.
 """
 
 from __future__ import annotations
@@ -19,7 +22,8 @@ from typing import Any
 from kopa.catalog.models import Tool
 from kopa.edge.graph import Edge
 from kopa.eval.task import AnswerSpec, GoldenStep, Rubric, RubricFact
-from kopa.synth.junction import field_label, is_measure, number
+from kopa.synth.frames import subject
+from kopa.synth.junction import distinct, field_label, is_measure, number
 from kopa.synth.trajectory import _HANGUL, AnswerInfo, BlockInfo, ChainBuild, _places
 
 CALC = "evaluate_expression"
@@ -59,6 +63,8 @@ def _quantities(tool: Tool, records: list[dict]) -> list[str]:
 
 def sem(build: ChainBuild, view: dict[str, Any]) -> tuple[AnswerSpec, AnswerInfo, BlockInfo] | None:
     source = build.steps[-1]
+    if len(view["records"]) != 1:
+        return None
     options = _bindable(build, view)
     if len(options) < 2:
         return None
@@ -83,9 +89,9 @@ def sem(build: ChainBuild, view: dict[str, Any]) -> tuple[AnswerSpec, AnswerInfo
     for member, tool in zip(members, tools, strict=True):
         build._note_literals(catalog[tool], member)
     block = BlockInfo(kind="SEM", source=source.id, steps=[m.id for m in members], tools=tools,
-                      titles=[catalog[t].spec.title for t in tools],
+                      subjects=[subject(catalog[t]) for t in tools],
                       fields=[field_label(catalog[source.call or ""], f) for f in (fa, fb)],
-                      values=[str(view["records"][0][f]) for f in (fa, fb)], first_record=len(view["records"]) > 1)
+                      values=[str(view["records"][0][f]) for f in (fa, fb)])
     facts = []
     for member, tool, v in zip(members, tools, views, strict=True):
         texts = _texts(catalog[tool], v["records"][:1]) if len(v["records"]) == 1 else []
@@ -94,15 +100,14 @@ def sem(build: ChainBuild, view: dict[str, Any]) -> tuple[AnswerSpec, AnswerInfo
         if texts:
             name = texts[int(build.rng.integers(len(texts)))]
             facts.append((member.id, name, field_label(catalog[tool], name)))
-    if len(facts) == 2 and views[0]["records"][0][facts[0][1]] != views[1]["records"][0][facts[1][1]]:
-        forms = [f"{{{sid}.records[0].{name}}}" for sid, name, _ in facts]
-        spec = AnswerSpec(type="judge", value=" / ".join(forms), rubric=Rubric(
-            facts=[RubricFact(fact=label, forms=[form]) for (_, _, label), form in zip(facts, forms, strict=True)]))
-        info = AnswerInfo(kind="facts", step=gid, field=facts[0][1], label=facts[0][2], by=facts[1][1],
-                          by_label=facts[1][2])
-    else:
-        spec = AnswerSpec(type="number", value=f"{{{gid}.records|len}}")
-        info = AnswerInfo(kind="total", step=gid, number=True)
+    if len(facts) != 2 or views[0]["records"][0][facts[0][1]] == views[1]["records"][0][facts[1][1]]:
+        build._rollback(gid)  # two facts about the one entity, or nothing: not the sum of unrelated counts
+        return None
+    forms = [f"{{{sid}.records[0].{name}}}" for sid, name, _ in facts]
+    spec = AnswerSpec(type="judge", value=" / ".join(forms), rubric=Rubric(
+        facts=[RubricFact(fact=label, forms=[form]) for (_, _, label), form in zip(facts, forms, strict=True)]))
+    info = AnswerInfo(kind="facts", step=gid, field=facts[0][1], label=facts[0][2], by=facts[1][1],
+                      by_label=facts[1][2])
     build.tools += tools
     return spec, info, block
 
@@ -112,12 +117,14 @@ def cmp(build: ChainBuild, view: dict[str, Any]) -> tuple[AnswerSpec, AnswerInfo
     records = view["records"]
     catalog = build.ctx.catalog
     for edge, param, fld in _bindable(build, view):
-        if len(records) < 2 or records[1].get(fld) in (None, "") or str(records[0][fld]) == str(records[1][fld]):
-            continue
+        if len(distinct([r.get(fld) for r in records])) != 2:
+            continue  # exactly two: "the two X" is then what the source returned, whatever its order
+        second = next(i for i, r in enumerate(records) if str(r.get(fld)) != str(records[0][fld]))
         gid = f"s{len(build.steps) + 1}"
         members = []
         for i, suffix in enumerate("ab"):
-            args = build._rest(catalog[edge.target], edge, {param: f"{{{source.id}.records[{i}].{fld}}}"}, gid)
+            args = build._rest(catalog[edge.target], edge,
+                               {param: f"{{{source.id}.records[{(0, second)[i]}].{fld}}}"}, gid)
             if args is None:
                 break
             members.append(GoldenStep(id=f"{gid}{suffix}", call=edge.target, args=args))
@@ -133,12 +140,12 @@ def cmp(build: ChainBuild, view: dict[str, Any]) -> tuple[AnswerSpec, AnswerInfo
             if len(views[0]) == len(views[1]):
                 build._rollback(gid)
                 continue
-            return _count_difference(build, source.id, fld, edge, members, records)
+            return _count_difference(build, source.id, fld, edge, members, records, second)
         q = quantities[int(build.rng.integers(len(quantities)))]
         names = [t for t in _texts(tool, [views[0][0], views[1][0]]) if views[0][0][t] != views[1][0][t]]
         block = BlockInfo(kind="CMP", source=source.id, steps=[m.id for m in members], tools=[edge.target] * 2,
-                          titles=[tool.spec.title] * 2, fields=[field_label(catalog[source.call or ""], fld)] * 2,
-                          values=[str(records[0][fld]), str(records[1][fld])], quantity=field_label(tool, q),
+                          subjects=[subject(tool)] * 2, fields=[field_label(catalog[source.call or ""], fld)] * 2,
+                          values=[str(records[0][fld]), str(records[second][fld])], quantity=field_label(tool, q),
                           quantity_field=q)
         build.tools.append(edge.target)
         build._note_literals(tool, members[0])
@@ -147,14 +154,14 @@ def cmp(build: ChainBuild, view: dict[str, Any]) -> tuple[AnswerSpec, AnswerInfo
             spec = AnswerSpec(type="string", value=f"{{{gid}.records|maxby:{q}|get:{name}}}")
             return spec, AnswerInfo(kind="argmax", step=gid, field=name, label=field_label(tool, name), by=q,
                                     by_label=field_label(tool, q)), block
-        difference = number(views[0][0][q]) - number(views[1][0][q])  # type: ignore[operator]
+        difference = abs(number(views[0][0][q]) - number(views[1][0][q]))  # type: ignore[operator]
         places = _places(difference)
         if places is None:
             build.tools.pop()
             build._rollback(gid)
             continue
         calc = GoldenStep(id=f"s{len(build.steps) + 1}", call=CALC, args={
-            "expression": f"{{{members[0].id}.records[0].{q}|num}} - {{{members[1].id}.records[0].{q}|num}}"})
+            "expression": f"abs({{{members[0].id}.records[0].{q}|num}} - {{{members[1].id}.records[0].{q}|num}})"})
         if build._try(calc) is None:
             build.tools.pop()
             build._rollback(gid)
@@ -167,20 +174,20 @@ def cmp(build: ChainBuild, view: dict[str, Any]) -> tuple[AnswerSpec, AnswerInfo
 
 
 def _count_difference(build: ChainBuild, source: str, fld: str, edge: Edge, members: list[GoldenStep],
-                      records: list[dict]):
+                      records: list[dict], second: int):
     """CMP on multi-record answers: how many more records the first call returns than the second."""
     catalog = build.ctx.catalog
     tool = catalog[edge.target]
     calc = GoldenStep(id=f"s{len(build.steps) + 1}", call=CALC, args={
-        "expression": f"{{{members[0].id}.records|len}} - {{{members[1].id}.records|len}}"})
+        "expression": f"abs({{{members[0].id}.records|len}} - {{{members[1].id}.records|len}})"})
     if build._try(calc) is None:
         build._rollback(build.steps[-1].id)
         return None
     build.tools += [edge.target, CALC]
     build._note_literals(tool, members[0])
     block = BlockInfo(kind="CMP", source=source, steps=[m.id for m in members], tools=[edge.target] * 2,
-                      titles=[tool.spec.title] * 2, fields=[field_label(catalog[_source_tool(build, source)], fld)] * 2,
-                      values=[str(records[0][fld]), str(records[1][fld])], quantity="결과 건수")
+                      subjects=[subject(tool)] * 2, fields=[field_label(catalog[_source_tool(build, source)], fld)] * 2,
+                      values=[str(records[0][fld]), str(records[second][fld])], quantity="결과 건수")
     return (AnswerSpec(type="number", value=f"{{{calc.id}.records[0].exact}}"),
             AnswerInfo(kind="difference", step=calc.id, label="결과 건수", number=True), block)
 
@@ -207,6 +214,8 @@ def cond(build: ChainBuild, view: dict[str, Any]):
     records = view["records"]
     catalog = build.ctx.catalog
     tool = catalog[source.call or ""]
+    if len(records) != 1:
+        return None
     quantities = _quantities(tool, records[:1])
     if not quantities:
         return None
@@ -237,11 +246,10 @@ def cond(build: ChainBuild, view: dict[str, Any]):
     build.tools.append(taken[0].target)
     build._note_literals(catalog[taken[0].target], step)
     block = BlockInfo(kind="COND", source=source.id, steps=[sid], tools=[first[0].target, second[0].target],
-                      titles=[catalog[first[0].target].spec.title, catalog[second[0].target].spec.title],
+                      subjects=[subject(catalog[first[0].target]), subject(catalog[second[0].target])],
                       fields=[field_label(tool, first[2]), field_label(tool, second[2])],
                       values=[str(records[0][first[2]]), str(records[0][second[2]])], quantity=field_label(tool, q),
-                      quantity_field=q, op=">=", threshold=str(threshold), taken=0 if taken is first else 1,
-                      first_record=len(records) > 1)
+                      quantity_field=q, op=">=", threshold=str(threshold), taken=0 if taken is first else 1)
     chosen = build.answer(out)
     if chosen is None:
         build.tools.pop()

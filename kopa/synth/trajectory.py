@@ -32,6 +32,7 @@ from kopa.eval.environment import Environment
 from kopa.eval.golden import GoldenError, GoldenExecutor
 from kopa.eval.targets import compute_target
 from kopa.eval.task import AnswerSpec, GoldenStep, InjectedState, SetupAction, Target, Task
+from kopa.synth.frames import is_contains, subject, value_phrase
 from kopa.synth.junction import (
     PHI,
     Selection,
@@ -44,9 +45,15 @@ from kopa.synth.junction import (
 )
 from kopa.wire.paging import is_paged, max_page_size, page_args
 
-MAX_PAGES = 5  # a step whose full answer needs more pages than this is not read in full: the edge is skipped
+# A step whose full answer needs more pages than this is not read in full: the edge is skipped. The paper's
+# largest handoff (224,958 records) is 225 pages of 1,000 rows.
+MAX_PAGES = 250
 EDGE_TRIES = 6  # out-edges tried per junction before the chain stops
 START_TRIES = 8
+# Share of starts drawn from the domain's documented endpoints (catalog `real`), not its generated long-tail
+# datasets: drawn over all tools, the thousands of generated datasets would leave the real services a
+# fraction of the corpus, though they are what users query.
+REAL_SHARE = 0.6
 # Share of starts that also fill one optional filter argument (a district, a name, a category) from C. An
 # unfiltered list call answers with tens of distinct values, so its junction is almost always DRV; a
 # filtered one answers with one or a few, the SEQ and FAN junctions of a lookup-first question.
@@ -62,12 +69,14 @@ class _Model(BaseModel):
 
 
 class Literal_(_Model):
-    """An argument a user states (not handed on by a junction): written into the query."""
+    """An argument a user states (not handed on by a junction): written into the query as `phrase`."""
 
     step: str
     param: str
     label: str
     value: str
+    phrase: str  # how a person states the value (a name, a date as a date, an enum's meaning)
+    contains: bool = False  # a search on part of a name ("이름에 '삼성'이 들어간")
 
 
 class JunctionInfo(_Model):
@@ -80,8 +89,9 @@ class JunctionInfo(_Model):
     param: str  # T_{i+1}.a_i
     field_label: str
     cardinality: int  # n_i: distinct values of the field in the executed result
-    records: int  # records the source step read
+    records: int  # records the source step read: the paper's cardinality of the handoff
     total: int | None  # what the service reported as the total count
+    pages: int = 1  # pages the source step read (the most any one of its calls read)
     process: str | None = None  # DRV: max · min · ge · le · eq · after
     pivot_field: str | None = None
     pivot_label: str | None = None
@@ -107,7 +117,7 @@ class BlockInfo(_Model):
     source: str  # the step whose result feeds the block
     steps: list[str]  # the block's steps (a parallel group's members, or the branch taken)
     tools: list[str]
-    titles: list[str]
+    subjects: list[str]  # what each call answers, as a person names it (kopa.synth.frames)
     fields: list[str]  # labels of the source fields each block call takes
     values: list[str] = []  # what the block's calls received (never written into the query)
     quantity: str | None = None  # CMP: the compared quantity; COND: the tested one (labels)
@@ -115,7 +125,6 @@ class BlockInfo(_Model):
     op: str | None = None  # COND: ">=" or "<"
     threshold: str | None = None  # COND: an observed-value pivot
     taken: int | None = None  # COND: 0 when the condition held (first branch), 1 otherwise
-    first_record: bool = False  # SEM / COND: the source returned several records and the block reads the first
 
 
 class Candidate(_Model):
@@ -149,6 +158,7 @@ class SynthContext:
     seed: int = 0
     phi: int = PHI
     hold_out: frozenset[str] = frozenset()
+    max_pages: int = MAX_PAGES
     today: str = field(init=False)
     out: dict[str, list[Edge]] = field(init=False)
     starts: list[str] = field(init=False)
@@ -223,6 +233,7 @@ class ChainBuild:
         self.junctions: list[JunctionInfo] = []
         self.literals: list[Literal_] = []
         self._marks: dict[str, tuple[int, int]] = {}  # step id → (calls, turns) before it ran
+        self.pages: dict[str, int] = {}  # step id → the most pages one of its calls read
         self._seen: tuple[tuple[str, ...], frozenset[str]] = ((), frozenset())
 
     # ------------------------------------------------------------ executing steps
@@ -231,12 +242,13 @@ class ChainBuild:
         """Execute `step` after the others; keep it when every call answered with records (reading every
         page when the first did not hold the whole answer), else roll it back and return None."""
         view = self._execute(step)
-        if view is not None and self._truncated(view) and step.parallel is not None:
+        if view is not None and self._truncated(step, view) and step.parallel is not None:
             self._rollback(step.id)  # a parallel member would need every page: not a block we build
             return None
-        if view is not None and self._truncated(view):
-            view = None if not self._pageable(step, view) else self._execute(step.model_copy(update={"pages": "all"}))
-            if view is not None and self._truncated(view):
+        if view is not None and self._truncated(step, view):
+            every = step.model_copy(update={"pages": "all"})
+            view = None if not self._pageable(step, view) else self._execute(every)
+            if view is not None and self._truncated(every, view):
                 self._rollback(self.steps[-1].id)
                 view = None
         return view
@@ -255,6 +267,7 @@ class ChainBuild:
             return None
         self.steps.append(step)
         self._marks[step.id] = (calls, turns)
+        self.pages[step.id] = math.ceil((len(self.env.calls) - calls) / len(self._calls(step, view)))
         return view
 
     def _undo(self, step: GoldenStep, calls: int, turns: int) -> None:
@@ -271,18 +284,22 @@ class ChainBuild:
         self._undo(step, calls, turns)
 
     @staticmethod
-    def _truncated(view: dict[str, Any]) -> bool:
-        items = view.get("items", [view])
-        return any(v["total_count"] is not None and v["total_count"] > len(v["records"]) for v in items)
+    def _calls(step: GoldenStep, view: dict[str, Any]) -> list[dict[str, Any]]:
+        """The view of each call the step made (a call's pages merged): one per fan-out item or group member."""
+        return view["items"] if step.for_each is not None or step.parallel is not None else [view]
+
+    def _truncated(self, step: GoldenStep, view: dict[str, Any]) -> bool:
+        return any(v["total_count"] is not None and v["total_count"] > len(v["records"])
+                   for v in self._calls(step, view))
 
     def _pageable(self, step: GoldenStep, view: dict[str, Any]) -> bool:
-        """Whether reading every page stays within MAX_PAGES per call; the truncated try is rolled back."""
+        """Whether reading every page stays within ctx.max_pages per call; the truncated try is rolled back."""
         family = self.ctx.catalog[step.call or ""].family
         self._rollback(step.id)
         if not is_paged(family):
             return False
         size = max_page_size(self.ctx.catalog[step.call or ""])
-        return all(math.ceil((v["total_count"] or 0) / size) <= MAX_PAGES for v in view.get("items", [view]))
+        return all(math.ceil((v["total_count"] or 0) / size) <= self.ctx.max_pages for v in self._calls(step, view))
 
     # ------------------------------------------------------------ arguments
 
@@ -310,17 +327,24 @@ class ChainBuild:
                 value: Any = source.values[int(self.rng.integers(len(source.values)))]
             else:
                 value = param_value(p, self.ctx.cache, self.ctx.today, self.rng, self._returned())
-            if value is None:
-                return None
+            if value is None or (value != p.default and value_phrase(p, value) is None):
+                return None  # nothing to fill, or a code no person would state: the chain must look it up
             args[p.name] = value
         return args
 
     def _note_literals(self, tool: Tool, step: GoldenStep) -> None:
         specs = {p.name: p for p in tool.spec.params}
         for name, value in sorted(step.args.items()):
-            if isinstance(value, str) and "{" in value:
-                continue
-            self.literals.append(Literal_(step=step.id, param=name, label=param_label(specs[name]), value=str(value)))
+            spec = specs[name]
+            if (isinstance(value, str) and "{" in value) or spec.paging or value == spec.default:
+                continue  # handed on, a page window, or the documented default: nothing the user states
+            phrase = value_phrase(spec, value)
+            assert phrase is not None, f"{tool.name}.{name}={value!r}: filled with a value no person states"
+            # part of a name ("이름에 '백운'이 들어간"), unless some record carries the value whole: then the
+            # user names that one entity ("삼성전자")
+            whole = any(str(v) == str(value) for r in self.executor.run.scope[step.id]["records"] for v in r.values())
+            self.literals.append(Literal_(step=step.id, param=name, label=param_label(spec), value=str(value),
+                                          phrase=phrase, contains=is_contains(spec) and not whole))
 
     # ------------------------------------------------------------ the chain
 
@@ -330,6 +354,9 @@ class ChainBuild:
         domains = sorted(self.ctx.starts_by_domain)
         for _ in range(START_TRIES):
             starts = self.ctx.starts_by_domain[domains[int(self.rng.integers(len(domains)))]]
+            real = [t for t in starts if self.ctx.catalog[t].spec.real]
+            if real and self.rng.random() < REAL_SHARE:
+                starts = real
             name = starts[int(self.rng.integers(len(starts)))]
             tool = self.ctx.catalog[name]
             args = self._rest(tool, None, {}, "s1")
@@ -352,12 +379,13 @@ class ChainBuild:
         # query would be handed on as it was given.
         optional = [p for p in tool.spec.params if not p.required and not p.paging and not is_generic(p)
                     and p.default is None and p.name not in args
-                    and (p.enum or any(_HANGUL.search(v) for v in self.ctx.cache.get(p.name) or []))]
+                    and (_stated_enum(p) or any(_HANGUL.search(v) for v in self.ctx.cache.get(p.name) or []))]
         if not optional:
             return None
         param = optional[int(self.rng.integers(len(optional)))]
         if param.enum:
-            value: Any = param.enum[int(self.rng.integers(len(param.enum)))]
+            stated = _stated_enum(param)
+            value: Any = stated[int(self.rng.integers(len(stated)))]
         else:
             names = [v for v in self.ctx.cache[param.name] if _HANGUL.search(v)]
             value = names[int(self.rng.integers(len(names)))]
@@ -422,6 +450,9 @@ class ChainBuild:
                     bound, for_each = {param: "{" + selection.reference(sid, fld) + "}"}, None
                 else:
                     bound, for_each = {param: "{item}"}, selection.reference(sid, fld)
+            incoming = next((j.passed for j in self.junctions if j.target == sid), None)
+            if incoming is not None and set(passed[: self.ctx.phi]) == set(incoming):
+                continue  # an echo hop: the step hands on what it was handed, so the next could take it directly
             args = self._rest(target, edge, bound, tid)
             if args is None:
                 continue
@@ -439,7 +470,7 @@ class ChainBuild:
             self.junctions.append(JunctionInfo(
                 kind=kind, source=sid, target=tid, source_tool=current, target_tool=edge.target, field=fld,
                 param=param, field_label=field_label(tool, fld), cardinality=len(values), records=len(records),
-                total=view.get("total_count"), passed=passed[: self.ctx.phi],
+                total=view.get("total_count"), pages=self.pages.get(sid, 1), passed=passed[: self.ctx.phi],
                 process=selection.process if selection else None,
                 pivot_field=selection.pivot_field if selection else None,
                 pivot_label=field_label(tool, selection.pivot_field) if selection else None,
@@ -505,6 +536,11 @@ class ChainBuild:
         if not options:
             return None
         return options[int(self.rng.integers(len(options)))]
+
+
+def _stated_enum(param: ParamSpec) -> list[str]:
+    """The enum values a person can state (those the description gives a meaning)."""
+    return [v for v in param.enum or [] if value_phrase(param, v) is not None]
 
 
 def _field_spec(tool: Tool, name: str):
@@ -580,6 +616,7 @@ def synthesize(ctx: SynthContext, index: int, writer, shape: str | None = None) 
     pattern = "+".join(kinds)
     category = kinds[0] if len(kinds) == 1 else "MIXED"
     titles = {s.id: ctx.catalog[s.call].spec.title for s in _flat(build.steps) if s.call}
+    subjects = {s.id: subject(ctx.catalog[s.call]) for s in _flat(build.steps) if s.call}
     tools = _available(ctx, build.tools, build.rng)
     data_tools = [t for t in build.tools if ctx.catalog[t].family != "session"]
     first = ctx.catalog[data_tools[0]]
@@ -593,7 +630,8 @@ def synthesize(ctx: SynthContext, index: int, writer, shape: str | None = None) 
     live = any("실시간" in ctx.catalog[t].spec.title or "실시간" in ctx.catalog[t].spec.description
                for t in data_tools)
     query = writer.write(QueryInput(pattern=pattern, junctions=build.junctions, block=block, answer=info,
-                                    titles=titles, literals=build.literals, as_of=ctx.today if live else None),
+                                    subjects=subjects, literals=build.literals,
+                                    as_of=ctx.today if live else None),
                          stream(ctx.seed, "synth-query", draft.id))
     task = draft.model_copy(update={"query": query})
     try:
@@ -626,5 +664,5 @@ class QueryInput(_Model):
     block: BlockInfo | None = None
     as_of: str | None = None  # the injected date, stated when a real-time tool is in the chain
     answer: AnswerInfo
-    titles: dict[str, str]
+    subjects: dict[str, str]  # step id → what the step's tool answers, as a person names it (kopa.synth.frames)
     literals: list[Literal_]

@@ -1,0 +1,106 @@
+"""How a person names what an endpoint answers and states a value: the query writer's vocabulary.
+
+A question names the data the way a user knows it ("삼성전자의 전환사채권 발행결정", "2025년 11월 3일 코스닥
+일별 매매"), never by the catalog's title, a wire parameter or a paging window. Two things feed it, both read
+from the catalog as a model sees it (DESIGN.md decision 2):
+
+- a tool's *subject*: the catalog's `ask` frame where the tool has one (hand-written: "회사", "법령"), else
+  its title without the catalog's section prefix ("공시정보 - ", "예금보험공사_") and the service words a
+  person does not say ("정보", "조회", "목록", "서비스", "안내");
+- a value's *phrase*: a name as it is, a date as a date, an enum value by the meaning its description gives
+  ("A 정기공시" → 정기공시). A value with neither — an identifier from the validated cache — is a code
+  the chain must look up from a name, so it is not statable and a trajectory may not take it as given.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kopa.catalog.models import ParamSpec, Tool
+
+HANGUL = re.compile(r"[가-힣]")
+_SECTION = re.compile(r"^.*(?: - |_\(?[A-Z]+\)?_|_)")  # "공시정보 - ", "국토교통부_(TAGO)_", "예금보험공사_"
+_TRAILING = ("목록 조회", "조회", "검색", "목록", "정보", "안내", "서비스", "API", "통합")
+_TRAILING_PAREN = re.compile(r"\s*\((?:상세|[^)]*훈련과정|시험교시 과목)\)$")
+_CODE_WORDS = ("코드", "번호", "ID", "아이디", "고유", "식별")
+_DAY = re.compile(r"^(19|20)\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])$")
+_MONTH = re.compile(r"^(19|20)\d{2}(0[1-9]|1[0-2])$")
+_YEAR = re.compile(r"^(19|20)\d{2}$")
+_DATE_WORDS = ("일자", "날짜", "기준일", "YYYYMMDD", "일(", "시작일", "종료일")
+_MONTH_WORDS = ("년월", "YYYYMM", "기준월")
+_YEAR_WORDS = ("연도", "년도", "YYYY")
+
+
+def subject(tool: Tool) -> str:
+    """What the endpoint answers, as a person names it."""
+    if tool.spec.ask:
+        return tool.spec.ask
+    text = _SECTION.sub("", tool.spec.title).strip()
+    text = _TRAILING_PAREN.sub("", text).strip()
+    changed = True
+    while changed:
+        changed = False
+        for word in _TRAILING:
+            if text.endswith(word) and len(text) > len(word) + 1:
+                text, changed = text[: -len(word)].rstrip(" _-"), True
+    text = re.sub(r"^서울시\s*", "서울 ", text)
+    return text or tool.spec.title
+
+
+def date_phrase(value: str) -> str | None:
+    """'20251103' → '2025년 11월 3일', '202511' → '2025년 11월', '2025' → '2025년'; None otherwise."""
+    if _DAY.match(value):
+        return f"{value[:4]}년 {int(value[4:6])}월 {int(value[6:8])}일"
+    if _MONTH.match(value):
+        return f"{value[:4]}년 {int(value[4:6])}월"
+    if _YEAR.match(value):
+        return f"{value}년"
+    return None
+
+
+def enum_meaning(param: ParamSpec, value: str) -> str | None:
+    """The meaning the parameter's description gives an enum value ('A 정기공시', 'Y(유가)', '11011 사업보고서')."""
+    found = re.search(rf"(?<![\w]){re.escape(value)}\s*(?:\(([^)]+)\)|[:=]?\s*([가-힣][^,;/)]*))", param.description)
+    if found is None:
+        return None
+    meaning = (found.group(1) or found.group(2) or "").strip()
+    return meaning if HANGUL.search(meaning) else None
+
+
+def is_code_like(description: str) -> bool:
+    """An identifier by its documentation (고유번호, 구코드, 정류소ID): a value a lookup produces."""
+    return any(w in description for w in _CODE_WORDS)
+
+
+def value_phrase(param: ParamSpec, value: object) -> str | None:
+    """How a person states `value` for `param`; None when a person would not know it (a code)."""
+    text = str(value).strip()
+    if not text or param.paging:
+        return None
+    if param.enum and text in param.enum:
+        return enum_meaning(param, text) or (text if HANGUL.search(text) else None)
+    if HANGUL.search(text):
+        return text
+    desc = param.description
+    if _DAY.match(text) and any(w in desc for w in _DATE_WORDS):
+        return date_phrase(text)
+    if _MONTH.match(text) and any(w in desc for w in _MONTH_WORDS + _DATE_WORDS):
+        return date_phrase(text)
+    if _YEAR.match(text) and any(w in desc for w in _YEAR_WORDS):
+        return date_phrase(text)
+    return None
+
+
+def is_contains(param: ParamSpec) -> bool:
+    """A search that matches part of a name ("검색값을 포함하는 항목", "정식명칭의 일부")."""
+    return (param.match == "contains" and param.location == "client") or any(
+        w in param.description for w in ("포함", "일부"))
+
+
+def entity_noun(label: str) -> str | None:
+    """What an identifier field names ('시군구코드' → 시군구, '정류소ID' → 정류소); None for a bare code
+    ('고유번호') or a field that is not an identifier."""
+    if not is_code_like(label):
+        return None
+    noun = re.sub(r"\s*(?:고유번호|코드|아이디|ID|번호|식별자|고유|일련)+$", "", label).strip()
+    return noun if HANGUL.search(noun) and noun != label else None
