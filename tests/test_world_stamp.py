@@ -9,6 +9,7 @@ from __future__ import annotations
 import orjson
 import pytest
 import yaml
+from click.testing import CliRunner
 
 from kopa.backends.spec import open_backend
 from kopa.backends.world import (
@@ -21,7 +22,10 @@ from kopa.backends.world import (
     world_stamp,
     write_stamp,
 )
+from kopa.cli import main
 from kopa.eval.task import task_set
+from kopa.rl.rollouts import RolloutConfig
+from kopa.rl.rollouts import generate as generate_rollouts
 
 TASK = "finance-001"
 
@@ -127,3 +131,40 @@ def test_a_differing_today_is_shown_on_both_sides(stamped, small):
                                          r"sim seed=0 scale=small today=2026-01-30 .*: pass --backend "
                                          r"sim:today=2026-01-29$"):
         open_checked(stamped, "sim")
+
+
+# ------------------------------------------------------------------ the commands
+
+
+def test_bench_run_plays_the_recorded_world_and_refuses_another_before_any_episode(stamped, tmp_path):
+    runner = CliRunner()
+    out = tmp_path / "ok"
+    result = runner.invoke(main, ["bench", "run", "--tasks", str(stamped), "--policy", "oracle", "-n", "1",
+                                  "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "1 episodes · pass@1 1.0000" in result.output
+    refused = tmp_path / "refused"
+    result = runner.invoke(main, ["bench", "run", "--tasks", str(stamped), "--policy", "oracle", "-n", "1",
+                                  "--backend", "sim:seed=1", "--out", str(refused)])
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"Error: {stamped} was built on the world sim seed=0 "), lines
+    assert "--backend sim:seed=1 is the world sim seed=1 scale=small" in lines[0]
+    assert not refused.exists()  # the run folder is not claimed: the right backend then needs no --force
+    result = runner.invoke(main, ["bench", "run", "--tasks", str(stamped), "--policy", "oracle", "-n", "1",
+                                  "--faults", "realistic", "--out", str(tmp_path / "faults")])
+    assert result.exit_code == 0, result.output
+
+
+def test_rl_rollouts_refuse_another_world(stamped, small, tmp_path):
+    # A recorded seed-1 world (its content made up) against `sim`: refused without building a world.
+    write_stamp(stamped, _other(small, seed=1, content_hash="1" * 64))
+    out = tmp_path / "rollouts"
+    config = RolloutConfig(policy="oracle", n=1, task_set=str(stamped))
+    with pytest.raises(WorldError, match=r"built on the world sim seed=1 scale=small \(content 11111111…\); "
+                                         r"--backend sim is the world sim seed=0 .*: pass --backend sim:seed=1$"):
+        generate_rollouts(config, out)
+    assert not out.exists()
+    write_stamp(stamped, small)
+    groups = generate_rollouts(config, out)
+    assert [g["rollouts"][0]["reward"] for g in groups] == [1.0]
