@@ -168,3 +168,16 @@ def test_rl_rollouts_refuse_another_world(stamped, small, tmp_path):
     write_stamp(stamped, small)
     groups = generate_rollouts(config, out)
     assert [g["rollouts"][0]["reward"] for g in groups] == [1.0]
+
+
+def test_bench_targets_computes_on_the_recorded_world_and_rewrites_world_json(stamped, small):
+    runner = CliRunner()
+    stale = _other(small, content_hash="0" * 64)  # as if the world generator had changed since
+    write_stamp(stamped, stale)
+    result = runner.invoke(main, ["bench", "targets", "--tasks", str(stamped), "--domain", "finance"])
+    assert result.exit_code == 2 and "leave out --domain" in result.output, result.output
+    assert read_stamp(stamped) == stale
+    result = runner.invoke(main, ["bench", "targets", "--tasks", str(stamped)])
+    assert result.exit_code == 0, result.output
+    assert read_stamp(stamped) == small
+    assert orjson.loads((stamped / "targets" / "finance.json").read_bytes())[0]["task_id"] == TASK
