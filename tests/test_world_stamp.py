@@ -26,6 +26,7 @@ from kopa.cli import main
 from kopa.eval.task import task_set
 from kopa.rl.rollouts import RolloutConfig
 from kopa.rl.rollouts import generate as generate_rollouts
+from kopa.synth.dataset import write_dataset
 
 TASK = "finance-001"
 
@@ -181,3 +182,11 @@ def test_bench_targets_computes_on_the_recorded_world_and_rewrites_world_json(st
     assert result.exit_code == 0, result.output
     assert read_stamp(stamped) == small
     assert orjson.loads((stamped / "targets" / "finance.json").read_bytes())[0]["task_id"] == TASK
+
+
+def test_the_synthesized_task_set_records_the_world_it_was_given(tmp_path, small):
+    config = {"graph_run": "g", "graph_sha256": "0", "seed": 0, "backend": "sim", "writer": "template"}
+    write_dataset(tmp_path, [], config, small)
+    assert read_stamp(tmp_path) == small
+    write_dataset(tmp_path, [], config)  # rebuilt on a backend without a world: the old stamp goes
+    assert read_stamp(tmp_path) is None
