@@ -59,11 +59,14 @@ def _tasks(domain: str | None, tasks_path: str | None = None):
 @click.option("--domain", help="Only this domain's tasks (its targets file is rewritten).")
 @tasks_option
 def bench_targets(domain: str | None, tasks_path: str | None) -> None:
-    """Execute every golden trajectory on the simulator and write the task set's targets/<domain>.json."""
-    from kopa.eval.targets import write_targets
+    """Execute every golden trajectory on the simulator and write the task set's targets/<domain>.json.
+
+    A task set that records its world (world.json, e.g. one `kopa edge filter` wrote) is executed on that
+    world, and its world.json rewritten to match (a changed world generator changes its content hash)."""
+    from kopa.eval.targets import write_set_targets
 
     tasks = _tasks(domain, tasks_path)
-    targets = write_targets(tasks, _task_set(tasks_path).targets_dir)
+    targets = write_set_targets(_task_set(tasks_path), tasks, every_domain=domain is None)
     console.print(f"{len(targets)} targets written for {len({t.domain for t in tasks})} domain(s)")
 
 

@@ -205,6 +205,7 @@ def generate(config: RunConfig, out_dir: Path, *, workers: int = 4, force: bool 
              ) -> list[Episode]:
     """Play every (task, seed, rollout) not yet in ``episodes.jsonl`` and append it there: on ``workers``
     threads, or as units on ``executor`` when one is given; then put the file in the canonical order."""
+    checked = _checked_backend(config)  # before the folder is claimed: a refused backend leaves nothing behind
     prepare_folder(config, out_dir, force)
     tasks = select_tasks(config)
     targets = load_task_set(config).targets()
@@ -222,7 +223,7 @@ def generate(config: RunConfig, out_dir: Path, *, workers: int = 4, force: bool 
             raise UserError(f"--tools {config.tools}: episodes over MCP run on the local executor")
         _play_units(config, jobs, executor, out_dir, on_episode)
     elif jobs:
-        with _where_tools_run(config) as (backend, tools):
+        with _where_tools_run(config, checked) as (backend, tools):
             policies = {seed: make_policy(config, seed) for seed in config.seeds}
             _play(jobs, targets, policies, backend, out_dir, workers, on_episode, tools)
     episodes = _sorted(read_episodes(out_dir), tasks)
@@ -230,14 +231,29 @@ def generate(config: RunConfig, out_dir: Path, *, workers: int = 4, force: bool 
     return episodes
 
 
+def _checked_backend(config: RunConfig) -> Backend | None:
+    """The run's backend, opened here to refuse it before any episode runs when the task set records
+    another world (kopa.backends.world); in-process episodes then play on it, while units on an executor
+    open their own (one more open here: a fraction of a second once the world is built and cached). None when
+    the set records no world, or the tools answer over MCP (the server's backend, which this process never
+    sees, is not checked)."""
+    from kopa.backends.world import open_checked
+
+    if config.tools is not None:
+        return None
+    return open_checked(load_task_set(config).root, config.backend)
+
+
 @contextmanager
-def _where_tools_run(config: RunConfig) -> Iterator[tuple[Backend | None, ToolSource | None]]:
-    """(backend, None) in-process; (None, the MCP tool source) over MCP — one connection for the run, its
-    server's own backend answering (this process opens none)."""
+def _where_tools_run(config: RunConfig, opened: Backend | None = None
+                     ) -> Iterator[tuple[Backend | None, ToolSource | None]]:
+    """(backend, None) in-process — ``opened`` if the run's backend was already opened (and checked); (None,
+    the MCP tool source) over MCP — one connection for the run, its server's own backend answering (this
+    process opens none)."""
     if config.tools is None:
         from kopa.backends.spec import open_backend
 
-        yield open_backend(config.backend), None
+        yield opened if opened is not None else open_backend(config.backend), None
         return
     from kopa.mcp.client import open_tools
 

@@ -10,10 +10,11 @@ import click
 import orjson
 
 from kopa.backends.spec import Backend, open_backend
+from kopa.backends.world import WorldError, read_stamp, world_stamp, write_stamp
 from kopa.errors import UserError
 from kopa.eval.environment import Environment
 from kopa.eval.golden import GoldenError, execute_golden
-from kopa.eval.task import TARGET_DIR, GoldenCall, Target, Task, target_path
+from kopa.eval.task import TARGET_DIR, GoldenCall, Target, Task, TaskSet, target_path
 
 TARGET_BACKEND = "sim"  # seed 0, scale small: the world every target is computed on
 PACKAGE = Path(__file__).resolve().parents[1]  # the installed (or checked-out) `kopa` package
@@ -68,3 +69,24 @@ def write_targets(tasks: list[Task], directory: Path = TARGET_DIR, backend: Back
         data = [t.model_dump(mode="json") for t in targets]
         target_path(domain, directory).write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n")
     return out
+
+
+def write_set_targets(found: TaskSet, tasks: list[Task], *, every_domain: bool) -> dict[str, Target]:
+    """The targets of `tasks` of the task set `found`, written into it. A set that records its world
+    (world.json) is computed on that world's config — a set built on the full world stays on it — and its
+    world.json is rewritten to the world they were computed on: the same, unless the world generator has
+    changed since, which only a rewrite of every domain may follow (else some targets would be of one world
+    and the rest of another). A set that records none (KOPA-Bench) is computed on TARGET_BACKEND, as before,
+    and is given no world.json."""
+    recorded = read_stamp(found.root)
+    if recorded is None:
+        return write_targets(tasks, found.targets_dir, open_backend(TARGET_BACKEND))
+    backend = open_backend(recorded.spec())
+    stamp = world_stamp(backend)
+    if stamp != recorded and not every_domain:
+        raise WorldError(f"{found.root} was built on the world {recorded.label()}, which the world generator has "
+                         f"changed since (now content {stamp.content_hash[:8] if stamp else '?'}…): rewrite every "
+                         "domain's targets (leave out --domain)")
+    targets = write_targets(tasks, found.targets_dir, backend)
+    write_stamp(found.root, stamp)
+    return targets

@@ -29,6 +29,7 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field
 
 from kopa.backends.spec import Backend
+from kopa.backends.world import open_checked
 from kopa.errors import UserError
 from kopa.eval.episode import Episode
 from kopa.eval.policies.offline import POLICIES
@@ -157,22 +158,23 @@ class _Player:
     policy: Any
 
 
-def _player_of(config: RolloutConfig) -> _Player:
+def _player_of(config: RolloutConfig, opened: Backend | None = None) -> _Player:
+    """This process's player for the run; it plays on ``opened`` when the backend was already opened here."""
     from kopa.executor import current
 
     def build() -> _Player:
         from kopa.backends.spec import open_backend
 
         found = task_set(config.task_set)
-        return _Player({t.id: t for t in found.tasks()}, found.targets(), open_backend(config.backend),
-                       make_rollout_policy(config))
+        backend = opened if opened is not None else open_backend(config.backend)
+        return _Player({t.id: t for t in found.tasks()}, found.targets(), backend, make_rollout_policy(config))
 
     return current("rl-rollouts", config.digest(), build)
 
 
-def play_unit(unit: GroupUnit) -> dict[str, Any]:
+def play_unit(unit: GroupUnit, opened: Backend | None = None) -> dict[str, Any]:
     config = RolloutConfig.model_validate(unit.config)
-    player = _player_of(config)
+    player = _player_of(config, opened)
     return play_group(player.tasks[unit.task_id], player.targets[unit.task_id], player.policy, player.backend,
                       config)
 
@@ -205,13 +207,17 @@ def generate(config: RolloutConfig, out: Path, *, executor: Executor | None = No
                             "worker, then run on many from the recording (replay:DIR)")
     make_rollout_policy(config)  # a bad --policy is an error before anything is written
     tasks, _ = select(config)
+    # Refused here, before the folder is claimed, when the task set records another world; groups played in
+    # this process use it, units on an executor open their own (one more open: a fraction of a second once
+    # the world is built and cached).
+    checked = open_checked(task_set(config.task_set).root, config.backend)
     _prepare(config, out, force)
     done = {g["task_id"] for g in read_groups(out)}
     pending = [t.id for t in tasks if t.id not in done]
     path = out / "groups.jsonl"
     drop_partial_line(path)
     if pending:
-        _play(config, pending, out, executor, on_group)
+        _play(config, pending, out, executor, on_group, checked)
     order = {t.id: i for i, t in enumerate(tasks)}
     groups = sorted((g for g in read_groups(out) if g["task_id"] in order), key=lambda g: order[g["task_id"]])
     canonical = b"".join(orjson.dumps(g) + b"\n" for g in groups)
@@ -227,7 +233,7 @@ def generate(config: RolloutConfig, out: Path, *, executor: Executor | None = No
 
 
 def _play(config: RolloutConfig, pending: list[str], out: Path, executor: Executor | None,
-          on_group: Callable[[dict[str, Any]], Any] | None) -> None:
+          on_group: Callable[[dict[str, Any]], Any] | None, opened: Backend | None = None) -> None:
     shipped = _absolute(config).model_dump()
     units = [GroupUnit(shipped, task_id) for task_id in pending]
     # A few rounds of groups per worker at a time: finished groups are stored (a resume keeps them) as
@@ -236,7 +242,8 @@ def _play(config: RolloutConfig, pending: list[str], out: Path, executor: Execut
     with (out / "groups.jsonl").open("ab") as sink:
         for start in range(0, len(units), step):
             batch = units[start:start + step]
-            results = executor.map(play_unit, batch) if executor is not None else [play_unit(u) for u in batch]
+            results = executor.map(play_unit, batch) if executor is not None \
+                else [play_unit(u, opened) for u in batch]
             for group in results:
                 sink.write(orjson.dumps(group) + b"\n")
                 sink.flush()

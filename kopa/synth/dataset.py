@@ -31,6 +31,7 @@ import orjson
 import yaml
 
 from kopa.backends.spec import open_backend
+from kopa.backends.world import WorldStamp, world_stamp, write_stamp
 from kopa.catalog.loader import load_catalog
 from kopa.edge.graph import ToolGraph
 from kopa.errors import UserError
@@ -231,7 +232,8 @@ def filter_run(out: Path, progress: Callable[[str, int, int], None] | None = Non
     kept, drops, notes = filter_candidates(candidates, load_catalog(), open_backend(recording or fresh),
                                            lambda: open_backend(fresh), cache, config["seed"], progress, judges,
                                            second_backend=lambda: open_backend(recording or fresh), solver=solver)
-    write_dataset(out, kept, config)
+    # The world the targets hold answers of (the re-solves' world; a recording's replay has none): world.json
+    write_dataset(out, kept, config, world_stamp(open_backend(fresh)))
     write_ablations(out, candidates, kept, config)
     write_atomic(out / "dropped.jsonl", b"".join(orjson.dumps(d.model_dump(), option=_JSON) + b"\n" for d in drops))
     failures = [f for f in _read_part(out / "failures.jsonl") if isinstance(f, Failure)] \
@@ -308,13 +310,14 @@ def write_plots(directory: Path, kept: list[Candidate]) -> None:
     plt.close(fig)
 
 
-def write_dataset(out: Path, kept: list[Candidate], config: dict) -> None:
+def write_dataset(out: Path, kept: list[Candidate], config: dict, world: WorldStamp | None = None) -> None:
     provenance = {k: config[k] for k in ("graph_run", "graph_sha256", "seed", "backend", "writer")}
     write_atomic(out / "dataset.jsonl", _rows(kept, config))
     write_parquet(out / "dataset.parquet", kept, provenance)
     by_domain: dict[str, list[Candidate]] = {}
     for c in kept:
         by_domain.setdefault(c.task.domain, []).append(c)
+    write_stamp(out, None)  # until the new tasks and targets are all in, no world.json vouches for them
     for folder in ("tasks", "targets"):
         (out / folder).mkdir(exist_ok=True)
         for stale in (out / folder).iterdir():
@@ -325,6 +328,7 @@ def write_dataset(out: Path, kept: list[Candidate], config: dict) -> None:
         write_atomic(out / "tasks" / f"{domain}.yaml", f"# EDGE Phase B synthesized tasks ({domain})\n{text}".encode())
         targets = [c.target.model_dump(mode="json") for c in items]
         write_atomic(out / "targets" / f"{domain}.json", orjson.dumps(targets, option=orjson.OPT_INDENT_2) + b"\n")
+    write_stamp(out, world)  # `kopa bench run --tasks` and `kopa rl rollouts --tasks` refuse another world
 
 
 SEQUENTIAL = frozenset({"SEQ", "FAN", "DRV"})
