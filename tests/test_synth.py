@@ -7,6 +7,7 @@ import re
 from collections import Counter
 from decimal import Decimal
 
+import numpy as np
 import orjson
 import pytest
 from click.testing import CliRunner
@@ -21,18 +22,22 @@ from kopa.eval.environment import Environment
 from kopa.eval.golden import GoldenExecutor, GoldenStep
 from kopa.eval.lint import lint_task
 from kopa.eval.targets import compute_target
+from kopa.eval.task import AnswerSpec
+from kopa.synth.audit import query_audit
 from kopa.synth.dataset import filter_run, synth_run, write_dataset
 from kopa.synth.filters import (
     MALFORMED_KINDS,
     decorative_by_execution,
+    echo_hops,
     filter_candidates,
     leak_by_strings,
+    order_dependent,
     resolve_again,
     unreferenced_steps,
 )
-from kopa.synth.junction import PHI
+from kopa.synth.junction import PHI, _argbest, _threshold
 from kopa.synth.query import TemplateWriter
-from kopa.synth.trajectory import Candidate, SynthContext, synthesize
+from kopa.synth.trajectory import Candidate, ChainBuild, SynthContext, synthesize
 from kopa.tools.runtime import ToolRuntime
 from sim.truth import endpoint_for_url
 
@@ -536,3 +541,117 @@ def test_a_solver_policy_re_solves_every_task_and_what_it_cannot_solve_is_droppe
     unsolved = [d for d in drops if d.reason == "not_resolved"]
     assert unsolved and all(d.stage == 3 and "skip_lookup" in d.detail for d in unsolved)
     assert len(kept) + len(unsolved) == len(baseline)
+
+
+# ------------------------------------------------------------------ issue 22: the corpus a person trains on
+
+def test_queries_read_as_questions_not_trajectories(candidates):
+    """No query quotes a tool title, names a paging parameter, picks "the n-th item" or carries a raw date or
+    a value the chain looks up; every stated literal is a name, a date as a date or an enum's meaning."""
+    audit = query_audit(candidates, CATALOG)
+    assert audit == {"queries": len(candidates), "title": 0, "paging": 0, "nth_item": 0, "code_or_raw_date": 0}
+    for c in candidates:
+        for literal in c.literals:
+            assert re.search(r"[가-힣]", literal.phrase) or re.fullmatch(r"\d{4}년( \d+월( \d+일)?)?", literal.phrase)
+            assert literal.phrase in c.task.query
+
+
+def _step_reading(build: ChainBuild, call: str, args: dict):
+    return build._try(GoldenStep(id=f"s{len(build.steps) + 1}", call=call, args=args))
+
+
+def test_a_step_whose_answer_spans_pages_reads_every_page_up_to_the_cap(graph_run):
+    _, phase = graph_run
+    args = {"bgn_de": "20251101", "end_de": "20251130"}
+    first = _runtime().call("search_dart_disclosures", {**args, "page_count": 100})
+    assert first.total_count > 2 * 100  # three pages of the largest size
+    build = ChainBuild(SynthContext(phase.graph, CATALOG, open_backend("sim"), phase.cache, seed=0), 0)
+    view = _step_reading(build, "search_dart_disclosures", args)
+    assert view is not None and len(view["records"]) == first.total_count
+    assert build.steps[-1].pages == "all" and build.pages["s1"] == -(-first.total_count // 100)
+    capped = ChainBuild(SynthContext(phase.graph, CATALOG, open_backend("sim"), phase.cache, seed=0, max_pages=2), 0)
+    assert _step_reading(capped, "search_dart_disclosures", args) is None and capped.steps == []
+
+
+def _brute_thresholds(records, g, field, op, parse):
+    """Every (pivot, passed) the DRV threshold may choose, by filtering all records for each pivot."""
+    out = {}
+    for pivot in {parse(r[g]) for r in records}:
+        chosen = [r for r in records if {"ge": parse(r[g]) >= pivot, "le": parse(r[g]) <= pivot,
+                                         "after": parse(r[g]) > pivot}[op]]
+        passed = list(dict.fromkeys(str(r[field]) for r in chosen if r[field] not in (None, "")))
+        if 1 <= len(passed) <= PHI and len(chosen) < len(records):
+            out[pivot] = passed
+    return out
+
+
+@pytest.mark.parametrize("op", ["ge", "le", "after"])
+def test_the_drv_threshold_walk_chooses_what_filtering_every_pivot_would(op):
+    rng = np.random.default_rng(5)
+    for trial in range(60):
+        n = int(rng.integers(2, 40))
+        records = [{"g": str(int(rng.integers(20250101, 20250110))), "f": f"v{int(rng.integers(0, 12))}"}
+                   for _ in range(n)]
+        parse = int
+        allowed = _brute_thresholds(records, "g", "f", op, parse)
+        found = _threshold(records, "g", "f", op, np.random.default_rng(trial), parse=parse)
+        if not allowed:
+            assert found is None
+            continue
+        pivot, passed = found
+        assert allowed[int(pivot)] == passed
+
+
+def test_max_and_min_are_refused_on_ties_that_hand_on_different_values():
+    tied = [{"f": "a", "q": "5"}, {"f": "b", "q": "5"}, {"f": "c", "q": "1"}]
+    assert _argbest(tied, "q", "f", largest=True) is None  # which of a, b is the API's order
+    assert _argbest(tied, "q", "f", largest=False) == tied[2]
+    same = [{"f": "a", "q": "5"}, {"f": "a", "q": "5"}, {"f": "c", "q": "1"}]
+    assert _argbest(same, "q", "f", largest=True) == same[0]  # tied records hand on one value: no ambiguity
+
+
+def _first_item_pick(c: Candidate):
+    """(candidate, step, field): a Hangul field that varies over the last step's several records, or None."""
+    last = c.task.golden[-1]
+    if last.call is None:
+        return None
+    records = GoldenExecutor(c.task, Environment(c.task, open_backend("sim"))).execute().scope[last.id]["records"]
+    varying = [f for f in sorted(records[0]) if len({str(r.get(f)) for r in records}) > 3
+               and all(re.search(r"[가-힣]", str(r.get(f))) for r in records)] if len(records) > 3 else []
+    return (c, last.id, varying[0]) if varying else None
+
+
+def _planted(genuine: Candidate, suffix: str, golden, answer, junctions=None) -> Candidate:
+    task = genuine.task.model_copy(update={"id": f"{genuine.task.id}-{suffix}", "golden": golden,
+                                           "answer": answer, "query": f"{genuine.task.query} ({suffix})"})
+    return genuine.model_copy(update={"index": genuine.index + {"echo": 20_000, "first": 30_000}[suffix], "task": task,
+                                      "target": compute_target(task, open_backend("sim")),
+                                      "junctions": junctions if junctions is not None else genuine.junctions})
+
+
+def test_planted_echo_hop_and_first_item_tasks_are_dropped_and_the_genuine_one_kept(candidates):
+    backend = open_backend("sim")
+    genuine = _genuine(candidates)
+    first, second = genuine.task.golden
+    j = genuine.junctions[0]
+    # an echo hop: a step that takes the handed-on value and hands the same value on (the lookup repeated
+    # from its own output), so the next step could have taken it directly
+    echo = GoldenStep(id="s2", call=first.call, args=first.args)
+    moved = second.model_copy(update={"id": "s3", "args": {k: str(v).replace("{s1.", "{s2.") for k, v in second.args.items()}})
+    hop = j.model_copy(update={"source": "s1", "target": "s2"})
+    out = j.model_copy(update={"source": "s2", "target": "s3"})
+    echoed = _planted(genuine, "echo", [first, echo, moved],
+                      genuine.task.answer.model_copy(update={"value": genuine.task.answer.value.replace("{s2.", "{s3.")}),
+                      [hop, out])
+    assert echoed.target.key == genuine.target.key
+    assert echo_hops(echoed) == ["s2"] and echo_hops(genuine) == []
+    # "the first item" of the last step's many records: which one that is depends on the API's order
+    many, sid, field = next(found for c in candidates if (found := _first_item_pick(c)) is not None)
+    ordered = _planted(many, "first", many.task.golden, AnswerSpec(type="string", value=f"{{{sid}.records[0].{field}}}"))
+    assert order_dependent(ordered, CATALOG, backend) is not None
+    assert order_dependent(genuine, CATALOG, backend) is None
+    kept, drops, _ = filter_candidates([genuine, echoed, ordered], CATALOG, backend, lambda: open_backend("sim"), {})
+    assert [c.task.id for c in kept] == [genuine.task.id]
+    reasons = {d.task_id: (d.stage, d.reason) for d in drops}
+    assert reasons[echoed.task.id] == (2, "decorative_chain")
+    assert reasons[ordered.task.id] == (3, "order_dependent"), drops

@@ -268,6 +268,9 @@ def graph_export(run_dir: str, fmt: str, include_pruned: bool, out: str | None, 
 @workers_option(1, "Worker processes building chunks of trajectories (the dataset does not depend on it).")
 @click.option("--hold-out-platforms", default="", metavar="P,Q",
               help="Platforms left out of synthesis (e.g. seoul,dart,krx, as the paper's held-out study).")
+@click.option("--max-pages", type=click.IntRange(min=1), default=250, show_default=True,
+              help="Pages one call may read in full (the paper's largest handoff, 224,958 records, is 225 "
+                   "pages of 1,000); a step whose answer needs more is not built.")
 @click.option("--writer", type=click.Choice(["template", "chat"]), default="template", show_default=True,
               help="Query writer: deterministic Korean templates, or an OpenAI-compatible model.")
 @click.option("--writer-model", default=None, metavar="NAME", help="--writer chat: the model name.")
@@ -277,7 +280,7 @@ def graph_export(run_dir: str, fmt: str, include_pruned: bool, out: str | None, 
 @click.option("--force", is_flag=True, help="Discard a run folder made with another configuration.")
 @backend_options
 def synth_command(graph_run: str, out: str, count: int, path_seed: int, workers: int, hold_out_platforms: str,
-                  writer: str, writer_model: str | None, writer_base_url: str | None, llm_cache: str,
+                  max_pages: int, writer: str, writer_model: str | None, writer_base_url: str | None, llm_cache: str,
                   force: bool, backend_spec: str, record_dir: str | None, faults: str | None) -> None:
     """Synthesize trajectories on G* — sequential chains whose junctions are typed SEQ / FAN / DRV by executed
     cardinality, and SEM / CMP / COND templates — each a KOPA-Bench task whose answer golden execution
@@ -312,7 +315,7 @@ def synth_command(graph_run: str, out: str, count: int, path_seed: int, workers:
         bar = progress.add_task("trajectories", total=count)
         candidates, failures = synth_run(Path(graph_run), Path(out), count, seed=path_seed, workers=workers,
                                          backend_spec=compose_backend(backend_spec, record_dir, faults),
-                                         hold_out=hold_out, writer=chosen, force=force,
+                                         hold_out=hold_out, writer=chosen, force=force, max_pages=max_pages,
                                          progress=lambda done, total: progress.update(bar, completed=done))
     console.print(f"{len(candidates)} candidates ({len(failures)} failed attempts) in "
                   f"{time.perf_counter() - started:.1f} s → {out}/candidates.jsonl; next: kopa edge filter {out}")

@@ -36,10 +36,12 @@ from kopa.catalog.loader import load_catalog
 from kopa.edge.graph import ToolGraph
 from kopa.errors import UserError
 from kopa.fileio import claim_run_folder, write_atomic
+from kopa.synth.audit import mix, query_audit
+from kopa.synth.audit import render as render_audit
 from kopa.synth.filters import Drop, filter_candidates
 from kopa.synth.junction import PHI
 from kopa.synth.query import QueryWriter, TemplateWriter
-from kopa.synth.trajectory import Candidate, Failure, SynthContext, synthesize
+from kopa.synth.trajectory import MAX_PAGES, Candidate, Failure, SynthContext, synthesize
 
 if TYPE_CHECKING:
     from kopa.synth.judges import ModelJudge
@@ -103,6 +105,7 @@ class ChunkJob:
     backend: str
     seed: int
     hold_out: tuple[str, ...]
+    max_pages: int
     chunk: int
     part: str  # the part file the worker writes
 
@@ -110,12 +113,13 @@ class ChunkJob:
 _CONTEXTS: dict[tuple, SynthContext] = {}  # per process: a worker builds its context once
 
 
-def _context(graph_run: str, digest: str, backend: str, seed: int, hold_out: tuple[str, ...]) -> SynthContext:
-    key = (graph_run, digest, backend, seed, hold_out)
+def _context(graph_run: str, digest: str, backend: str, seed: int, hold_out: tuple[str, ...],
+             max_pages: int = MAX_PAGES) -> SynthContext:
+    key = (graph_run, digest, backend, seed, hold_out, max_pages)
     if key not in _CONTEXTS:
         graph, cache, _ = _load_graph_run(Path(graph_run))
         _CONTEXTS[key] = SynthContext(graph, load_catalog(), open_backend(backend), cache, seed=seed,
-                                      hold_out=frozenset(hold_out))
+                                      hold_out=frozenset(hold_out), max_pages=max_pages)
     return _CONTEXTS[key]
 
 
@@ -124,7 +128,7 @@ def _run_chunk(job: ChunkJob, writer: QueryWriter | None = None) -> bytes:
     part = Path(job.part)
     if part.exists():
         return part.read_bytes()
-    ctx = _context(job.graph_run, job.graph_sha256, job.backend, job.seed, job.hold_out)
+    ctx = _context(job.graph_run, job.graph_sha256, job.backend, job.seed, job.hold_out, job.max_pages)
     writer = writer or TemplateWriter()
     data = b"".join(_line(synthesize(ctx, i, writer)) for i in range(job.chunk * CHUNK, (job.chunk + 1) * CHUNK))
     write_atomic(part, data)
@@ -133,6 +137,7 @@ def _run_chunk(job: ChunkJob, writer: QueryWriter | None = None) -> bytes:
 
 def synth_run(graph_run: Path, out: Path, n: int, *, seed: int = 0, workers: int = 1, backend_spec: str = "sim",
               hold_out: frozenset[str] = frozenset(), writer: QueryWriter | None = None, force: bool = False,
+              max_pages: int = MAX_PAGES,
               progress: Callable[[int, int], None] | None = None, stop_after_chunks: int | None = None
               ) -> tuple[list[Candidate], list[Failure]]:
     """Synthesize until n candidates exist (or n × MAX_ATTEMPTS_PER_TASK attempts were made). Chunks run
@@ -148,10 +153,11 @@ def synth_run(graph_run: Path, out: Path, n: int, *, seed: int = 0, workers: int
     digest = _load_graph_run(graph_run)[2]
     _config(out, {"version": SYNTH_VERSION, "graph_run": str(graph_run), "graph_sha256": digest, "seed": seed,
                   "backend": backend_spec,
-                  "phi": PHI, "writer": writer.name, "hold_out": sorted(hold_out), "chunk": CHUNK}, force)
+                  "phi": PHI, "writer": writer.name, "hold_out": sorted(hold_out), "chunk": CHUNK,
+                  "max_pages": max_pages}, force)
     parts = out / "parts"
     parts.mkdir(exist_ok=True)
-    key = (str(graph_run), digest, backend_spec, seed, tuple(sorted(hold_out)))
+    key = (str(graph_run), digest, backend_spec, seed, tuple(sorted(hold_out)), max_pages)
     if not _context(*key).starts:
         raise SynthError(f"{graph_run}: G* has no retained edge between usable tools")
     results: dict[int, list[Candidate | Failure]] = {}
@@ -239,9 +245,12 @@ def filter_run(out: Path, progress: Callable[[str, int, int], None] | None = Non
     failures = [f for f in _read_part(out / "failures.jsonl") if isinstance(f, Failure)] \
         if (out / "failures.jsonl").exists() else []
     audit = contamination(kept)
-    (out / "report.md").write_text(render_report(out.name, candidates, kept, drops, notes, failures, config, audit),
-                                   encoding="utf-8")
+    catalog = load_catalog()
+    queries, balance = query_audit(kept, catalog), mix(kept, catalog)
+    report = render_report(out.name, candidates, kept, drops, notes, failures, config, audit)
+    (out / "report.md").write_text(report + "\n".join(["", *render_audit(queries, balance)]), encoding="utf-8")
     write_atomic(out / "stats.json", orjson.dumps({"statistics": statistics_of(kept), "contamination": audit,
+                                                   "queries": queries, "balance": balance,
                                                    "drops": dict(Counter(f"{d.stage}:{d.reason}" for d in drops)),
                                                    "notes": notes}, option=_JSON | orjson.OPT_INDENT_2))
     write_plots(out / "plots", kept)
@@ -399,7 +408,8 @@ class TaskShape:
     calls: int  # tool calls the answer needs
     parallel: bool  # two or more calls in one turn
     cardinalities: tuple[int, ...] = ()  # per junction: distinct values of the field handed on
-    records: tuple[int, ...] = ()  # per junction: records behind it (the service's total when reported)
+    records: tuple[int, ...] = ()  # per junction: records the call feeding it returned (the paper's cardinality)
+    pages: int = 1  # the most pages one call of the task read
     turns: int = 1  # sequential steps (hops)
     domain: str | None = None
     tools: tuple[str, ...] = ()  # data tools the answer calls
@@ -409,14 +419,16 @@ def shape_of(c: Candidate) -> TaskShape:
     steps = [s.call for s in _steps(c) if s.call]
     return TaskShape(calls=c.target.optimal_calls, parallel=_parallel(c),
                      cardinalities=tuple(j.cardinality for j in c.junctions),
-                     records=tuple(j.total if j.total is not None else j.records for j in c.junctions),
+                     records=tuple(j.records for j in c.junctions),
+                     pages=max([j.pages for j in c.junctions] + [2 if any(s.pages == "all" for s in _steps(c)) else 1]),
                      turns=len({call.turn for call in c.target.calls}), domain=c.task.domain,
                      tools=tuple(dict.fromkeys(steps)))
 
 
 def shape_statistics(shapes: list[TaskShape]) -> dict:
     """The statistics every dataset has: calls, hops (≥ 4 calls), parallel share, one-to-many chaining and
-    junction cardinalities."""
+    junction cardinalities — as the paper counts them, the records the call feeding a junction returned (a
+    junction fed more than one record is one-to-many); the distinct values handed on are reported apart."""
     total = len(shapes) or 1
     calls = [s.calls for s in shapes]
     cards = [k for s in shapes for k in s.cardinalities]
@@ -426,9 +438,10 @@ def shape_statistics(shapes: list[TaskShape]) -> dict:
         "calls_mean": statistics.fmean(calls) if calls else 0.0, "calls_max": max(calls, default=0),
         "hops4": sum(x >= 4 for x in calls) / total,
         "parallel": sum(s.parallel for s in shapes) / total,
-        "one_to_many": sum(any(k > 1 for k in s.cardinalities) for s in shapes) / total,
-        "card_median": statistics.median(cards) if cards else 0, "card_max": max(cards, default=0),
-        "records_median": statistics.median(records) if records else 0, "records_max": max(records, default=0),
+        "one_to_many": sum(any(k > 1 for k in s.records) for s in shapes) / total,
+        "distinct_median": statistics.median(cards) if cards else 0, "distinct_max": max(cards, default=0),
+        "card_median": statistics.median(records) if records else 0, "card_max": max(records, default=0),
+        "paged": sum(s.pages >= 2 for s in shapes) / total,
     }
 
 
@@ -474,9 +487,10 @@ def render_report(name: str, candidates: list[Candidate], kept: list[Candidate],
     lines += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in PAPER_ROWS]
     lines += ["| KOPA (paper) | 81.2% | 27 | 224,958 |",
               f"| **this run** | {100 * s['one_to_many']:.1f}% | {s['card_median']:g} | {s['card_max']:,} |", "",
-              f"Cardinality n is the number of distinct values of the connecting field in the executed result; the "
-              f"records behind each junction (service totals): median {s['records_median']:g}, max "
-              f"{s['records_max']:,}.", "", "## Structure patterns", "", "| pattern | tasks |", "|---|---:|"]
+              f"Cardinality is counted as the paper counts it: the records the call feeding a junction returned "
+              f"(every page read). The distinct values of the connecting field: median {s['distinct_median']:g}, "
+              f"max {s['distinct_max']:,}. Tasks that read two or more pages of one call: {100 * s['paged']:.1f}%.",
+              "", "## Structure patterns", "", "| pattern | tasks |", "|---|---:|"]
     lines += [f"| {p} | {k} |" for p, k in s["patterns"].items()]
     lines += ["", "## Drops", "", "| stage | reason | dropped |", "|---:|---|---:|"]
     for (stage, reason), k in sorted(Counter((d.stage, d.reason) for d in drops).items()):

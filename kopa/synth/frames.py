@@ -20,7 +20,7 @@ from kopa.catalog.models import ParamSpec, Tool
 
 HANGUL = re.compile(r"[가-힣]")
 _SECTION = re.compile(r"^.*(?: - |_\(?[A-Z]+\)?_|_)")  # "공시정보 - ", "국토교통부_(TAGO)_", "예금보험공사_"
-_TRAILING = ("목록 조회", "조회", "검색", "목록", "정보", "안내", "서비스", "API", "통합")
+_TRAILING = ("목록 조회", "조회", "검색", "목록", "정보", "안내", "서비스", "API", "통합", "현황", "인적사항")
 _TRAILING_PAREN = re.compile(r"\s*\((?:상세|[^)]*훈련과정|시험교시 과목)\)$")
 _CODE_WORDS = ("코드", "번호", "ID", "아이디", "고유", "식별")
 _DAY = re.compile(r"^(19|20)\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])$")

@@ -450,6 +450,7 @@ class ChainBuild:
                     bound, for_each = {param: "{" + selection.reference(sid, fld) + "}"}, None
                 else:
                     bound, for_each = {param: "{item}"}, selection.reference(sid, fld)
+            bound |= self._constant_bindings(edge, records, sid, param, target)
             incoming = next((j.passed for j in self.junctions if j.target == sid), None)
             if incoming is not None and set(passed[: self.ctx.phi]) == set(incoming):
                 continue  # an echo hop: the step hands on what it was handed, so the next could take it directly
@@ -477,6 +478,22 @@ class ChainBuild:
                 pivot=selection.pivot if selection else None))
             return out
         return None
+
+    @staticmethod
+    def _constant_bindings(edge: Edge, records: list[dict], sid: str, param: str, target: Tool) -> dict[str, str]:
+        """The target's other required arguments the edge also binds upstream, where every source record holds
+        one value for the field (a stop's city code): bound by reference, they come from the chain, not from a
+        code typed into the query. A field that varies is left out: which record's value is the API's order."""
+        required = {p.name for p in target.spec.params if p.required}
+        out = {}
+        for name, source in sorted(edge.plan.items()):
+            if name == param or name not in required or source.kind != "UPSTREAM" or not source.field:
+                continue
+            values = {str(r.get(source.field)) for r in records}
+            if len(values) == 1 and records[0].get(source.field) not in (None, "") and not isinstance(
+                    records[0].get(source.field), dict | list):
+                out[name] = f"{{{sid}.records[0].{source.field}}}"
+        return out
 
     def _handed(self, step: GoldenStep, param: str) -> list[str]:
         """The values the step's calls received for `param` (one per call, pages of a call counted once)."""
