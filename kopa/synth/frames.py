@@ -21,6 +21,9 @@ from kopa.catalog.models import ParamSpec, Tool
 HANGUL = re.compile(r"[가-힣]")
 _SECTION = re.compile(r"^.*(?: - |_\(?[A-Z]+\)?_|_)")  # "공시정보 - ", "국토교통부_(TAGO)_", "예금보험공사_"
 _TRAILING = ("목록 조회", "조회", "검색", "목록", "정보", "안내", "서비스", "API", "통합", "현황", "인적사항")
+# The aspects a dataset's title ends in ("경기도 노인복지시설 연도별 통계"), read as the aspect of its subject.
+_ASPECTS = ("연도별 통계", "월별 통계", "점검 결과", "통계", "대수별 현황", "위원회별 현황", "월별 현황", "상세",
+            "이력", "일정")
 _TRAILING_PAREN = re.compile(r"\s*\((?:상세|[^)]*훈련과정|시험교시 과목)\)$")
 _CODE_WORDS = ("코드", "번호", "ID", "아이디", "고유", "식별")
 _DAY = re.compile(r"^(19|20)\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])$")
@@ -44,6 +47,10 @@ def subject(tool: Tool) -> str:
             if text.endswith(word) and len(text) > len(word) + 1:
                 text, changed = text[: -len(word)].rstrip(" _-"), True
     text = re.sub(r"^서울시\s*", "서울 ", text)
+    if text == tool.spec.title:  # nothing a person would drop: say whose aspect it is ("X의 연도별 통계")
+        aspect = next((a for a in _ASPECTS if text.endswith(" " + a)), None)
+        if aspect is not None:
+            text = f"{text[: -len(aspect) - 1]}의 {aspect}"
     return text or tool.spec.title
 
 

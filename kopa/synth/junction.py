@@ -45,6 +45,11 @@ def number(value: Any) -> Decimal | None:
     return d if d.is_finite() else None
 
 
+def common_fields(records: list[dict]) -> set[str]:
+    """The fields every record holds (one pass: a result can hold 224,958 records)."""
+    return set.intersection(*(set(r) for r in records)) if records else set()
+
+
 def distinct(values: list[Any]) -> list[str]:
     """Distinct non-empty values as text, in order of first appearance."""
     return list(dict.fromkeys(str(v) for v in values if v not in (None, "")))
@@ -171,7 +176,7 @@ def drv_options(tool: Tool, records: list[dict], field: str, rng: np.random.Gene
     most = most_frequent([r[field] for r in records])
     if most is not None:
         out.append(Selection("mode", field, None, [most]))
-    names = sorted({k for r in records for k in r if all(k in x for x in records)} - {field})
+    names = sorted(common_fields(records) - {field})
     for g in names:
         if is_quantity(tool, g, records):
             for process, largest in (("max", True), ("min", False)):

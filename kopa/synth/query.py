@@ -10,6 +10,7 @@ offline) with a type-specific prompt and the same information.
 
 from __future__ import annotations
 
+import re
 from typing import Protocol
 
 import numpy as np
@@ -80,7 +81,13 @@ class TemplateWriter:
     @staticmethod
     def _conditions(spec: QueryInput, step: str, skip: Literal_ | None = None) -> str:
         """What the user states for `step` beyond its entity: dates and kinds ('2025년 3분기보고서 ')."""
-        said = [x.phrase for x in spec.literals if x.step == step and x is not skip and not _is_name(x)]
+        stated = [x for x in spec.literals if x.step == step and x is not skip and not _is_name(x)]
+        dates = sorted((x for x in stated if _DATE.fullmatch(x.phrase)), key=lambda x: x.value)
+        if len(dates) == 2 and dates[0].value != dates[1].value:  # a period: its start and end parameters
+            period = f"{dates[0].phrase}부터 {dates[1].phrase}까지"
+            stated = [x for x in stated if x not in dates]
+            return " ".join([period, *dict.fromkeys(x.phrase for x in stated)]) + " "
+        said = [x.phrase for x in stated]
         return " ".join(dict.fromkeys(said)) + " " if said else ""
 
     def _start(self, spec: QueryInput) -> str:
@@ -132,7 +139,8 @@ class TemplateWriter:
             return (f"{before}의 {subjects[0]}에서 {josa(a.label or '', '와/과')} {subjects[1]}에서 "
                     f"{josa(a.by_label or '', '은/는')} 각각 무엇인가?")
         if b.kind == "CMP":
-            pair = f"{before}에 나오는 두 {'곳' if is_code_like(b.fields[0]) else b.fields[0]}"
+            what = entity_noun(b.fields[0]) or ("곳" if is_code_like(b.fields[0]) else b.fields[0])
+            pair = f"{before}에 나오는 두 {what}"
             if a.kind == "argmax":
                 return (f"{pair} 가운데 {subjects[0]}의 {josa(b.quantity or '', '이/가')} 더 큰 쪽의 "
                         f"{josa(a.label or '', '은/는')} 무엇인가?")
@@ -162,6 +170,9 @@ class TemplateWriter:
         if a.kind == "argmax":
             return f"{phrase} 중 {josa(a.by_label or '', '이/가')} 가장 큰 것의 {josa(label, '은/는')} 무엇인가?"
         return f"{phrase}에 나오는 {josa(label, '을/를')} 모두 나열하라."
+
+
+_DATE = re.compile(r"\d{4}년( \d{1,2}월( \d{1,2}일)?)?")
 
 
 def _is_name(literal: Literal_) -> bool:

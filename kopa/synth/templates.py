@@ -23,7 +23,7 @@ from kopa.catalog.models import Tool
 from kopa.edge.graph import Edge
 from kopa.eval.task import AnswerSpec, GoldenStep, Rubric, RubricFact
 from kopa.synth.frames import subject
-from kopa.synth.junction import distinct, field_label, is_measure, number
+from kopa.synth.junction import common_fields, distinct, field_label, is_measure, number
 from kopa.synth.trajectory import _HANGUL, AnswerInfo, BlockInfo, ChainBuild, _places
 
 CALC = "evaluate_expression"
@@ -51,13 +51,13 @@ def _bindable(build: ChainBuild, view: dict[str, Any]) -> list[tuple[Edge, str, 
 
 
 def _texts(tool: Tool, records: list[dict]) -> list[str]:
-    names = sorted({k for r in records for k in r if all(k in x for x in records)})
+    names = sorted(common_fields(records))
     return [n for n in names if all(isinstance(r[n], str) and _HANGUL.search(r[n]) and len(r[n]) <= 40
                                     and number(r[n]) is None for r in records)]
 
 
 def _quantities(tool: Tool, records: list[dict]) -> list[str]:
-    names = sorted({k for r in records for k in r if all(k in x for x in records)})
+    names = sorted(common_fields(records))
     return [n for n in names if is_measure(tool, n) and all(number(r[n]) is not None for r in records)]
 
 

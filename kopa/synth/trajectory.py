@@ -36,6 +36,7 @@ from kopa.synth.frames import is_contains, subject, value_phrase
 from kopa.synth.junction import (
     PHI,
     Selection,
+    common_fields,
     distinct,
     drv_options,
     field_label,
@@ -172,7 +173,7 @@ class SynthContext:
         for edge in self.graph.sorted_edges():
             if not edge.pruned and edge.source in usable and edge.target in usable and edge.source != edge.target:
                 self.out.setdefault(edge.source, []).append(edge)
-        self.starts = sorted(self.out)
+        self.starts = sorted(t for t in self.out if startable(self.catalog[t], self.cache, self.today))
         self.starts_by_domain = {}
         for name in self.starts:
             self.starts_by_domain.setdefault(self.catalog[name].domain or "", []).append(name)
@@ -196,13 +197,14 @@ def param_label(param: ParamSpec) -> str:
 
 def param_value(param: ParamSpec, cache: dict[str, list[str]], today: str, rng: np.random.Generator,
                 avoid: frozenset[str] = frozenset()) -> Any:
-    """A value for an argument no junction fixes: an enum, the documented default, a date from 'today', a
-    value of the same name from the validated cache C; None when there is none. Cached values in `avoid`
-    (what earlier steps returned) are not used: typed into the query, such a value would hand the agent
-    a code the chain itself looks up."""
+    """A value a person states for an argument no junction fixes: an enum value its description explains,
+    the documented default, a date from 'today', a name of the same parameter from the validated cache C;
+    None when there is none — a code from C is no value a person states, the chain must look it up. Cached
+    values in `avoid` (what earlier steps returned) are not used either: the chain hands those on."""
     day = today.replace("-", "")
-    if param.enum:
-        return param.enum[int(rng.integers(len(param.enum)))]
+    stated = _stated_enum(param)
+    if stated:
+        return stated[int(rng.integers(len(stated)))]
     if param.default is not None:
         return param.default
     if param.format == "yyyymmdd":
@@ -211,12 +213,18 @@ def param_value(param: ParamSpec, cache: dict[str, list[str]], today: str, rng: 
         return day[:6]
     if param.format == "yyyy":
         return str(int(day[:4]) - 1)
-    seen = [v for v in cache.get(param.name) or [] if v not in avoid]
+    seen = [v for v in cache.get(param.name) or [] if v not in avoid and value_phrase(param, v) is not None]
     if seen:
         return seen[int(rng.integers(len(seen)))]
-    if param.type == "integer" and param.required:
-        return 1
     return None
+
+
+def startable(tool: Tool, cache: dict[str, list[str]], today: str) -> bool:
+    """Whether every required argument of `tool` has a value a person states (`param_value`), so the tool
+    can open a question; the others are reached through a lookup."""
+    probe = np.random.default_rng(0)
+    return all(param_value(p, cache, today, probe) is not None
+               for p in tool.spec.params if p.required and not p.paging and not is_generic(p))
 
 
 class ChainBuild:
@@ -348,7 +356,9 @@ class ChainBuild:
 
     # ------------------------------------------------------------ the chain
 
-    def start(self) -> dict[str, Any] | None:
+    def start(self, narrow: float = NARROW_SHARE) -> dict[str, Any] | None:
+        """The first step: a start tool of a drawn domain, executed; with probability `narrow` narrowed by one
+        filter a person states (a name, a kind) — what a block needs, whose source must be one record or two."""
         # A domain first, then a tool of it: drawn over tools alone, the thousands of generated district and
         # traffic datasets would leave finance, education, law and politics a few tasks in a thousand.
         domains = sorted(self.ctx.starts_by_domain)
@@ -362,7 +372,7 @@ class ChainBuild:
             args = self._rest(tool, None, {}, "s1")
             if args is None:
                 continue
-            narrowed = self._narrowed(tool, args)
+            narrowed = self._narrowed(tool, args, narrow)
             for tried in ([narrowed] if narrowed is not None else []) + [args]:
                 view = self._try(GoldenStep(id="s1", call=name, args=tried))
                 if view is not None:
@@ -371,9 +381,9 @@ class ChainBuild:
                     return view
         return None
 
-    def _narrowed(self, tool: Tool, args: dict[str, Any]) -> dict[str, Any] | None:
-        """`args` plus one optional filter argument with a value from C, for NARROW_SHARE of the starts."""
-        if self.rng.random() >= NARROW_SHARE:
+    def _narrowed(self, tool: Tool, args: dict[str, Any], share: float) -> dict[str, Any] | None:
+        """`args` plus one optional filter argument with a value from C, for `share` of the starts."""
+        if self.rng.random() >= share:
             return None
         # Names (Korean text) and enums, not codes: a person asks about 강남구, and a code stated in the
         # query would be handed on as it was given.
@@ -508,7 +518,7 @@ class ChainBuild:
         tool = self.ctx.catalog[step.call or ""]
         records = view["records"]
         handed = {v for j in self.junctions for v in j.passed} | {x.value for x in self.literals}
-        names = sorted({k for r in records for k in r if all(k in x for x in records)})
+        names = sorted(common_fields(records))
         texts = [n for n in names if all(_answerable_text(r[n], handed) for r in records)]
         quantities = [n for n in names if is_quantity(tool, n, records)]
         options: list[tuple[AnswerSpec, AnswerInfo]] = []
@@ -599,11 +609,12 @@ def synthesize(ctx: SynthContext, index: int, writer, shape: str | None = None) 
     from kopa.synth.templates import BLOCKS
 
     build = ChainBuild(ctx, index)
-    view = build.start()
-    if view is None:
-        return Failure(index=index, reason="no_start")
     drawn = SHAPES[int(build.rng.choice(len(SHAPES), p=SHAPE_WEIGHTS))]
     shape = shape or drawn
+    # a block reads one record (SEM, COND) or two values (CMP): start from a named entity, not a whole list
+    view = build.start(NARROW_SHARE if shape == "seq" else 1.0)
+    if view is None:
+        return Failure(index=index, reason="no_start")
     if shape == "seq":
         wanted = JUNCTIONS[int(build.rng.choice(len(JUNCTIONS), p=JUNCTION_WEIGHTS))]
     else:
