@@ -103,7 +103,9 @@ class TemplateWriter:
             return name.phrase  # a lookup of the name's code: the user just names the entity
         if name.contains:
             return f"{conditions}이름에 {josa(repr_(name.phrase), '이/가')} 들어간 {subject}"
-        return f"{conditions}{name.phrase}의 {subject}"
+        if _PLACE.search(name.phrase):  # a place: "강남구의 서울 공영주차장"
+            return f"{conditions}{name.phrase}의 {subject}"
+        return f"{conditions}{josa(name.label, '이/가')} {repr_(name.phrase)}인 {subject}"  # "상호명이 '고려분식'인 …"
 
     def _hop(self, j: JunctionInfo, before: str, spec: QueryInput) -> str:
         subject = f"{self._conditions(spec, j.target)}{spec.subjects[j.target]}"
@@ -172,6 +174,7 @@ class TemplateWriter:
         return f"{phrase}에 나오는 {josa(label, '을/를')} 모두 나열하라."
 
 
+_PLACE = re.compile(r"(?:특별시|광역시|특별자치시|특별자치도|[시군구동읍면도])$")
 _DATE = re.compile(r"\d{4}년( \d{1,2}월( \d{1,2}일)?)?")
 
 
