@@ -443,6 +443,14 @@ def test_synth_and_filter_commands_write_a_task_set(graph_run, tmp_path):
     assert len(kept) + len(dropped) == 4
     report = (run / "report.md").read_text(encoding="utf-8")
     assert "64.9% (398/613)" in report and "81.2%" in report and "0/145" in report
+    assert "| quote a tool's catalog title | 0 |" in report and "documented (real) endpoint" in report
+    assert orjson.loads((run / "world.json").read_bytes())["scale"] == "small"
+    # a reviewer's sample: each query beside its trajectory and answer
+    result = runner.invoke(main, ["edge", "sample", str(run), "-n", str(len(kept))])
+    assert result.exit_code == 0, result.output
+    first = orjson.loads(kept[0])
+    assert first["query"] in result.output and f"s1 {first['task']['golden'][0]['call']}(" in result.output
+    assert f"{len(kept)} kept queries: 0 quote a tool title, 0 name a paging parameter" in result.output
     # another seed in the same folder is refused in one line, not mixed in
     result = runner.invoke(main, ["edge", "synth", "--graph", str(out), "--out", str(run), "--count", "4",
                                   "--path-seed", "9"])

@@ -24,12 +24,12 @@ from typing import Any
 import orjson
 
 from kopa.apigen.record import XRecord
-from kopa.apigen.run import ApigenError, read_verified
+from kopa.apigen.run import read_verified
 from kopa.apigen.verify import execute, issue_keys
 from kopa.backends.spec import open_backend
 from kopa.catalog.loader import Catalog, load_catalog
 from kopa.fileio import write_atomic
-from kopa.synth.dataset import PAPER_ROWS, TaskShape, read_candidates, shape_of, shape_statistics
+from kopa.synth.dataset import PAPER_ROWS, TaskShape, read_candidates, read_kept, shape_of, shape_statistics
 from kopa.synth.trajectory import Candidate
 from kopa.tools.runtime import ToolRuntime
 
@@ -42,15 +42,6 @@ def apigen_shape(record: XRecord, catalog: Catalog) -> TaskShape:
     tools = tuple(dict.fromkeys(c.name for c in record.answers if c.name in catalog))
     domain = next((catalog[t].domain for t in tools if catalog[t].domain), None)
     return TaskShape(calls=len(record.answers), parallel=len(record.answers) > 1, turns=1, domain=domain, tools=tools)
-
-
-def _edge_kept(run: Path) -> list[Candidate]:
-    path = run / "dataset.jsonl"
-    if not path.exists():
-        raise ApigenError(f"{run}: no dataset.jsonl (run `kopa edge synth` and `kopa edge filter` first)")
-    ids = [orjson.loads(line)["id"] for line in path.read_bytes().splitlines()]
-    by_id = {c.task.id: c for c in read_candidates(run)}
-    return [by_id[i] for i in ids if i in by_id]
 
 
 def _edge_budget(run: Path, kept_all: list[Candidate]) -> dict[str, Any]:
@@ -133,7 +124,7 @@ def compare_runs(apigen_run: Path, edge_run: Path, out: Path, *, drift: str, fau
     records = [r for r in records if r.answers]
     a_stats_file = orjson.loads((apigen_run / "stats.json").read_bytes())
     a_config = orjson.loads((apigen_run / "config.json").read_bytes())
-    kept = _edge_kept(edge_run)
+    kept = read_kept(edge_run)
     e_config = orjson.loads((edge_run / "config.json").read_bytes())
     a_shapes = [apigen_shape(r, catalog) for r in records]
     e_shapes = [shape_of(c) for c in kept]

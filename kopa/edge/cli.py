@@ -321,6 +321,36 @@ def synth_command(graph_run: str, out: str, count: int, path_seed: int, workers:
                   f"{time.perf_counter() - started:.1f} s → {out}/candidates.jsonl; next: kopa edge filter {out}")
 
 
+@edge.command("sample", short_help="Phase B: a seeded sample of kept tasks, each query beside its trajectory.")
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
+@click.option("-n", "count", type=click.IntRange(min=1), default=15, show_default=True, help="Tasks to show.")
+@click.option("--seed", type=int, default=0, show_default=True, help="The sample's seed.")
+def sample_command(run_dir: str, count: int, seed: int) -> None:
+    """Read the corpus as a reviewer would: each sampled query, the golden trajectory that answers it and
+    the answer, then how many of all kept queries quote a tool title, name a paging parameter, pick "the
+    n-th item" or carry a raw date or a looked-up value (goal: none).
+
+    \b
+      kopa edge sample runs/synth
+      kopa edge sample runs/synth -n 40 --seed 1
+    """
+    from kopa.catalog.loader import load_catalog
+    from kopa.synth.audit import query_audit, sample, trajectory_lines
+    from kopa.synth.dataset import read_kept
+
+    kept = read_kept(Path(run_dir))
+    for c in sample(kept, count, seed):
+        console.print(f"[bold]{c.task.id}[/bold] {c.pattern} · {c.task.domain}")
+        console.print(f"  Q  {c.task.query}", markup=False)
+        for line in trajectory_lines(c):
+            console.print(f"     {line}", markup=False)
+        console.print(f"  A  {c.target.answer}", markup=False)
+    audit = query_audit(kept, load_catalog())
+    console.print(f"{audit['queries']} kept queries: {audit['title']} quote a tool title, {audit['paging']} name a "
+                  f"paging parameter, {audit['nth_item']} pick the n-th item, {audit['code_or_raw_date']} carry a "
+                  "raw date or a looked-up value")
+
+
 @edge.command("filter", short_help="Phase B: the three-stage filter, the dataset and its report.")
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
 @click.option("--judge-model", default=None, metavar="NAME[,NAME]",

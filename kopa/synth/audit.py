@@ -12,6 +12,7 @@ import re
 from collections import Counter
 
 from kopa.catalog.loader import Catalog
+from kopa.edge.phase_a import stream
 from kopa.eval.lint import mentions
 from kopa.eval.task import load_tasks
 from kopa.synth.filters import intermediate_values
@@ -76,4 +77,25 @@ def render(audit: dict[str, int], balance: dict) -> list[str]:
         lines.append(f"| {platform} | {here} | {100 * here / total:.1f}% | {100 * there / bench_total:.1f}% |")
     lines += ["", f"Tasks touching a documented (real) endpoint: {balance['real']} of {balance['tasks']} "
                   f"({100 * balance['real'] / total:.1f}%; goal ≥ 50%).", ""]
+    return lines
+
+
+def sample(kept: list[Candidate], n: int, seed: int = 0) -> list[Candidate]:
+    """A seeded sample of `n` tasks (all of them when there are fewer), in dataset order."""
+    picks = stream(seed, "edge-sample", str(len(kept))).permutation(len(kept))[:n]
+    return [kept[int(i)] for i in sorted(picks)]
+
+
+def trajectory_lines(c: Candidate) -> list[str]:
+    """The golden trajectory as a reader follows it: one line a step, with how its arguments are bound."""
+    lines = []
+    for top in c.task.golden:
+        for step in [top, *(top.parallel or [])] if top.parallel else [top]:
+            if step.call is None:
+                continue
+            args = ", ".join(f"{k}={v}" for k, v in step.args.items())
+            each = f" for each {step.for_each}" if step.for_each else ""
+            pages = " (every page)" if step.pages == "all" else ""
+            together = " [together]" if top.parallel else ""
+            lines.append(f"{step.id} {step.call}({args}){each}{pages}{together}")
     return lines

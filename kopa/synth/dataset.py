@@ -205,6 +205,16 @@ def read_candidates(out: Path) -> list[Candidate]:
     return [c for c in _read_part(path) if isinstance(c, Candidate)]
 
 
+def read_kept(out: Path) -> list[Candidate]:
+    """The candidates `kopa edge filter` kept, in dataset order."""
+    path = out / "dataset.jsonl"
+    if not path.exists():
+        raise SynthError(f"{out}: no dataset.jsonl (run `kopa edge synth` and `kopa edge filter` first)")
+    ids = [orjson.loads(line)["id"] for line in path.read_bytes().splitlines()]
+    by_id = {c.task.id: c for c in read_candidates(out)}
+    return [by_id[i] for i in ids if i in by_id]
+
+
 def recorded_backends(spec: str) -> tuple[str, str | None]:
     """(the backend a fresh re-solve runs on, the recording's replay, if the synthesis was recorded): a
     synthesis on `…@record:DIR@INNER` re-solves on `…@INNER` and on `…@replay:DIR`."""
