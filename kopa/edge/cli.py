@@ -362,14 +362,16 @@ def sample_command(run_dir: str, count: int, seed: int) -> None:
                    "KOPA-Bench episode is dropped (not_resolved). Its base URL is --judge-base-url.")
 @click.option("--llm-cache", default="runs/llm-cache", show_default=True, type=click.Path(file_okay=False),
               help="--judge-model / --solver-model: where replies are cached by request hash (replayed offline).")
+@workers_option(1, "Worker processes filtering chunks of candidates (the dataset does not depend on it; model "
+                  "judges and solvers need 1).")
 def filter_command(run_dir: str, judge_model: str | None, judge_base_url: str | None, solver_model: str | None,
-                   llm_cache: str) -> None:
+                   llm_cache: str, workers: int) -> None:
     """Stage 1 rules, Stage 2 judges (answer leaking, decorative chains by execution; with --judge-model
     also two model judges that must agree), Stage 3 re-solving; writes dataset.jsonl, tasks/ + targets/ (a
     task set for `kopa bench run --tasks DIR`), dropped.jsonl and report.md.
 
     \b
-      kopa edge filter runs/synth
+      kopa edge filter runs/synth --workers 2
       kopa edge filter runs/synth --judge-model qwen3-32b --judge-base-url http://127.0.0.1:8000/v1
       kopa bench run --tasks runs/synth --policy oracle -n 1
     """
@@ -407,7 +409,7 @@ def filter_command(run_dir: str, judge_model: str | None, judge_base_url: str | 
                 bars[stage] = progress.add_task(stage, total=total)
             progress.update(bars[stage], completed=done)  # type: ignore[arg-type]
 
-        kept, drops, _ = filter_run(Path(run_dir), progress=tick, judges=judges, solver=solver)
+        kept, drops, _ = filter_run(Path(run_dir), progress=tick, judges=judges, solver=solver, workers=workers)
     console.print((Path(run_dir) / "report.md").read_text(encoding="utf-8"))
     console.print(f"{len(kept)} tasks kept, {len(drops)} dropped in {time.perf_counter() - started:.1f} s → "
                   f"{run_dir}/dataset.jsonl, tasks/, targets/, dropped.jsonl, report.md")

@@ -38,7 +38,7 @@ from kopa.errors import UserError
 from kopa.fileio import claim_run_folder, write_atomic
 from kopa.synth.audit import mix, query_audit
 from kopa.synth.audit import render as render_audit
-from kopa.synth.filters import Drop, filter_candidates
+from kopa.synth.filters import Drop, drop_redundant, filter_candidates
 from kopa.synth.junction import PHI
 from kopa.synth.query import QueryWriter, TemplateWriter
 from kopa.synth.trajectory import MAX_PAGES, Candidate, Failure, SynthContext, synthesize
@@ -236,18 +236,82 @@ def _absolute_recording(spec: str) -> str:
     return "@".join(parts)
 
 
+FILTER_CHUNK = 20  # candidates a filter worker takes at a time
+
+
+@dataclass(frozen=True)
+class FilterJob:
+    """Candidates [start, end) of a run, as a filter worker receives them (picklable)."""
+
+    out: str
+    start: int
+    end: int
+
+
+_RUN_INPUTS: dict[str, tuple[list[Candidate], dict[str, list[str]], dict]] = {}  # per process: read once
+
+
+def _filter_inputs(out: Path) -> tuple[list[Candidate], dict[str, list[str]], dict]:
+    """The run's candidates, the cache C and the config, read once per process."""
+    stat = (out / "candidates.jsonl").stat()
+    key = f"{out}:{stat.st_mtime_ns}:{stat.st_size}"  # a re-synthesized run is read anew
+    if key not in _RUN_INPUTS:
+        config = orjson.loads((out / "config.json").read_bytes())
+        _RUN_INPUTS[key] = (read_candidates(out), _load_graph_run(Path(config["graph_run"]))[1], config)
+    return _RUN_INPUTS[key]
+
+
+def _stages(candidates: list[Candidate], cache: dict[str, list[str]], config: dict, dedupe: bool = True,
+            progress: Callable[[str, int, int], None] | None = None, judges: tuple[ModelJudge, ModelJudge] | None = None,
+            solver: ModelSolver | None = None) -> tuple[list[Candidate], list[Drop], dict[str, int]]:
+    """The three stages on `candidates`. Stages 1 and 2 read the recording where there is one (offline, as
+    synthesized); Stage 3 re-solves on a fresh backend and, to judge a re-solve that differs, on the
+    recording (else on another fresh one)."""
+    fresh, recording = recorded_backends(config["backend"])
+    return filter_candidates(candidates, load_catalog(), open_backend(recording or fresh),
+                             lambda: open_backend(fresh), cache, config["seed"], progress, judges,
+                             second_backend=lambda: open_backend(recording or fresh), solver=solver, dedupe=dedupe)
+
+
+def _filter_chunk(job: FilterJob) -> bytes:
+    """The three stages on one chunk, redundancy left to the caller: kept candidates, drops and notes."""
+    candidates, cache, config = _filter_inputs(Path(job.out))
+    kept, drops, notes = _stages(candidates[job.start:job.end], cache, config, dedupe=False)
+    return orjson.dumps({"kept": [c.model_dump(mode="json") for c in kept],
+                         "drops": [d.model_dump() for d in drops], "notes": notes})
+
+
 def filter_run(out: Path, progress: Callable[[str, int, int], None] | None = None,
-               judges: tuple[ModelJudge, ModelJudge] | None = None, solver: ModelSolver | None = None
-               ) -> tuple[list[Candidate], list[Drop], dict[str, int]]:
+               judges: tuple[ModelJudge, ModelJudge] | None = None, solver: ModelSolver | None = None,
+               workers: int = 1) -> tuple[list[Candidate], list[Drop], dict[str, int]]:
+    """The three stages on every candidate of the run, then redundancy over what they kept. With
+    `workers` > 1 chunks of candidates are filtered in worker processes; the bytes written do not depend
+    on it (model judges and solvers run in this process only)."""
+    from kopa.executor import LocalExecutor
+
+    if workers > 1 and (judges is not None or solver is not None):
+        raise SynthError("--workers > 1 runs without model judges and solvers (they run in one process)")
     config = orjson.loads((out / "config.json").read_bytes())
     candidates = read_candidates(out)
-    _, cache, _ = _load_graph_run(Path(config["graph_run"]))
-    fresh, recording = recorded_backends(config["backend"])
-    # Stages 1 and 2 read the recording where there is one (offline, as synthesized); Stage 3 re-solves on a
-    # fresh backend and, to judge a re-solve that differs, on the recording (else on another fresh one).
-    kept, drops, notes = filter_candidates(candidates, load_catalog(), open_backend(recording or fresh),
-                                           lambda: open_backend(fresh), cache, config["seed"], progress, judges,
-                                           second_backend=lambda: open_backend(recording or fresh), solver=solver)
+    fresh, _ = recorded_backends(config["backend"])
+    if workers == 1:
+        cache = _load_graph_run(Path(config["graph_run"]))[1]
+        kept, drops, notes = _stages(candidates, cache, config, True, progress, judges, solver)
+    else:
+        jobs = [FilterJob(str(out), i, min(i + FILTER_CHUNK, len(candidates)))
+                for i in range(0, len(candidates), FILTER_CHUNK)]
+        kept, drops, notes = [], [], Counter[str]()
+        with LocalExecutor(workers) as executor:
+            for first in range(0, len(jobs), workers * 2):
+                for data in executor.map(_filter_chunk, jobs[first:first + workers * 2]):
+                    part = orjson.loads(data)
+                    kept += [Candidate.model_validate(c) for c in part["kept"]]
+                    drops += [Drop.model_validate(d) for d in part["drops"]]
+                    notes.update(part["notes"])
+                if progress is not None:
+                    progress("stages 1-3", jobs[min(first + workers * 2, len(jobs)) - 1].end, len(candidates))
+        kept, drops = drop_redundant(kept, drops)
+        notes = dict(notes)
     # The world the targets hold answers of (the re-solves' world; a recording's replay has none): world.json
     write_dataset(out, kept, config, world_stamp(open_backend(fresh)))
     write_ablations(out, candidates, kept, config)

@@ -409,10 +409,12 @@ def filter_candidates(candidates: list[Candidate], catalog: Catalog, backend: Ba
                       progress: Callable[[str, int, int], None] | None = None,
                       judges: tuple[ModelJudge, ModelJudge] | None = None,
                       second_backend: Callable[[], Backend] | None = None,
-                      solver: ModelSolver | None = None
+                      solver: ModelSolver | None = None, dedupe: bool = True
                       ) -> tuple[list[Candidate], list[Drop], dict[str, int]]:
     """(kept, dropped, notes): notes count the static decorative judge's verdicts beside the executed one,
-    the model judges' votes where there are judges, and Stage 3's replaced answers."""
+    the model judges' votes where there are judges, and Stage 3's replaced answers. Redundancy (a Stage 1
+    rule across candidates) is judged last, over what the stages kept, so that chunks of candidates can be
+    filtered apart and deduplicated together (`dedupe=False` leaves it to the caller: `drop_redundant`)."""
     drops: list[Drop] = []
     notes = {"decorative_static": 0, "decorative_static_not_execution": 0, "answer_replaced": 0}
     if judges is not None:
@@ -434,10 +436,6 @@ def filter_candidates(candidates: list[Candidate], catalog: Catalog, backend: Ba
         else:
             drops.append(Drop(index=c.index, task_id=c.task.id, stage=1, reason=verdict[0], detail=verdict[1]))
         tick("stage 1", i, len(candidates))
-    repeats = redundant(survivors)
-    drops += [Drop(index=c.index, task_id=c.task.id, stage=1, reason="redundant", detail=f"repeats {repeats[c.index]}")
-              for c in survivors if c.index in repeats]
-    survivors = [c for c in survivors if c.index not in repeats]
     stage2_kept = []
     for i, c in enumerate(survivors, 1):
         tick("stage 2", i, len(survivors))
@@ -489,5 +487,15 @@ def filter_candidates(candidates: list[Candidate], catalog: Catalog, backend: Ba
             drops.append(Drop(index=c.index, task_id=c.task.id, stage=3, reason="not_resolved", detail=unsolved))
             continue
         kept.append(c)
+    if dedupe:
+        kept, drops = drop_redundant(kept, drops)
     drops.sort(key=lambda d: d.index)
     return kept, drops, notes
+
+
+def drop_redundant(kept: list[Candidate], drops: list[Drop]) -> tuple[list[Candidate], list[Drop]]:
+    """`kept` without the near-duplicates of earlier kept candidates, and `drops` with them (index order)."""
+    repeats = redundant(kept)
+    drops = drops + [Drop(index=c.index, task_id=c.task.id, stage=1, reason="redundant",
+                          detail=f"repeats {repeats[c.index]}") for c in kept if c.index in repeats]
+    return [c for c in kept if c.index not in repeats], sorted(drops, key=lambda d: d.index)
