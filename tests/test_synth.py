@@ -629,15 +629,34 @@ def _first_item_pick(c: Candidate):
     return (c, last.id, varying[0]) if varying else None
 
 
+def _tied_pick(c: Candidate):
+    """(candidate, step, by, field): a numeric field whose largest value several of the last step's records
+    share, and a field those records disagree on — `maxby` then returns whichever the API listed first."""
+    last = c.task.golden[-1]
+    if last.call is None:
+        return None
+    records = GoldenExecutor(c.task, Environment(c.task, open_backend("sim"))).execute().scope[last.id]["records"]
+    for by in sorted(records[0]) if len(records) > 2 else []:
+        if not all(re.fullmatch(r"-?\d+(?:\.\d+)?", str(r.get(by))) for r in records):
+            continue
+        values = [_num(r.get(by)) for r in records]
+        top = [r for r, v in zip(records, values, strict=True) if v == max(values)]
+        for field in sorted(records[0]):
+            if len(top) > 1 and len({str(r.get(field)) for r in top}) > 1 and re.search(r"[가-힣]", str(top[0][field])):
+                return c, last.id, by, field
+    return None
+
+
 def _planted(genuine: Candidate, suffix: str, golden, answer, junctions=None) -> Candidate:
     task = genuine.task.model_copy(update={"id": f"{genuine.task.id}-{suffix}", "golden": golden,
                                            "answer": answer, "query": f"{genuine.task.query} ({suffix})"})
-    return genuine.model_copy(update={"index": genuine.index + {"echo": 20_000, "first": 30_000}[suffix], "task": task,
+    return genuine.model_copy(update={"index": genuine.index + {"echo": 20_000, "first": 30_000, "tie": 40_000}[suffix],
+                                      "task": task,
                                       "target": compute_target(task, open_backend("sim")),
                                       "junctions": junctions if junctions is not None else genuine.junctions})
 
 
-def test_planted_echo_hop_and_first_item_tasks_are_dropped_and_the_genuine_one_kept(candidates):
+def test_planted_echo_hop_first_item_and_tie_tasks_are_dropped_and_the_genuine_one_kept(candidates):
     backend = open_backend("sim")
     genuine = _genuine(candidates)
     first, second = genuine.task.golden
@@ -656,10 +675,16 @@ def test_planted_echo_hop_and_first_item_tasks_are_dropped_and_the_genuine_one_k
     # "the first item" of the last step's many records: which one that is depends on the API's order
     many, sid, field = next(found for c in candidates if (found := _first_item_pick(c)) is not None)
     ordered = _planted(many, "first", many.task.golden, AnswerSpec(type="string", value=f"{{{sid}.records[0].{field}}}"))
-    assert order_dependent(ordered, CATALOG, backend) is not None
+    # the largest of a quantity several records share: which one's name is the answer is the API's order
+    base, sid, by, field = next(found for c in candidates if (found := _tied_pick(c)) is not None)
+    tied = _planted(base, "tie", base.task.golden, AnswerSpec(type="string", value=f"{{{sid}.records|maxby:{by}|get:{field}}}"))
+    for planted in (ordered, tied):
+        assert order_dependent(planted, CATALOG, backend) is not None
     assert order_dependent(genuine, CATALOG, backend) is None
-    kept, drops, _ = filter_candidates([genuine, echoed, ordered], CATALOG, backend, lambda: open_backend("sim"), {})
+    kept, drops, _ = filter_candidates([genuine, echoed, ordered, tied], CATALOG, backend,
+                                       lambda: open_backend("sim"), {})
     assert [c.task.id for c in kept] == [genuine.task.id]
     reasons = {d.task_id: (d.stage, d.reason) for d in drops}
     assert reasons[echoed.task.id] == (2, "decorative_chain")
     assert reasons[ordered.task.id] == (3, "order_dependent"), drops
+    assert reasons[tied.task.id] == (3, "order_dependent"), drops
