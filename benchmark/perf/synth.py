@@ -82,7 +82,7 @@ def main() -> None:
     candidates, failures = synth_run(Path(args.graph), out, args.n, seed=args.seed, workers=args.workers,
                                      backend_spec=args.backend)
     synthesized = time.perf_counter()
-    kept, drops, _ = filter_run(out)
+    kept, drops, _ = filter_run(out, workers=args.workers)
     filtered = time.perf_counter()
     report("EDGE Phase B (sim)", [
         ("backend", args.backend),
