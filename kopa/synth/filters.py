@@ -44,6 +44,7 @@ from kopa.eval.golden import GoldenError, GoldenExecutor
 from kopa.eval.lint import LintResult, lint_task, mentions
 from kopa.eval.targets import compute_target
 from kopa.eval.task import AnswerKey, GoldenStep, Target, Task
+from kopa.record.transports import ReplayMiss
 from kopa.synth.frames import date_phrase
 from kopa.synth.judges import ModelJudge, Question, agreed
 from kopa.synth.junction import number
@@ -254,29 +255,40 @@ def _perturb(view: dict[str, Any], cache: dict[str, list[str]], rng) -> None:
             r[name] = mapping[text]
 
 
-def perturbed_answer(task: Task, step_index: int, backend: Backend, cache: dict[str, list[str]],
-                     seed: int = 0, draw: int = 0) -> AnswerKey | None:
-    """Execute the golden steps up to `step_index`, perturb that step's result (each member's, for a
-    parallel group), execute the rest and re-derive the answer; None when the perturbed chain no longer
-    yields one (the answer changed). Draw 0 drops the (first member's) last record, which a count reads;
-    the other draws replace values, which a lookup reads."""
+def perturbed_answers(task: Task, step_index: int, backend: Backend, cache: dict[str, list[str]],
+                      seed: int = 0, draws: int = PERTURBATIONS) -> list[AnswerKey | None]:
+    """Execute the golden steps up to `step_index` once, then for each draw perturb that step's result (each
+    member's, for a parallel group), execute the rest and re-derive the answer; None for a draw whose
+    perturbed chain no longer yields one (the answer changed). Draw 0 drops the (first member's) last
+    record, which a count reads; the other draws replace values, which a lookup reads. The prefix is shared
+    by the draws (a step that read 225 pages is read once); each draw runs the rest on its own copy."""
     env = Environment(task, backend)
     executor = GoldenExecutor(task, env)
     try:
         executor.execute(task.golden[: step_index + 1])
-        step = task.golden[step_index]
+    except GoldenError:
+        return [None] * draws
+    scope, turns = dict(executor.run.scope), executor.run.turns
+    step = task.golden[step_index]
+    out: list[AnswerKey | None] = []
+    for draw in range(draws):
+        executor.run.scope, executor.run.turns = dict(scope), turns
         for k, member in enumerate(step.parallel or [step]):
-            view = copy.deepcopy(executor.run.scope[member.id])
+            view = copy.deepcopy(scope[member.id])
             if draw == 0:
                 if k == 0:  # the first member only: a difference of two counts survives dropping from both
                     view["records"] = view["records"][:-1]
             else:
                 _perturb(view, cache, stream(seed, "synth-perturb", f"{task.id}:{member.id}:{draw}"))
             executor.run.scope[member.id] = view
-        executor.execute(task.golden[step_index + 1:])
-        return executor.answer_key()
-    except GoldenError:
-        return None
+        try:
+            executor.execute(task.golden[step_index + 1:])
+            out.append(executor.answer_key())
+        except (GoldenError, ReplayMiss):
+            # ReplayMiss: on a recording, the perturbed values ask for calls it never made; what they would
+            # return is unknown offline, so the draw cannot show the answer unchanged (the step is kept)
+            out.append(None)
+    return out
 
 
 def decorative_by_execution(candidate: Candidate, backend: Backend, cache: dict[str, list[str]],
@@ -285,8 +297,7 @@ def decorative_by_execution(candidate: Candidate, backend: Backend, cache: dict[
     task, original = candidate.task, _key(candidate.target.key)
     out = []
     for i, step in enumerate(task.golden[:-1]):
-        if all(_key(perturbed_answer(task, i, backend, cache, seed, draw)) == original
-               for draw in range(PERTURBATIONS)):
+        if all(_key(key) == original for key in perturbed_answers(task, i, backend, cache, seed)):
             out.append(step.id)
     return out
 
@@ -340,7 +351,8 @@ def order_dependent(candidate: Candidate, catalog: Catalog, backend: Backend, se
     task = candidate.task
     resized = task.model_copy(update={"golden": [_resized(s, catalog) for s in task.golden]})
     for draw in range(REORDERINGS):
-        executor = _Reordered(resized, Environment(resized, backend),
+        solved = resized if draw == 0 else task  # other pages once; the other draws only reorder
+        executor = _Reordered(solved, Environment(solved, backend),
                               stream(seed, "synth-reorder", f"{task.id}:{draw}"))
         try:
             executor.execute()
