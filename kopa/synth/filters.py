@@ -27,10 +27,9 @@ the API's order — a tie, "the first item" — which no question states. With a
 
 from __future__ import annotations
 
-import copy
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -256,39 +255,40 @@ def _perturb(view: dict[str, Any], cache: dict[str, list[str]], rng) -> None:
 
 
 def perturbed_answers(task: Task, step_index: int, backend: Backend, cache: dict[str, list[str]],
-                      seed: int = 0, draws: int = PERTURBATIONS) -> list[AnswerKey | None]:
+                      seed: int = 0, draws: int = PERTURBATIONS) -> Iterator[AnswerKey | None]:
     """Execute the golden steps up to `step_index` once, then for each draw perturb that step's result (each
     member's, for a parallel group), execute the rest and re-derive the answer; None for a draw whose
     perturbed chain no longer yields one (the answer changed). Draw 0 drops the (first member's) last
     record, which a count reads; the other draws replace values, which a lookup reads. The prefix is shared
-    by the draws (a step that read 225 pages is read once); each draw runs the rest on its own copy."""
+    by the draws (a step that read 225 pages is read once); each draw runs the rest on its own copy, lazily,
+    so a caller that stops at the first changed answer runs no more draws."""
     env = Environment(task, backend)
     executor = GoldenExecutor(task, env)
     try:
         executor.execute(task.golden[: step_index + 1])
     except GoldenError:
-        return [None] * draws
+        yield from [None] * draws
+        return
     scope, turns = dict(executor.run.scope), executor.run.turns
     step = task.golden[step_index]
-    out: list[AnswerKey | None] = []
     for draw in range(draws):
         executor.run.scope, executor.run.turns = dict(scope), turns
         for k, member in enumerate(step.parallel or [step]):
-            view = copy.deepcopy(scope[member.id])
+            view = scope[member.id]
             if draw == 0:
                 if k == 0:  # the first member only: a difference of two counts survives dropping from both
-                    view["records"] = view["records"][:-1]
-            else:
+                    view = {**view, "records": view["records"][:-1]}
+            else:  # `_perturb` rewrites scalars in place: each record copied (its nested values are not touched)
+                view = {**view, "records": [dict(r) for r in view["records"]]}
                 _perturb(view, cache, stream(seed, "synth-perturb", f"{task.id}:{member.id}:{draw}"))
             executor.run.scope[member.id] = view
         try:
             executor.execute(task.golden[step_index + 1:])
-            out.append(executor.answer_key())
+            yield executor.answer_key()
         except (GoldenError, ReplayMiss):
             # ReplayMiss: on a recording, the perturbed values ask for calls it never made; what they would
             # return is unknown offline, so the draw cannot show the answer unchanged (the step is kept)
-            out.append(None)
-    return out
+            yield None
 
 
 def decorative_by_execution(candidate: Candidate, backend: Backend, cache: dict[str, list[str]],
