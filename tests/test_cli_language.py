@@ -23,7 +23,7 @@ TOOL_CALLING = {"kopa call", "kopa demo", "kopa bench run", "kopa bench baseline
                 "kopa apigen verify"}
 # Each seed's one name (anything else with "seed" in it is a second spelling of one of these).
 SEED_OPTIONS = {"--world-seed": "the world", "--policy-seeds": "episode sampling", "--path-seed": "EDGE paths",
-                "--seeds": "a study's replicates (each one's path and fault seed)", "--sample-seed": "APIGen samples"}
+                "--seeds": "a study's replicates (each one's path and fault seed)", "--sample-seed": "APIGen samples; the tasks `edge sample` shows"}
 
 
 def commands(group: click.Group = main, path: str = "kopa") -> dict[str, click.Command]:

@@ -446,7 +446,7 @@ def test_synth_and_filter_commands_write_a_task_set(graph_run, tmp_path):
     assert "| quote a tool's catalog title | 0 |" in report and "documented (real) endpoint" in report
     assert orjson.loads((run / "world.json").read_bytes())["scale"] == "small"
     # a reviewer's sample: each query beside its trajectory and answer
-    result = runner.invoke(main, ["edge", "sample", str(run), "-n", str(len(kept))])
+    result = runner.invoke(main, ["edge", "sample", str(run), "--count", str(len(kept))])
     assert result.exit_code == 0, result.output
     first = orjson.loads(kept[0])
     assert first["query"] in result.output and f"s1 {first['task']['golden'][0]['call']}(" in result.output

@@ -323,8 +323,8 @@ def synth_command(graph_run: str, out: str, count: int, path_seed: int, workers:
 
 @edge.command("sample", short_help="Phase B: a seeded sample of kept tasks, each query beside its trajectory.")
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
-@click.option("-n", "count", type=click.IntRange(min=1), default=15, show_default=True, help="Tasks to show.")
-@click.option("--seed", type=int, default=0, show_default=True, help="The sample's seed.")
+@click.option("--count", type=click.IntRange(min=1), default=15, show_default=True, help="Tasks to show.")
+@click.option("--sample-seed", "seed", type=int, default=0, show_default=True, help="Which tasks are drawn.")
 def sample_command(run_dir: str, count: int, seed: int) -> None:
     """Read the corpus as a reviewer would: each sampled query, the golden trajectory that answers it and
     the answer, then how many of all kept queries quote a tool title, name a paging parameter, pick "the
@@ -332,7 +332,7 @@ def sample_command(run_dir: str, count: int, seed: int) -> None:
 
     \b
       kopa edge sample runs/synth
-      kopa edge sample runs/synth -n 40 --seed 1
+      kopa edge sample runs/synth --count 40 --sample-seed 1
     """
     from kopa.catalog.loader import load_catalog
     from kopa.synth.audit import query_audit, sample, trajectory_lines

@@ -123,6 +123,10 @@ expect '^(PASS|FAIL) '
 run kopa edge graph build -T 2 -M 5 --out "$work/edge"
 run kopa edge graph show "$work/edge"
 run kopa edge graph export "$work/edge" --format graphml --out "$work/g.graphml"
+run kopa edge synth --graph "$work/edge" --out "$work/synth" --count 3
+run kopa edge filter "$work/synth"
+run kopa edge sample "$work/synth" --count 2
+expect 'kept queries: 0 quote a tool title'
 
 run kopa rl rollouts --only finance -n 2 --out "$work/rl"
 expect 'zero-variance groups'
