@@ -22,11 +22,12 @@ from kopa.eval.environment import Environment
 from kopa.eval.golden import GoldenExecutor, GoldenStep
 from kopa.eval.lint import lint_task
 from kopa.eval.targets import compute_target
-from kopa.eval.task import AnswerSpec
+from kopa.eval.task import AnswerKey, AnswerSpec
 from kopa.synth.audit import query_audit
 from kopa.synth.dataset import filter_run, synth_run, write_dataset
 from kopa.synth.filters import (
     MALFORMED_KINDS,
+    _order_free,
     decorative_by_execution,
     echo_hops,
     filter_candidates,
@@ -688,3 +689,12 @@ def test_planted_echo_hop_first_item_and_tie_tasks_are_dropped_and_the_genuine_o
     assert reasons[echoed.task.id] == (2, "decorative_chain")
     assert reasons[ordered.task.id] == (3, "order_dependent"), drops
     assert reasons[tied.task.id] == (3, "order_dependent"), drops
+
+
+def test_a_sum_taken_in_another_order_is_the_same_answer_at_the_stated_precision():
+    stored = AnswerKey(display="597.2", exact="2986/5")
+    reordered = AnswerKey(display="597.2", exact="5971999999999999/10000000000000")
+    assert _order_free(stored) == _order_free(reordered)
+    assert _order_free(stored) != _order_free(AnswerKey(display="597.3", exact="5973/10"))
+    assert _order_free(AnswerKey(display="a, b", items=["a", "b"])) == _order_free(
+        AnswerKey(display="b, a", items=["b", "a"]))
