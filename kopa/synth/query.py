@@ -4,8 +4,9 @@
 start by what the user knows (a name, a date, a kind), each junction extending it by its type (SEQ "X의 Y",
 FAN "X 각각의 Y", DRV the stated reduction with its observed pivot) — and the ask worded by the answer
 type, stating the precision in the phrase AUTHORING.md requires. It is told the structure, the subjects
-(`kopa.synth.frames`) and the values the user states, never an intermediate value, so it cannot leak one. `ChatWriter` asks an OpenAI-compatible model (through `CachedChatModel`, so a run replays
-offline) with a type-specific prompt and the same information.
+(`kopa.synth.frames`) and the values the user states, never an intermediate value, so it cannot leak one.
+`ChatWriter` asks an OpenAI-compatible model (through `CachedChatModel`, so a run replays offline) with a
+type-specific prompt and the same information.
 """
 
 from __future__ import annotations
@@ -79,9 +80,9 @@ class TemplateWriter:
         return self._block(spec, phrases[spec.block.source])
 
     @staticmethod
-    def _conditions(spec: QueryInput, step: str, skip: Literal_ | None = None) -> str:
+    def _conditions(spec: QueryInput, step: str) -> str:
         """What the user states for `step` beyond its entity: dates and kinds ('2025년 3분기보고서 ')."""
-        stated = [x for x in spec.literals if x.step == step and x is not skip and not _is_name(x)]
+        stated = [x for x in spec.literals if x.step == step and not _is_name(x)]
         dates = sorted((x for x in stated if _DATE.fullmatch(x.phrase)), key=lambda x: x.value)
         if len(dates) == 2 and dates[0].value != dates[1].value:  # a period: its start and end parameters
             period = f"{dates[0].phrase}부터 {dates[1].phrase}까지"
@@ -102,10 +103,11 @@ class TemplateWriter:
                 and not conditions):
             return name.phrase  # a lookup of the name's code: the user just names the entity
         if name.contains:
-            return f"{conditions}이름에 {josa(repr_(name.phrase), '이/가')} 들어간 {subject}"
+            quoted = f"'{name.phrase}'"
+            return f"{conditions}이름에 {josa(quoted, '이/가')} 들어간 {subject}"
         if _PLACE.search(name.phrase):  # a place: "강남구의 서울 공영주차장"
             return f"{conditions}{name.phrase}의 {subject}"
-        return f"{conditions}{josa(name.label, '이/가')} {repr_(name.phrase)}인 {subject}"  # "상호명이 '고려분식'인 …"
+        return f"{conditions}{josa(name.label, '이/가')} '{name.phrase}'인 {subject}"  # "상호명이 '고려분식'인 …"
 
     def _hop(self, j: JunctionInfo, before: str, spec: QueryInput) -> str:
         subject = f"{self._conditions(spec, j.target)}{spec.subjects[j.target]}"
@@ -181,10 +183,6 @@ _DATE = re.compile(r"\d{4}년( \d{1,2}월( \d{1,2}일)?)?")
 def _is_name(literal: Literal_) -> bool:
     """A name the user gives (회사명, 학교명, 구명): the entity the question is about."""
     return literal.phrase == literal.value and HANGUL.search(literal.value) is not None
-
-
-def repr_(text: str) -> str:
-    return f"'{text}'"
 
 
 def _day(iso: str) -> str:
