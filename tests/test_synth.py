@@ -36,7 +36,7 @@ from kopa.synth.filters import (
     resolve_again,
     unreferenced_steps,
 )
-from kopa.synth.junction import PHI, _argbest, _threshold
+from kopa.synth.junction import PHI, _argbest, _threshold, numbers
 from kopa.synth.query import TemplateWriter
 from kopa.synth.trajectory import Candidate, ChainBuild, SynthContext, synthesize
 from kopa.tools.runtime import ToolRuntime
@@ -60,7 +60,9 @@ def graph_run(tmp_path_factory):
 def candidates(graph_run) -> list[Candidate]:
     _, phase = graph_run
     ctx = SynthContext(phase.graph, CATALOG, open_backend("sim"), phase.cache, seed=0)
-    built = [synthesize(ctx, i, TemplateWriter()) for i in range(ATTEMPTS)]
+    # every other slot a sequential chain: the drawn mix makes two in five a template, and the junction
+    # tests need single-junction chains of each type
+    built = [synthesize(ctx, i, TemplateWriter(), shape="seq" if i % 2 == 0 else None) for i in range(ATTEMPTS)]
     return [c for c in built if isinstance(c, Candidate)]
 
 
@@ -349,7 +351,7 @@ def _block_source(runtime, c: Candidate) -> list[dict]:
     return run.scope[c.block.source]["records"]
 
 
-_FIELD = re.compile(r"^\{s\d+\.records\[(\d+)\]\.([^}|]+)\}$")
+_FIELD = re.compile(r"^\{s\d+[a-z]?\.records\[(\d+)\]\.([^}|]+)\}$")
 
 
 def _member_calls(runtime, step, source: list[dict]) -> list[dict]:
@@ -361,17 +363,27 @@ def _member_calls(runtime, step, source: list[dict]) -> list[dict]:
     return _from_tables(runtime, step.call, args)
 
 
+def _fact(records: list[dict], field: str | None) -> str:
+    """A SEM fact recomputed: the field of the one record, or (no field) how many records the call lists."""
+    return str(len(records)) if field is None else str(records[0][field])
+
+
 def test_sem_calls_two_tools_with_one_record_and_combines_them(graph_run):
     runtime = _runtime()
-    for c in _blocks(graph_run, "SEM"):
+    for c in _blocks(graph_run, "SEM", want=4):
         group = next(s for s in c.task.golden if s.parallel)
         source = _block_source(runtime, c)
         a, b = (_member_calls(runtime, m, source) for m in group.parallel)
         assert group.parallel[0].call != group.parallel[1].call
         assert len({call.turn for call in c.target.calls if call.tool in c.block.tools}) == 1  # one parallel turn
-        assert len(source) == 1  # one record: no "first item" of the API's order
-        assert c.answer.kind == "facts"  # two facts about one entity, never the sum of unrelated counts
-        assert c.target.key.display == f"{a[0][c.answer.field]} / {b[0][c.answer.by]}"
+        # one entity: every source record holds the one value each member is bound to, so no "first item"
+        # of the API's order decides what the members receive
+        for member in group.parallel:
+            bound = [m.group(2) for v in member.args.values() if (m := _FIELD.match(str(v)))]
+            assert bound and all(len({str(r[f]) for r in source}) == 1 for f in bound)
+        assert c.answer.kind == "facts"  # two facts about one entity, reported side by side, never summed
+        assert c.target.key.display == f"{_fact(a, c.answer.field)} / {_fact(b, c.answer.by)}"
+        assert len(c.target.key.rubric.facts) == 2
 
 
 def _bound_field(group) -> str:
@@ -381,13 +393,28 @@ def _bound_field(group) -> str:
 
 def test_cmp_calls_one_tool_on_two_values_and_compares(graph_run):
     runtime = _runtime()
-    for c in _blocks(graph_run, "CMP"):
+    for c in _blocks(graph_run, "CMP", want=3):
         group = next(s for s in c.task.golden if s.parallel)
         assert group.parallel[0].call == group.parallel[1].call
-        source = _block_source(runtime, c)
-        # the source returned exactly two values of the field: "the two" is then what it returned, in any order
-        assert len({str(r[_bound_field(group)]) for r in source}) == 2
-        a, b = (_member_calls(runtime, m, source) for m in group.parallel)
+        if c.block.source is None:
+            # two things the user names, each looked up (the lookups differ in that one argument, both stated
+            # in the query), then the one service asked about each by what its lookup returned
+            lookups, group = (s for s in c.task.golden if s.parallel)
+            differing = {k for k in lookups.parallel[0].args
+                         if lookups.parallel[0].args[k] != lookups.parallel[1].args[k]}
+            assert len(differing) == 1 and c.task.golden[0] is lookups
+            stated = {x.step: x.phrase for x in c.literals if x.param in differing}
+            assert all(stated[m.id] in c.task.query for m in lookups.parallel)
+            sources = [_from_tables(runtime, m.call, m.args) for m in lookups.parallel]
+            field = _bound_field(group)
+            assert all(len({str(r[field]) for r in source}) == 1 for source in sources)  # one entity each
+            a, b = (_member_calls(runtime, m, source) for m, source in zip(group.parallel, sources, strict=True))
+        else:
+            source = _block_source(runtime, c)
+            # the source returned exactly two values of the field: "the two" is then what it returned, in any
+            # order
+            assert len({str(r[_bound_field(group)]) for r in source}) == 2
+            a, b = (_member_calls(runtime, m, source) for m in group.parallel)
         q = c.block.quantity_field
         if c.answer.kind == "argmax":
             best = a[0] if _num(a[0][q]) > _num(b[0][q]) else b[0]
@@ -450,7 +477,9 @@ def test_synth_and_filter_commands_write_a_task_set(graph_run, tmp_path):
     result = runner.invoke(main, ["edge", "sample", str(run), "--count", str(len(kept))])
     assert result.exit_code == 0, result.output
     first = orjson.loads(kept[0])
-    assert first["query"] in result.output and f"s1 {first['task']['golden'][0]['call']}(" in result.output
+    step = first["task"]["golden"][0]
+    step = (step["parallel"] or [step])[0]  # a parallel first turn prints its members
+    assert first["query"] in result.output and f"{step['id']} {step['call']}(" in result.output
     assert f"{len(kept)} kept queries: 0 quote a tool title, 0 name a paging parameter" in result.output
     # another seed in the same folder is refused in one line, not mixed in
     result = runner.invoke(main, ["edge", "synth", "--graph", str(out), "--out", str(run), "--count", "4",
@@ -474,6 +503,15 @@ def test_stage_one_rules_catch_planted_defects(candidates):
     assert stage1(schema, CATALOG, backend)[0] == "malformed"
     again = c.model_copy(update={"index": c.index + 1, "task": c.task.model_copy(update={"id": c.task.id + "-2"})})
     assert redundant([c, again]) == {again.index: c.task.id}
+    # the same tools and answer, but other calls after the first turn (another entity): another question
+    later = next(i for i, call in enumerate(c.target.calls) if call.turn > 1)
+    calls = list(c.target.calls)
+    calls[later] = calls[later].model_copy(update={"arguments": {**calls[later].arguments, "x": "다른 값"}})
+    other = again.model_copy(update={"task": again.task.model_copy(update={"query": c.task.query + " 다시"}),
+                                     "target": again.target.model_copy(update={"calls": calls})})
+    assert redundant([c, other]) == {}
+    reworded = again.model_copy(update={"task": again.task.model_copy(update={"query": c.task.query + " 다시"})})
+    assert redundant([c, reworded]) == {reworded.index: c.task.id}  # one question, other words
     # a real-time tool: reproducible only when the query fixes the time (the injected date)
     live_step = c.task.golden[0].model_copy(update={"call": "get_ex_congestion"})
     live_task = c.task.model_copy(update={"golden": [live_step, *c.task.golden[1:]]})
@@ -603,7 +641,7 @@ def test_the_drv_threshold_walk_chooses_what_filtering_every_pivot_would(op):
                    for _ in range(n)]
         parse = int
         allowed = _brute_thresholds(records, "g", "f", op, parse)
-        found = _threshold(records, "g", "f", op, np.random.default_rng(trial), parse=parse)
+        found = _threshold(records, [parse(r["g"]) for r in records], "g", "f", op, np.random.default_rng(trial))
         if not allowed:
             assert found is None
             continue
@@ -613,10 +651,11 @@ def test_the_drv_threshold_walk_chooses_what_filtering_every_pivot_would(op):
 
 def test_max_and_min_are_refused_on_ties_that_hand_on_different_values():
     tied = [{"f": "a", "q": "5"}, {"f": "b", "q": "5"}, {"f": "c", "q": "1"}]
-    assert _argbest(tied, "q", "f", largest=True) is None  # which of a, b is the API's order
-    assert _argbest(tied, "q", "f", largest=False) == tied[2]
+    column = numbers([r["q"] for r in tied])
+    assert _argbest(tied, column, "f", largest=True) is None  # which of a, b is the API's order
+    assert _argbest(tied, column, "f", largest=False) == tied[2]
     same = [{"f": "a", "q": "5"}, {"f": "a", "q": "5"}, {"f": "c", "q": "1"}]
-    assert _argbest(same, "q", "f", largest=True) == same[0]  # tied records hand on one value: no ambiguity
+    assert _argbest(same, numbers([r["q"] for r in same]), "f", largest=True) == same[0]  # one value handed on
 
 
 def _first_item_pick(c: Candidate):

@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from kopa.synth.judges import ModelJudge
     from kopa.synth.solver import ModelSolver
 
-SYNTH_VERSION = 7  # bump when a change makes the same seed build other trajectories: old parts are not reused
+SYNTH_VERSION = 8  # bump when a change makes the same seed build other trajectories: old parts are not reused
 CHUNK = 25
 MAX_ATTEMPTS_PER_TASK = 20  # attempts allowed per wanted task before synthesis gives up
 _JSON = orjson.OPT_SORT_KEYS  # configs and summaries; records keep the order execution gave them (below)
@@ -175,7 +175,14 @@ def synth_run(graph_run: Path, out: Path, n: int, *, seed: int = 0, workers: int
         while found() < n and chunk < max_chunks:
             if stop_after_chunks is not None and chunk >= stop_after_chunks:
                 return [], []
-            batch = list(range(chunk, min(chunk + workers, max_chunks)))
+            # as many chunks as the candidates still missing need at the rate so far (at least one per
+            # worker, at most four): workers pull chunks as they finish, and idle only at a batch's end
+            done = chunk * CHUNK
+            rate = found() / done if done else 1.0
+            needed = -(-(n - found()) // max(1, int(rate * CHUNK))) if rate > 0 else 4 * workers
+            size = 1 if workers == 1 else max(workers, min(needed, 4 * workers))
+            end = min(chunk + size, max_chunks, stop_after_chunks if stop_after_chunks is not None else max_chunks)
+            batch = list(range(chunk, end))
             if workers == 1:
                 datas = [_run_chunk(job(c), writer) for c in batch]
             else:
@@ -492,11 +499,23 @@ class TaskShape:
 def shape_of(c: Candidate) -> TaskShape:
     steps = [s.call for s in _steps(c) if s.call]
     return TaskShape(calls=c.target.optimal_calls, parallel=_parallel(c),
-                     cardinalities=tuple(j.cardinality for j in c.junctions),
-                     records=tuple(j.records for j in c.junctions),
+                     cardinalities=tuple(j.cardinality for j in c.junctions) + _block_values(c),
+                     records=tuple(j.records for j in c.junctions) + _block_records(c),
                      pages=max([j.pages for j in c.junctions] + [2 if any(s.pages == "all" for s in _steps(c)) else 1]),
                      turns=len({call.turn for call in c.target.calls}), domain=c.task.domain,
                      tools=tuple(dict.fromkeys(steps)))
+
+
+def _block_records(c: Candidate) -> tuple[int, ...]:
+    """A block fed by a step: the records that step returned, a handoff as a junction's is (seed §5.5)."""
+    return (c.block.records,) if c.block is not None and c.block.records is not None else ()
+
+
+def _block_values(c: Candidate) -> tuple[int, ...]:
+    """... and the distinct values it handed on: one entity (SEM, COND), two (CMP)."""
+    if c.block is None or c.block.records is None:
+        return ()
+    return (len(set(c.block.values[:2])) if c.block.kind == "CMP" else 1,)
 
 
 def shape_statistics(shapes: list[TaskShape]) -> dict:

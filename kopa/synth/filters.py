@@ -3,8 +3,8 @@
 Stage 1, rules: `non_reproducible` (a real-time tool whose answer has no fixed timestamp in the query),
 `erroneous` (the ground truth is an error signal), `malformed` (schema or task-contract violations found by
 `kopa bench lint` on the executed golden run, foreign-script tokens such as 人口 in the query),
-`redundant` (a near-duplicate of an earlier task: the same tool chain with the same answer, or the same
-query).
+`redundant` (a near-duplicate of an earlier task: the same tool chain making the same calls after its
+first turn, with the same answer, or the same query).
 
 Stage 2, static judges: `non_gradable`; `answer_leaking` and `decorative_chain`. The paper asks two LLM
 judges to agree before these two drop, because such judges are noisy; offline the judges are exact checks,
@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import orjson
 from pydantic import BaseModel, ConfigDict
 
 from kopa.backends.spec import Backend
@@ -124,12 +125,16 @@ def stage1(candidate: Candidate, catalog: Catalog, backend: Backend, lint: LintR
 
 
 def redundant(candidates: list[Candidate]) -> dict[int, str]:
-    """index → the earlier task it repeats: the same tool chain with the same answer, or the same query."""
+    """index → the earlier task it repeats: the same tool chain making the same calls after the first turn
+    with the same answer (two pivots that pass the same records: one question), or the same query. Tasks
+    about different entities (other calls) are different questions, even where a small count coincides."""
     seen_chain: dict[tuple, str] = {}
     seen_query: dict[str, str] = {}
     out: dict[int, str] = {}
     for c in candidates:
-        chain = (tuple(s.call for s in c.task.golden), _key(c.target.key))
+        later = tuple(sorted(orjson.dumps([call.tool, call.arguments], option=orjson.OPT_SORT_KEYS)
+                             for call in c.target.calls if call.turn > 1))
+        chain = (tuple(s.call for s in c.task.golden), later, _key(c.target.key))
         query = _norm(c.task.query)
         first = seen_chain.get(chain) or seen_query.get(query)
         if first is not None:

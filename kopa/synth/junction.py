@@ -75,11 +75,30 @@ def is_measure(tool: Tool, name: str) -> bool:
     return spec is not None and spec.format is None and not any(w in spec.description for w in _NOT_QUANTITY)
 
 
-def is_quantity(tool: Tool, name: str, records: list[dict]) -> bool:
-    """A numeric measure that varies: every record holds a number, and not all the same one."""
+def numbers(values: list[Any]) -> list[Decimal | None]:
+    """number() of each value, each distinct value parsed once (a 224,958-record column repeats most)."""
+    memo: dict[tuple[type, Any], Decimal | None] = {}
+    out = []
+    for v in values:
+        key = (type(v), v)
+        try:
+            d = memo[key]
+        except KeyError:
+            d = memo[key] = number(v)
+        except TypeError:  # a dict or list: not a number
+            d = None
+        out.append(d)
+    return out
+
+
+def is_quantity(tool: Tool, name: str, records: list[dict], parsed: list[Decimal | None] | None = None) -> bool:
+    """A numeric measure that varies: every record holds a number, and not all the same one. `parsed`:
+    numbers() of the column, when the caller has it."""
+    if not is_measure(tool, name):
+        return False
     values = [r.get(name) for r in records]
-    return (is_measure(tool, name) and all(number(v) is not None for v in values)
-            and len({str(v) for v in values}) > 1)
+    column = parsed if parsed is not None else numbers(values)
+    return all(d is not None for d in column) and len({str(v) for v in values}) > 1
 
 
 def is_date(tool: Tool, name: str, records: list[dict]) -> bool:
@@ -94,11 +113,14 @@ def is_date(tool: Tool, name: str, records: list[dict]) -> bool:
 def is_enum(tool: Tool, name: str, records: list[dict]) -> bool:
     """A categorical field: text values, few of them, repeated across records."""
     values = [r.get(name) for r in records]
-    if any(not isinstance(v, str) or not v or v != v.strip() or _UNSAFE.search(v) or number(v) is not None
-           for v in values):
+    try:
+        kinds = set(values)
+    except TypeError:  # a dict or list value
         return False
-    kinds = set(values)
-    return 2 <= len(kinds) <= 12 and len(kinds) < len(values)
+    if not 2 <= len(kinds) <= 12 or len(kinds) >= len(values):
+        return False
+    return all(isinstance(v, str) and v and v == v.strip() and not _UNSAFE.search(v) and number(v) is None
+               for v in kinds)
 
 
 @dataclass(frozen=True)
@@ -127,26 +149,23 @@ class Selection:
         return self.process in ("max", "min", "mode")
 
 
-def _argbest(records: list[dict], g: str, field: str, largest: bool) -> dict | None:
-    """The record `maxby` / `minby` returns (Python's max / min over the numeric key, the first on ties);
+def _argbest(records: list[dict], column: list[Any], field: str, largest: bool) -> dict | None:
+    """The record `maxby` / `minby` returns (the max / min of the parsed `column`, the first on ties);
     None when records tied at the best value hand on different values of `field`: which one the golden
     picks would then be the API's record order, not anything the question can state."""
-    def key(record: dict) -> Decimal | None:
-        return number(record[g])
-
-    best = max(records, key=key) if largest else min(records, key=key)
-    tied = {str(r.get(field)) for r in records if number(r[g]) == number(best[g])}
-    return best if len(tied) == 1 else None
+    best = max(column) if largest else min(column)
+    tied = {str(r.get(field)) for r, v in zip(records, column, strict=True) if v == best}
+    return records[column.index(best)] if len(tied) == 1 else None
 
 
-def _threshold(records: list[dict], g: str, field: str, op: str, rng: np.random.Generator,
-               parse=number) -> tuple[str, list[str]] | None:
-    """A pivot among the observed values of g such that 1..φ distinct values of `field` pass `g op pivot`.
+def _threshold(records: list[dict], column: list[Any], g: str, field: str, op: str,
+               rng: np.random.Generator) -> tuple[str, list[str]] | None:
+    """A pivot among the observed values of g (parsed: `column`) such that 1..φ distinct values of `field`
+    pass `g op pivot`.
 
     One walk over the records sorted by g from the passing end (O(n log n)): the distinct values that pass
     only grow as the pivot moves, so the walk stops at the first pivot that would pass more than φ."""
-    keyed = sorted(((parse(r[g]), i) for i, r in enumerate(records)), key=lambda x: x[0],
-                   reverse=op in ("ge", "after"))
+    keyed = sorted(((v, i) for i, v in enumerate(column)), key=lambda x: x[0], reverse=op in ("ge", "after"))
     options: list[tuple[Any, int]] = []  # (pivot, how many of `keyed` pass it)
     seen: set[str] = set()
     k, n = 0, len(keyed)
@@ -164,7 +183,7 @@ def _threshold(records: list[dict], g: str, field: str, op: str, rng: np.random.
         return None
     pivot, count = options[int(rng.integers(len(options)))]
     passed = distinct([records[i].get(field) for i in sorted(i for _, i in keyed[:count])])
-    text = next(str(r[g]) for r in records if parse(r[g]) == pivot)  # the value as the service wrote it
+    text = str(records[column.index(pivot)][g])  # the value as the service wrote it
     return text, passed
 
 
@@ -178,17 +197,18 @@ def drv_options(tool: Tool, records: list[dict], field: str, rng: np.random.Gene
         out.append(Selection("mode", field, None, [most]))
     names = sorted(common_fields(records) - {field})
     for g in names:
-        if is_quantity(tool, g, records):
+        column = numbers([r[g] for r in records]) if is_measure(tool, g) else None
+        if column is not None and is_quantity(tool, g, records, column):
             for process, largest in (("max", True), ("min", False)):
-                best = _argbest(records, g, field, largest)
+                best = _argbest(records, column, field, largest)
                 if best is not None:
                     out.append(Selection(process, g, None, [str(best[field])]))
             for op in ("ge", "le"):
-                found = _threshold(records, g, field, op, rng)
+                found = _threshold(records, column, g, field, op, rng)
                 if found:
                     out.append(Selection(op, g, found[0], found[1]))  # type: ignore[arg-type]
         elif is_date(tool, g, records):
-            found = _threshold(records, g, field, "after", rng, parse=lambda v: int(str(v)))
+            found = _threshold(records, [int(str(r[g])) for r in records], g, field, "after", rng)
             if found:
                 out.append(Selection("after", g, found[0], found[1]))
         elif is_enum(tool, g, records):

@@ -72,6 +72,8 @@ class TemplateWriter:
         return f"{_day(spec.as_of)} 기준으로, {text}" if spec.as_of else text
 
     def _write(self, spec: QueryInput, rng: np.random.Generator) -> str:
+        if spec.block is not None and spec.block.source is None:
+            return self._stated_cmp(spec)
         phrases = {"s1": self._start(spec)}
         for j in spec.junctions:
             phrases[j.target] = self._hop(j, phrases[j.source], spec)
@@ -99,15 +101,33 @@ class TemplateWriter:
         if name is None:
             return f"{conditions}{subject}"
         first = spec.junctions[0] if spec.junctions else None
-        if (first is not None and first.kind == "SEQ" and first.records == 1 and is_code_like(first.field_label)
-                and not conditions):
-            return name.phrase  # a lookup of the name's code: the user just names the entity
-        if name.contains:
-            quoted = f"'{name.phrase}'"
-            return f"{conditions}이름에 {josa(quoted, '이/가')} 들어간 {subject}"
-        if _PLACE.search(name.phrase):  # a place: "강남구의 서울 공영주차장"
-            return f"{conditions}{name.phrase}의 {subject}"
-        return f"{conditions}{josa(name.label, '이/가')} '{name.phrase}'인 {subject}"  # "상호명이 '고려분식'인 …"
+        # a lookup of the name's code (one entity, whose code the next step takes): the user just names it
+        lookup = (first is not None and first.kind == "SEQ" and first.records == 1
+                  and is_code_like(first.field_label))
+        block = spec.block
+        lookup = lookup or (first is None and block is not None and block.kind == "SEM" and block.source == "s1"
+                            and all(is_code_like(f) for f in block.fields))
+        if lookup and not conditions:
+            return name.phrase
+        return conditions + _named(name, subject)
+
+    def _stated_cmp(self, spec: QueryInput) -> str:
+        """Two things the user names, one service asked about each: "강남구와 서초구의 X는 몇 건 차이 나는가?"."""
+        b, a = spec.block, spec.answer
+        assert b is not None and b.lookup is not None
+        compared = [next(x for x in spec.literals if x.step == step and x.value == value)
+                    for step, value in zip(("s1a", "s1b"), b.values, strict=True)]
+        conditions = self._conditions(spec, "s1a").replace(f"{compared[0].phrase} ", "", 1)
+        conditions += self._conditions(spec, b.steps[0])
+        if is_code_like(b.fields[0]):
+            first, second = (x.phrase for x in compared)  # a lookup of each name's code: the names alone
+        else:
+            first, second = (_named(x, b.lookup) for x in compared)
+        pair = f"{conditions}{josa(first, '와/과')} {second}의 {b.subjects[0]}"
+        if b.quantity_field is None:
+            return f"{josa(pair, '은/는')} 몇 건 차이 나는가?"
+        precision = f" ({PRECISION_PHRASE[a.precision]})" if a.precision else ""
+        return f"{pair}에서 {b.quantity} 차이(큰 값에서 작은 값을 뺀 값)는 얼마인가?{precision}"
 
     def _hop(self, j: JunctionInfo, before: str, spec: QueryInput) -> str:
         subject = f"{self._conditions(spec, j.target)}{spec.subjects[j.target]}"
@@ -140,8 +160,10 @@ class TemplateWriter:
         subjects = [f"{self._conditions(spec, step)}{subject}" for step, subject in
                     zip(b.steps + b.steps[-1:] * (2 - len(b.steps)), b.subjects, strict=True)]
         if b.kind == "SEM":
-            return (f"{before}의 {subjects[0]}에서 {josa(a.label or '', '와/과')} {subjects[1]}에서 "
-                    f"{josa(a.by_label or '', '은/는')} 각각 무엇인가?")
+            facts = [f"{subjects[0]} 건수" if a.field is None else f"{subjects[0]}에서 {a.label}",
+                     f"{subjects[1]} 건수" if a.by is None else f"{subjects[1]}에서 {a.by_label}"]
+            what = "몇 건" if a.field is None and a.by is None else "무엇"
+            return f"{before}의 {josa(facts[0], '와/과')} {josa(facts[1], '은/는')} 각각 {what}인가?"
         if b.kind == "CMP":
             what = entity_noun(b.fields[0]) or ("곳" if is_code_like(b.fields[0]) else b.fields[0])
             pair = f"{before}에 나오는 두 {what}"
@@ -178,6 +200,16 @@ class TemplateWriter:
 
 _PLACE = re.compile(r"(?:특별시|광역시|특별자치시|특별자치도|[시군구동읍면도])$")
 _DATE = re.compile(r"\d{4}년( \d{1,2}월( \d{1,2}일)?)?")
+
+
+def _named(name: Literal_, subject: str) -> str:
+    """`subject` of the entity the user names: "강남구의 X", "이름에 '백운'이 들어간 X", "상호명이 'A'인 X"."""
+    if name.contains:
+        quoted = f"'{name.phrase}'"
+        return f"이름에 {josa(quoted, '이/가')} 들어간 {subject}"
+    if _PLACE.search(name.phrase):
+        return f"{name.phrase}의 {subject}"
+    return f"{josa(name.label, '이/가')} '{name.phrase}'인 {subject}"
 
 
 def _is_name(literal: Literal_) -> bool:

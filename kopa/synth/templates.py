@@ -24,9 +24,18 @@ from kopa.edge.graph import Edge
 from kopa.eval.task import AnswerSpec, GoldenStep, Rubric, RubricFact
 from kopa.synth.frames import subject
 from kopa.synth.junction import common_fields, distinct, field_label, is_measure, number
-from kopa.synth.trajectory import _HANGUL, AnswerInfo, BlockInfo, ChainBuild, _places
+from kopa.synth.trajectory import (
+    _HANGUL,
+    EDGE_TRIES,
+    START_TRIES,
+    AnswerInfo,
+    BlockInfo,
+    ChainBuild,
+    _places,
+)
 
 CALC = "evaluate_expression"
+COUNT_LABEL = "건수"  # a SEM fact that is how many records a call lists (AnswerInfo field / by: None)
 COND_TRIES = 8  # out-edges tried for the two branches (both must execute)
 
 
@@ -39,13 +48,15 @@ def _single(edge: Edge, record: dict, build: ChainBuild) -> tuple[str, str] | No
     return None
 
 
-def _bindable(build: ChainBuild, view: dict[str, Any]) -> list[tuple[Edge, str, str]]:
-    """Out-edges of the chain's last tool that the first record can feed, in the build's shuffled order."""
+def _bindable(build: ChainBuild, view: dict[str, Any], constant: bool = True) -> list[tuple[Edge, str, str]]:
+    """Out-edges of the chain's last tool that the first record can feed, in the build's shuffled order.
+    `constant`: only fields every record holds the same value for (the one entity a list is about: the
+    stops of one city all carry its code), so which record is bound is not the API's order."""
     records = view["records"]
     out = []
     for edge in build._edges(build.steps[-1].call or "", limit=None):
         conn = _single(edge, records[0], build)
-        if conn is not None:
+        if conn is not None and (not constant or len({str(r.get(conn[1])) for r in records}) == 1):
             out.append((edge, *conn))
     return out
 
@@ -63,8 +74,6 @@ def _quantities(tool: Tool, records: list[dict]) -> list[str]:
 
 def sem(build: ChainBuild, view: dict[str, Any]) -> tuple[AnswerSpec, AnswerInfo, BlockInfo] | None:
     source = build.steps[-1]
-    if len(view["records"]) != 1:
-        return None
     options = _bindable(build, view)
     if len(options) < 2:
         return None
@@ -88,24 +97,31 @@ def sem(build: ChainBuild, view: dict[str, Any]) -> tuple[AnswerSpec, AnswerInfo
     catalog = build.ctx.catalog
     for member, tool in zip(members, tools, strict=True):
         build._note_literals(catalog[tool], member)
-    block = BlockInfo(kind="SEM", source=source.id, steps=[m.id for m in members], tools=tools,
+    block = BlockInfo(kind="SEM", source=source.id, records=len(view["records"]), steps=[m.id for m in members],
+                      tools=tools,
                       subjects=[subject(catalog[t]) for t in tools],
                       fields=[field_label(catalog[source.call or ""], f) for f in (fa, fb)],
                       values=[str(view["records"][0][f]) for f in (fa, fb)])
-    facts = []
+    # One fact from each call about the one entity: a name or phrase of its one record, or how many records
+    # it lists ("강남구의 공영주차장 수와 도시공원 수") — reported side by side, never summed.
+    facts: list[tuple[str, str | None, str, str]] = []  # (step, field or None for the count, label, value)
     for member, tool, v in zip(members, tools, views, strict=True):
-        texts = _texts(catalog[tool], v["records"][:1]) if len(v["records"]) == 1 else []
-        handed = set(block.values)
-        texts = [t for t in texts if v["records"][0][t] not in handed]
+        records = v["records"]
+        if len(records) > 1:
+            facts.append((member.id, None, COUNT_LABEL, str(len(records))))
+            continue
+        texts = [t for t in _texts(catalog[tool], records) if records[0][t] not in set(block.values)]
         if texts:
             name = texts[int(build.rng.integers(len(texts)))]
-            facts.append((member.id, name, field_label(catalog[tool], name)))
-    if len(facts) != 2 or views[0]["records"][0][facts[0][1]] == views[1]["records"][0][facts[1][1]]:
-        build._rollback(gid)  # two facts about the one entity, or nothing: not the sum of unrelated counts
+            facts.append((member.id, name, field_label(catalog[tool], name), str(records[0][name])))
+    if len(facts) != 2 or facts[0][3] == facts[1][3]:
+        build._rollback(gid)  # two distinct facts about the one entity, or nothing
         return None
-    forms = [f"{{{sid}.records[0].{name}}}" for sid, name, _ in facts]
+    forms = [f"{{{sid}.records|len}}" if name is None else f"{{{sid}.records[0].{name}}}"
+             for sid, name, _, _ in facts]
     spec = AnswerSpec(type="judge", value=" / ".join(forms), rubric=Rubric(
-        facts=[RubricFact(fact=label, forms=[form]) for (_, _, label), form in zip(facts, forms, strict=True)]))
+        facts=[RubricFact(fact=f"{subject(catalog[t])} {label}", forms=[form])
+               for (_, _, label, _), form, t in zip(facts, forms, tools, strict=True)]))
     info = AnswerInfo(kind="facts", step=gid, field=facts[0][1], label=facts[0][2], by=facts[1][1],
                       by_label=facts[1][2])
     build.tools += tools
@@ -116,7 +132,7 @@ def cmp(build: ChainBuild, view: dict[str, Any]) -> tuple[AnswerSpec, AnswerInfo
     source = build.steps[-1]
     records = view["records"]
     catalog = build.ctx.catalog
-    for edge, param, fld in _bindable(build, view):
+    for edge, param, fld in _bindable(build, view, constant=False):
         if len(distinct([r.get(fld) for r in records])) != 2:
             continue  # exactly two: "the two X" is then what the source returned, whatever its order
         second = next(i for i, r in enumerate(records) if str(r.get(fld)) != str(records[0][fld]))
@@ -143,7 +159,8 @@ def cmp(build: ChainBuild, view: dict[str, Any]) -> tuple[AnswerSpec, AnswerInfo
             return _count_difference(build, source.id, fld, edge, members, records, second)
         q = quantities[int(build.rng.integers(len(quantities)))]
         names = [t for t in _texts(tool, [views[0][0], views[1][0]]) if views[0][0][t] != views[1][0][t]]
-        block = BlockInfo(kind="CMP", source=source.id, steps=[m.id for m in members], tools=[edge.target] * 2,
+        block = BlockInfo(kind="CMP", source=source.id, records=len(records), steps=[m.id for m in members],
+                          tools=[edge.target] * 2,
                           subjects=[subject(tool)] * 2, fields=[field_label(catalog[source.call or ""], fld)] * 2,
                           values=[str(records[0][fld]), str(records[second][fld])], quantity=field_label(tool, q),
                           quantity_field=q)
@@ -185,11 +202,99 @@ def _count_difference(build: ChainBuild, source: str, fld: str, edge: Edge, memb
         return None
     build.tools += [edge.target, CALC]
     build._note_literals(tool, members[0])
-    block = BlockInfo(kind="CMP", source=source, steps=[m.id for m in members], tools=[edge.target] * 2,
+    block = BlockInfo(kind="CMP", source=source, records=len(records), steps=[m.id for m in members],
+                      tools=[edge.target] * 2,
                       subjects=[subject(tool)] * 2, fields=[field_label(catalog[_source_tool(build, source)], fld)] * 2,
                       values=[str(records[0][fld]), str(records[second][fld])], quantity="결과 건수")
     return (AnswerSpec(type="number", value=f"{{{calc.id}.records[0].exact}}"),
             AnswerInfo(kind="difference", step=calc.id, label="결과 건수", number=True), block)
+
+
+def stated_cmp(build: ChainBuild) -> tuple[AnswerSpec, AnswerInfo, BlockInfo] | None:
+    """CMP on two things the user names (two districts, two parties, two kinds): each looked up in one
+    parallel turn, then one service asked about each by what its lookup returned (a code the user does not
+    know), in a second; the answer is how far apart the two results are — a quantity of their one record
+    each, or how many records each lists."""
+    for _ in range(START_TRIES):
+        drawn = build.draw_start()
+        if drawn is None:
+            continue
+        tool, args = drawn
+        params = build.stated_filters(tool, args)
+        if not params:
+            continue
+        param = params[int(build.rng.integers(len(params)))]
+        pair = (build.stated_value(param), build.stated_value(param))
+        if pair[0] == pair[1]:
+            continue
+        lookups = [GoldenStep(id=f"s1{suffix}", call=tool.name, args={**args, param.name: value})
+                   for suffix, value in zip("ab", pair, strict=True)]
+        if build._try(GoldenStep(id="s1", parallel=lookups)) is None:
+            continue
+        made = _compare_lookups(build, tool.name, lookups)
+        if made is None:
+            build._rollback("s1")
+            continue
+        for lookup in lookups:
+            build._note_literals(tool, lookup)
+        spec, info, block = made
+        block = block.model_copy(update={"values": list(pair), "records": len(
+            build.executor.run.scope["s1a"]["records"])})
+        build.tools[:0] = [tool.name]
+        return spec, info, block
+    return None
+
+
+def _compare_lookups(build: ChainBuild, source_tool: str, lookups: list[GoldenStep]
+                     ) -> tuple[AnswerSpec, AnswerInfo, BlockInfo] | None:
+    """The second turn of `stated_cmp`: one out-edge of the lookups' tool fed, for each lookup, the one value
+    its records hold for the edge's field (the entity's code), then the difference of the two results."""
+    catalog = build.ctx.catalog
+    found = [build.executor.run.scope[x.id] for x in lookups]
+    for edge in build._edges(source_tool, limit=EDGE_TRIES):
+        conns = [_single(edge, view["records"][0], build) for view in found]
+        if conns[0] is None or conns[0] != conns[1]:
+            continue
+        param, fld = conns[0]
+        values = [{str(r.get(fld)) for r in view["records"]} for view in found]
+        if any(len(v) != 1 for v in values) or values[0] == values[1]:
+            continue  # each lookup names one entity, and the two are different ones
+        target = catalog[edge.target]
+        rest = build._rest(target, edge, {param: "{item}"}, "s2")
+        if rest is None:
+            continue
+        members = [GoldenStep(id=f"s2{suffix}", call=edge.target,
+                              args={**rest, param: f"{{{lookup.id}.records[0].{fld}}}"})
+                   for suffix, lookup in zip("ab", lookups, strict=True)]
+        if build._try(GoldenStep(id="s2", parallel=members)) is None:
+            continue
+        views = [build.executor.run.scope[m.id]["records"] for m in members]
+        quantities = _quantities(target, [v[0] for v in views]) if all(len(v) == 1 for v in views) else []
+        quantities = [q for q in quantities if number(views[0][0][q]) != number(views[1][0][q])]
+        q = quantities[int(build.rng.integers(len(quantities)))] if quantities else None
+        if q is None and (len(views[0]) == len(views[1]) or min(len(views[0]), len(views[1])) < 2):
+            build._rollback("s2")  # a count of one is a lookup, not a listing two things can differ in
+            continue
+        operands = ([f"{{{m.id}.records[0].{q}|num}}" for m in members] if q is not None
+                    else [f"{{{m.id}.records|len}}" for m in members])
+        exact = (abs(number(views[0][0][q]) - number(views[1][0][q]))  # type: ignore[operator]
+                 if q is not None else Decimal(abs(len(views[0]) - len(views[1]))))
+        places = _places(exact)
+        calc = GoldenStep(id="s3", call=CALC, args={"expression": f"abs({operands[0]} - {operands[1]})"})
+        if places is None or build._try(calc) is None:
+            build._rollback("s2")
+            continue
+        build._note_literals(target, members[0])
+        build.tools += [edge.target, CALC]
+        label = field_label(target, q) if q is not None else COUNT_LABEL
+        source = catalog[source_tool]
+        block = BlockInfo(kind="CMP", source=None, steps=[m.id for m in members], tools=[edge.target] * 2,
+                          subjects=[subject(target)] * 2, fields=[field_label(source, fld)] * 2,
+                          quantity=label, quantity_field=q, lookup=subject(source))
+        return (AnswerSpec(type="number", value=f"{{{calc.id}.records[0].exact}}", precision=places or None),
+                AnswerInfo(kind="difference", step=calc.id, field=q, label=label, precision=places or None,
+                           number=True), block)
+    return None
 
 
 def _source_tool(build: ChainBuild, step_id: str) -> str:
@@ -245,7 +350,8 @@ def cond(build: ChainBuild, view: dict[str, Any]):
         return None
     build.tools.append(taken[0].target)
     build._note_literals(catalog[taken[0].target], step)
-    block = BlockInfo(kind="COND", source=source.id, steps=[sid], tools=[first[0].target, second[0].target],
+    block = BlockInfo(kind="COND", source=source.id, records=1, steps=[sid],
+                      tools=[first[0].target, second[0].target],
                       subjects=[subject(catalog[first[0].target]), subject(catalog[second[0].target])],
                       fields=[field_label(tool, first[2]), field_label(tool, second[2])],
                       values=[str(records[0][first[2]]), str(records[0][second[2]])], quantity=field_label(tool, q),

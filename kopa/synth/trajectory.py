@@ -59,8 +59,6 @@ REAL_SHARE = 0.6
 # unfiltered list call answers with tens of distinct values, so its junction is almost always DRV; a
 # filtered one answers with one or a few, the SEQ and FAN junctions of a lookup-first question.
 NARROW_SHARE = 0.3
-JUNCTIONS = (1, 2, 3)  # chain lengths m − 1 drawn for a trajectory ...
-JUNCTION_WEIGHTS = (0.5, 0.3, 0.2)  # ... with these probabilities
 _HANGUL = re.compile(r"[가-힣]")
 _PERIOD_FORMATS = frozenset({"yyyymmdd", "yyyymm", "yyyy", "yyyyq", "date_range", "age", "hh"})
 
@@ -115,7 +113,9 @@ class BlockInfo(_Model):
     """A non-sequential template (SEM / CMP / COND) and what the writer says about it."""
 
     kind: Literal["SEM", "CMP", "COND"]
-    source: str  # the step whose result feeds the block
+    source: str | None  # the step whose result feeds the block (None: the user states both CMP values)
+    records: int | None = None  # records the source returned: the block's handoff, counted as a junction's
+    lookup: str | None = None  # source None: what the lookup of each stated value answers (its subject)
     steps: list[str]  # the block's steps (a parallel group's members, or the branch taken)
     tools: list[str]
     subjects: list[str]  # what each call answers, as a person names it (kopa.synth.frames)
@@ -230,10 +230,10 @@ def startable(tool: Tool, cache: dict[str, list[str]], today: str) -> bool:
 class ChainBuild:
     """One trajectory under construction: an environment, a golden executor, the steps so far."""
 
-    def __init__(self, ctx: SynthContext, index: int) -> None:
+    def __init__(self, ctx: SynthContext, index: int, attempt: int = 0) -> None:
         self.ctx = ctx
         self.index = index
-        self.rng = stream(ctx.seed, "synth-seq", str(index))
+        self.rng = stream(ctx.seed, "synth-seq", f"{index}.{attempt}")
         self.env = Environment(ctx.probe_task, ctx.backend)
         self.executor = GoldenExecutor(ctx.probe_task, self.env)
         self.steps: list[GoldenStep] = []
@@ -250,11 +250,10 @@ class ChainBuild:
         """Execute `step` after the others; keep it when every call answered with records (reading every
         page when the first did not hold the whole answer), else roll it back and return None."""
         view = self._execute(step)
-        if view is not None and self._truncated(step, view) and step.parallel is not None:
-            self._rollback(step.id)  # a parallel member would need every page: not a block we build
-            return None
         if view is not None and self._truncated(step, view):
-            every = step.model_copy(update={"pages": "all"})
+            every = (step.model_copy(update={"parallel": [m.model_copy(update={"pages": "all"})
+                                                          for m in step.parallel]})
+                     if step.parallel is not None else step.model_copy(update={"pages": "all"}))
             view = None if not self._pageable(step, view) else self._execute(every)
             if view is not None and self._truncated(every, view):
                 self._rollback(self.steps[-1].id)
@@ -302,12 +301,17 @@ class ChainBuild:
 
     def _pageable(self, step: GoldenStep, view: dict[str, Any]) -> bool:
         """Whether reading every page stays within ctx.max_pages per call; the truncated try is rolled back."""
-        family = self.ctx.catalog[step.call or ""].family
         self._rollback(step.id)
-        if not is_paged(family):
-            return False
-        size = max_page_size(self.ctx.catalog[step.call or ""])
-        return all(math.ceil((v["total_count"] or 0) / size) <= self.ctx.max_pages for v in self._calls(step, view))
+        calls = self._calls(step, view)
+        # a parallel group's members in order, each its own tool; a fan-out's items all call the step's tool
+        tools = [m.call or "" for m in step.parallel] if step.parallel is not None else [step.call or ""] * len(calls)
+        for name, call in zip(tools, calls, strict=True):
+            tool = self.ctx.catalog[name]
+            if not is_paged(tool.family):
+                return False
+            if math.ceil((call["total_count"] or 0) / max_page_size(tool)) > self.ctx.max_pages:
+                return False
+        return True
 
     # ------------------------------------------------------------ arguments
 
@@ -356,22 +360,28 @@ class ChainBuild:
 
     # ------------------------------------------------------------ the chain
 
-    def start(self, narrow: float = NARROW_SHARE) -> dict[str, Any] | None:
-        """The first step: a start tool of a drawn domain, executed; with probability `narrow` narrowed by one
-        filter a person states (a name, a kind) — what a block needs, whose source must be one record or two."""
+    def draw_start(self) -> tuple[Tool, dict[str, Any]] | None:
+        """A start tool of a drawn domain with its required arguments filled (not executed)."""
         # A domain first, then a tool of it: drawn over tools alone, the thousands of generated district and
         # traffic datasets would leave finance, education, law and politics a few tasks in a thousand.
         domains = sorted(self.ctx.starts_by_domain)
+        starts = self.ctx.starts_by_domain[domains[int(self.rng.integers(len(domains)))]]
+        real = [t for t in starts if self.ctx.catalog[t].spec.real]
+        if real and self.rng.random() < REAL_SHARE:
+            starts = real
+        tool = self.ctx.catalog[starts[int(self.rng.integers(len(starts)))]]
+        args = self._rest(tool, None, {}, "s1")
+        return None if args is None else (tool, args)
+
+    def start(self, narrow: float = NARROW_SHARE) -> dict[str, Any] | None:
+        """The first step: a start tool of a drawn domain, executed; with probability `narrow` narrowed by one
+        filter a person states (a name, a kind) — what a block needs, whose source must be one record or two."""
         for _ in range(START_TRIES):
-            starts = self.ctx.starts_by_domain[domains[int(self.rng.integers(len(domains)))]]
-            real = [t for t in starts if self.ctx.catalog[t].spec.real]
-            if real and self.rng.random() < REAL_SHARE:
-                starts = real
-            name = starts[int(self.rng.integers(len(starts)))]
-            tool = self.ctx.catalog[name]
-            args = self._rest(tool, None, {}, "s1")
-            if args is None:
+            drawn = self.draw_start()
+            if drawn is None:
                 continue
+            tool, args = drawn
+            name = tool.name
             narrowed = self._narrowed(tool, args, narrow)
             for tried in ([narrowed] if narrowed is not None else []) + [args]:
                 view = self._try(GoldenStep(id="s1", call=name, args=tried))
@@ -385,25 +395,31 @@ class ChainBuild:
         """`args` plus one optional filter argument with a value from C, for `share` of the starts."""
         if self.rng.random() >= share:
             return None
-        # Names (Korean text) and enums, not codes: a person asks about 강남구, and a code stated in the
-        # query would be handed on as it was given.
-        optional = [p for p in tool.spec.params if not p.required and not p.paging and not is_generic(p)
-                    and p.default is None and p.name not in args
-                    and (_stated_enum(p) or any(_HANGUL.search(v) for v in self.ctx.cache.get(p.name) or []))]
+        optional = self.stated_filters(tool, args)
         if not optional:
             return None
         param = optional[int(self.rng.integers(len(optional)))]
+        return {**args, param.name: self.stated_value(param)}
+
+    def stated_filters(self, tool: Tool, args: dict[str, Any]) -> list[ParamSpec]:
+        """Optional filter parameters a person fills by stating a value: names (Korean text) and enums, not
+        codes — a person asks about 강남구, and a code stated in the query would be handed on as given."""
+        return [p for p in tool.spec.params if not p.required and not p.paging and not is_generic(p)
+                and p.default is None and p.name not in args
+                and (_stated_enum(p) or any(_HANGUL.search(v) for v in self.ctx.cache.get(p.name) or []))]
+
+    def stated_value(self, param: ParamSpec) -> str:
+        """A value of a `stated_filters` parameter: an enum value with a meaning, or a name from C."""
         if param.enum:
             stated = _stated_enum(param)
-            value: Any = stated[int(self.rng.integers(len(stated)))]
-        else:
-            names = [v for v in self.ctx.cache[param.name] if _HANGUL.search(v)]
-            value = names[int(self.rng.integers(len(names)))]
-            if "포함" in param.description and " " in value:
-                # a contains-search ("검색값을 포함하는 항목"): one word of a name matches a few records, the
-                # handful of values a FAN junction hands on one by one
-                value = value.split()[0]
-        return {**args, param.name: value}
+            return stated[int(self.rng.integers(len(stated)))]
+        names = [v for v in self.ctx.cache[param.name] if _HANGUL.search(v)]
+        value = names[int(self.rng.integers(len(names)))]
+        if "포함" in param.description and " " in value:
+            # a contains-search ("검색값을 포함하는 항목"): one word of a name matches a few records, the
+            # handful of values a FAN junction hands on one by one
+            value = value.split()[0]
+        return value
 
     def _edges(self, current: str, limit: int | None = EDGE_TRIES) -> list[Edge]:
         """Live out-edges to tools not yet in the chain: those that ever executed first, each tier shuffled."""
@@ -425,7 +441,13 @@ class ChainBuild:
                 return param, source.field
         return None
 
-    def junction(self, view: dict[str, Any]) -> dict[str, Any] | None:
+    def _continues(self, edge: Edge) -> bool:
+        """Whether the edge's target has an out-edge to a tool not yet in the chain (one more junction)."""
+        return any(e.target not in self.tools and e.target != edge.target for e in self.ctx.out.get(edge.target, []))
+
+    def junction(self, view: dict[str, Any], more: bool = False) -> dict[str, Any] | None:
+        """One more junction from the last step; `more`: another will follow, so only edges to a tool that
+        has out-edges of its own (a leaf — a document's text — would end the chain a junction short)."""
         records = view["records"]
         source = self.steps[-1]
         current = source.call or ""
@@ -433,7 +455,8 @@ class ChainBuild:
         given = {str(v) for v in source.args.values() if not isinstance(v, str) or "{" not in v}
         # A field whose values are all arguments the step was given (a filter's own value echoed back) hands
         # on nothing the query did not already state: not a junction.
-        connected = [(edge, conn) for edge in self._edges(current)
+        edges = [e for e in self._edges(current, limit=None) if not more or self._continues(e)][:EDGE_TRIES]
+        connected = [(edge, conn) for edge in edges
                      if (conn := self._connecting(edge, records)) is not None
                      and not {str(r[conn[1]]) for r in records} <= given]
         # Edges whose field holds 2..φ values first: a FAN is possible only on such a field, and rarer than
@@ -539,8 +562,11 @@ class ChainBuild:
                                     AnswerInfo(kind="field", step=sid, field=n, label=field_label(tool, n),
                                                precision=places or None, number=True)))
         else:
-            options.append((AnswerSpec(type="number", value=f"{{{sid}.records|len}}"),
-                            AnswerInfo(kind="count", step=sid)))
+            # a fan-out whose calls each return one record counts the values the junction handed on: the
+            # last step would not decide the answer
+            if not (step.for_each is not None and all(len(v["records"]) == 1 for v in view["items"])):
+                options.append((AnswerSpec(type="number", value=f"{{{sid}.records|len}}"),
+                                AnswerInfo(kind="count", step=sid)))
             for n in quantities:
                 values = [number(r[n]) or Decimal(0) for r in records]
                 for kind, aggregate in (("sum", sum(values)), ("max", max(values))):
@@ -598,47 +624,74 @@ def _answerable_text(value: Any, handed: set[str]) -> bool:
     return _HANGUL.search(value) is not None and number(value) is None
 
 
+# The paper's mix (seed §5.5): a single sequential junction 34.4%, a template alone 28.9% (SEM 17.0, CMP 9.0,
+# COND 2.8), MIXED 36.7%. A slot draws its shape and junction count from these, then retries the same draw
+# on new starts (SHAPE_TRIES): a shape that fails more often than another is not thereby made rarer.
 SHAPES = ("seq", "SEM", "CMP", "COND")
-SHAPE_WEIGHTS = (0.55, 0.25, 0.13, 0.07)
-PREFIX_WEIGHTS = (0.5, 0.35, 0.15)  # sequential junctions before a block: 0 (the block alone), 1, 2
+SHAPE_WEIGHTS = (0.6, 0.24, 0.12, 0.04)
+JUNCTIONS = (1, 2, 3)  # sequential junctions m − 1 of a seq trajectory ...
+JUNCTION_WEIGHTS = (0.57, 0.28, 0.15)  # ... with these probabilities
+PREFIX_WEIGHTS = (0.72, 0.2, 0.08)  # sequential junctions before a block: 0 (the block alone), 1, 2
+SHAPE_TRIES = 6
 
 
 def synthesize(ctx: SynthContext, index: int, writer, shape: str | None = None) -> Candidate | Failure:
-    """Trajectory `index`: its own random stream, so any index can be built alone, in any order.
+    """Trajectory `index`: its own random streams, so any index can be built alone, in any order.
     `shape` (seq, SEM, CMP, COND) fixes what is otherwise drawn, for tests of one template."""
-    from kopa.synth.templates import BLOCKS
-
-    build = ChainBuild(ctx, index)
-    drawn = SHAPES[int(build.rng.choice(len(SHAPES), p=SHAPE_WEIGHTS))]
+    rng = stream(ctx.seed, "synth-shape", str(index))
+    drawn = SHAPES[int(rng.choice(len(SHAPES), p=SHAPE_WEIGHTS))]
     shape = shape or drawn
+    if shape == "seq":
+        wanted = JUNCTIONS[int(rng.choice(len(JUNCTIONS), p=JUNCTION_WEIGHTS))]
+    else:
+        wanted = int(rng.choice(len(PREFIX_WEIGHTS), p=PREFIX_WEIGHTS))
+    failure = Failure(index=index, reason="no_start")
+    for attempt in range(SHAPE_TRIES):
+        made = _attempt(ctx, index, attempt, writer, shape, wanted)
+        if isinstance(made, Candidate):
+            return made
+        failure = made
+    return failure
+
+
+def _attempt(ctx: SynthContext, index: int, attempt: int, writer, shape: str,
+             wanted: int) -> Candidate | Failure:
+    from kopa.synth.templates import BLOCKS, stated_cmp
+
+    build = ChainBuild(ctx, index, attempt)
+    if shape == "CMP" and wanted == 0:
+        # the same service asked about two things the user names ("강남구와 서초구의 …")
+        made = stated_cmp(build)
+        if made is None:
+            return Failure(index=index, reason="no_cmp")
+        spec, info, block = made
+        return _finish(ctx, index, writer, build, block, (spec, info))
     # a block reads one record (SEM, COND) or two values (CMP): start from a named entity, not a whole list
     view = build.start(NARROW_SHARE if shape == "seq" else 1.0)
     if view is None:
         return Failure(index=index, reason="no_start")
-    if shape == "seq":
-        wanted = JUNCTIONS[int(build.rng.choice(len(JUNCTIONS), p=JUNCTION_WEIGHTS))]
-    else:
-        wanted = int(build.rng.choice(len(PREFIX_WEIGHTS), p=PREFIX_WEIGHTS))
     while len(build.junctions) < wanted:
-        nxt = build.junction(view)
+        # a block needs out-edges from the prefix's last tool as much as another junction does
+        nxt = build.junction(view, more=len(build.junctions) + 1 < wanted or shape != "seq")
         if nxt is None:
-            break
+            return Failure(index=index, reason="dead_end")
         view = nxt
     block = None
-    chosen = None
     if shape != "seq":
         made = BLOCKS[shape](build, view)
-        if made is not None:
-            spec, info, block = made
-            chosen = (spec, info)
-        elif not build.junctions:
+        if made is None:
             return Failure(index=index, reason=f"no_{shape.lower()}")
-    if block is None:
-        if not build.junctions:
-            return Failure(index=index, reason="dead_end")
-        chosen = build.answer(view)
+        spec, info, block = made
+        return _finish(ctx, index, writer, build, block, (spec, info))
+    chosen = build.answer(view)
     if chosen is None:
         return Failure(index=index, reason="no_answer")
+    return _finish(ctx, index, writer, build, None, chosen)
+
+
+def _finish(ctx: SynthContext, index: int, writer, build: ChainBuild, block: BlockInfo | None,
+            chosen: tuple[AnswerSpec, AnswerInfo]) -> Candidate | Failure:
+    """The executed trajectory as a candidate: its query written, its target re-computed from the golden."""
     spec, info = chosen
     kinds = [j.kind for j in build.junctions] + ([block.kind] if block else [])
     pattern = "+".join(kinds)
