@@ -38,7 +38,7 @@ from kopa.synth.filters import (
 )
 from kopa.synth.junction import PHI, _argbest, _threshold, numbers
 from kopa.synth.query import TemplateWriter
-from kopa.synth.trajectory import Candidate, ChainBuild, SynthContext, synthesize
+from kopa.synth.trajectory import BlockInfo, Candidate, ChainBuild, SynthContext, synthesize
 from kopa.tools.runtime import ToolRuntime
 from sim.truth import endpoint_for_url
 
@@ -430,8 +430,12 @@ def test_cond_takes_the_branch_its_condition_selects(graph_run):
     for c in _blocks(graph_run, "COND"):
         branch = c.task.golden[-1]
         source = _block_source(runtime, c)
-        assert len(source) == 1  # the condition reads the one record, not the first of the API's order
-        holds = _num(source[0][c.block.quantity_field]) >= _num(c.block.threshold)
+        # the condition reads the one record, or counts a list about one entity, whose records all hold
+        # the one value each branch is bound to: never the first of the API's order
+        bound = [m.group(2) for v in branch.args.values() if (m := _FIELD.match(str(v)))]
+        assert len(source) == 1 or (bound and all(len({str(r[f]) for r in source}) == 1 for f in bound))
+        tested = len(source) if c.block.quantity_field is None else _num(source[0][c.block.quantity_field])
+        holds = tested >= _num(c.block.threshold)
         assert branch.call == c.block.tools[0 if holds else 1]
         records = _member_calls(runtime, branch, source)
         expected = _expected_answer(c, records)
@@ -712,6 +716,13 @@ def test_planted_echo_hop_first_item_and_tie_tasks_are_dropped_and_the_genuine_o
                       [hop, out])
     assert echoed.target.key == genuine.target.key
     assert echo_hops(echoed) == ["s2"] and echo_hops(genuine) == []
+    # a template whose calls take the code its source step was handed: that source is an echo hop too
+    handed = hop.model_copy(update={"passed": ["X"]})
+    block = BlockInfo(kind="SEM", source="s2", steps=["s3a", "s3b"], tools=["a", "b"], subjects=["가", "나"],
+                      fields=["f", "f"], values=["X", "X"])
+    assert echo_hops(genuine.model_copy(update={"junctions": [handed], "block": block})) == ["s2"]
+    other = block.model_copy(update={"values": ["X", "Y"]})  # one call takes a value the step found itself
+    assert echo_hops(genuine.model_copy(update={"junctions": [handed], "block": other})) == []
     # "the first item" of the last step's many records: which one that is depends on the API's order
     many, sid, field = next(found for c in candidates if (found := _first_item_pick(c)) is not None)
     ordered = _planted(many, "first", many.task.golden, AnswerSpec(type="string", value=f"{{{sid}.records[0].{field}}}"))

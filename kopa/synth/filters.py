@@ -311,7 +311,11 @@ def echo_hops(candidate: Candidate) -> list[str]:
     """Steps that hand on exactly the values they were handed (a code in, the same code out): removing one
     and binding the next step to the earlier value makes the same calls, so the answer cannot change."""
     into = {j.target: set(j.passed) for j in candidate.junctions}
-    return [j.source for j in candidate.junctions if j.source in into and set(j.passed) == into[j.source]]
+    echoes = [j.source for j in candidate.junctions if j.source in into and set(j.passed) == into[j.source]]
+    block = candidate.block
+    if block is not None and block.source in into and set(block.values) <= into[block.source]:
+        echoes.append(block.source)  # the block's calls take the code its source step was handed
+    return echoes
 
 
 # ---------------------------------------------------------------------------------------- Stage 3

@@ -174,8 +174,9 @@ class TemplateWriter:
                 return f"{pair} 각각의 {josa(subjects[0], '은/는')} 몇 건 차이 나는가?"
             return (f"{pair}의 {subjects[0]}에서 {b.quantity} 차이(큰 값에서 작은 값을 뺀 값)는 "
                     f"얼마인가?{precision}")
-        condition = (f"{before}의 {josa(b.quantity or '', '이/가')} {b.threshold} 이상이면 {subjects[0]}, 아니면 "
-                     f"{josa(subjects[1], '을/를')} 볼 때, ")
+        tested = (f"{before}의 {josa(b.quantity or '', '이/가')} {b.threshold}" if b.quantity_field is not None
+                  else f"{josa(before, '이/가')} {b.threshold}건")  # how many records the list holds
+        condition = f"{tested} 이상이면 {subjects[0]}, 아니면 {josa(subjects[1], '을/를')} 볼 때, "
         if a.kind == "count":  # not the taken branch's subject: that would tell which branch the condition chose
             return condition + "해당 자료는 모두 몇 건인가?"
         return condition + self._ask(a, "해당 자료")

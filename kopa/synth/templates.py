@@ -8,10 +8,13 @@ task is MIXED) and binds its calls from that step's records along retained edges
 - CMP: the same tool on the two distinct values of a field that the source returned, in one parallel turn;
   the answer compares the results (which has the larger quantity, or by how much they differ) — symmetric
   in the two, so the API's record order cannot decide it;
-- COND: a quantity of the record is tested against a pivot drawn near its observed value; the branch the
-  condition selects is executed (the other branch must execute too), and the answer comes from it.
+- COND: a quantity of the record (or, for a list about one entity, how many records it lists) is tested
+  against a pivot drawn near its observed value; the branch the condition selects is executed (the other
+  branch must execute too), and the answer comes from it.
 
-SEM and COND read one record: a source that returned several would leave "which record" to the API's order.
+SEM and COND bind from one record, or from a list whose records all hold the one value bound (the stops of
+one city): "which record" is then never the API's order. CMP on two things the user names looks each up
+first (`stated_cmp`): the compared service takes what the lookups return, not a value typed into the query.
 """
 
 from __future__ import annotations
@@ -53,10 +56,15 @@ def _bindable(build: ChainBuild, view: dict[str, Any], constant: bool = True) ->
     `constant`: only fields every record holds the same value for (the one entity a list is about: the
     stops of one city all carry its code), so which record is bound is not the API's order."""
     records = view["records"]
+    source = build.steps[-1].id
+    # what a junction handed the source: a block bound to it again would make the source an echo hop
+    incoming = {v for j in build.junctions if j.target == source for v in j.passed}
     out = []
     for edge in build._edges(build.steps[-1].call or "", limit=None):
         conn = _single(edge, records[0], build)
-        if conn is not None and (not constant or len({str(r.get(conn[1])) for r in records}) == 1):
+        if conn is None or str(records[0][conn[1]]) in incoming:
+            continue
+        if not constant or len({str(r.get(conn[1])) for r in records}) == 1:
             out.append((edge, *conn))
     return out
 
@@ -319,13 +327,13 @@ def cond(build: ChainBuild, view: dict[str, Any]):
     records = view["records"]
     catalog = build.ctx.catalog
     tool = catalog[source.call or ""]
-    if len(records) != 1:
-        return None
-    quantities = _quantities(tool, records[:1])
+    # one record: a quantity of it; a list about one entity (the bound fields hold one value): how many
+    # records it lists ("강남구의 공영주차장이 30건 이상이면")
+    quantities: list[str | None] = list(_quantities(tool, records[:1])) if len(records) == 1 else [None]
     if not quantities:
         return None
     q = quantities[int(build.rng.integers(len(quantities)))]
-    value = number(records[0][q])
+    value = number(records[0][q]) if q is not None else Decimal(len(records))
     assert value is not None
     holds = bool(build.rng.integers(2))
     threshold = _pivot(value, holds)
@@ -350,12 +358,12 @@ def cond(build: ChainBuild, view: dict[str, Any]):
         return None
     build.tools.append(taken[0].target)
     build._note_literals(catalog[taken[0].target], step)
-    block = BlockInfo(kind="COND", source=source.id, records=1, steps=[sid],
+    block = BlockInfo(kind="COND", source=source.id, records=len(records), steps=[sid],
                       tools=[first[0].target, second[0].target],
                       subjects=[subject(catalog[first[0].target]), subject(catalog[second[0].target])],
                       fields=[field_label(tool, first[2]), field_label(tool, second[2])],
-                      values=[str(records[0][first[2]]), str(records[0][second[2]])], quantity=field_label(tool, q),
-                      quantity_field=q, op=">=", threshold=str(threshold), taken=0 if taken is first else 1)
+                      values=[str(records[0][first[2]]), str(records[0][second[2]])],
+                      quantity=field_label(tool, q) if q is not None else COUNT_LABEL, quantity_field=q, op=">=", threshold=str(threshold), taken=0 if taken is first else 1)
     chosen = build.answer(out)
     if chosen is None:
         build.tools.pop()

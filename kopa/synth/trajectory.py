@@ -49,7 +49,8 @@ from kopa.wire.paging import is_paged, max_page_size, page_args
 # A step whose full answer needs more pages than this is not read in full: the edge is skipped. The paper's
 # largest handoff (224,958 records) is 225 pages of 1,000 rows.
 MAX_PAGES = 250
-EDGE_TRIES = 6  # out-edges tried per junction before the chain stops
+EDGE_TRIES = 6  # out-edges executed per junction before the chain stops ...
+EDGE_SCAN = 60  # ... among the first this many (in drawn order) whose field is not an echo of the last hop
 START_TRIES = 8
 # Share of starts drawn from the domain's documented endpoints (catalog `real`), not its generated long-tail
 # datasets: drawn over all tools, the thousands of generated datasets would leave the real services a
@@ -453,18 +454,28 @@ class ChainBuild:
         current = source.call or ""
         sid, tid = source.id, f"s{len(self.steps) + 1}"
         given = {str(v) for v in source.args.values() if not isinstance(v, str) or "{" not in v}
+        incoming = next((j.passed for j in self.junctions if j.target == sid), None)
         # A field whose values are all arguments the step was given (a filter's own value echoed back) hands
-        # on nothing the query did not already state: not a junction.
-        edges = [e for e in self._edges(current, limit=None) if not more or self._continues(e)][:EDGE_TRIES]
-        connected = [(edge, conn) for edge in edges
-                     if (conn := self._connecting(edge, records)) is not None
-                     and not {str(r[conn[1]]) for r in records} <= given]
+        # on nothing the query did not already state: not a junction; nor does a field that holds just what
+        # the step was handed (the district code a district's list carries on every record): an echo hop,
+        # seen here before anything runs, so it does not use up one of the EDGE_TRIES edges executed.
+        connected: list[tuple[Edge, tuple[str, str], list[str]]] = []
+        for edge in self._edges(current, limit=EDGE_SCAN):
+            if more and not self._continues(edge):
+                continue
+            conn = self._connecting(edge, records)
+            if conn is None:
+                continue
+            values = distinct([r[conn[1]] for r in records])
+            if set(values) <= given or (incoming is not None and set(values[: self.ctx.phi]) == set(incoming)):
+                continue
+            connected.append((edge, conn, values))
+            if len(connected) == EDGE_TRIES:
+                break
         # Edges whose field holds 2..φ values first: a FAN is possible only on such a field, and rarer than
         # the SEQ and DRV junctions every other field gives (the order within each group stays drawn).
-        connected.sort(key=lambda ec: junction_kind(len(distinct([r[ec[1][1]] for r in records])),
-                                                    self.ctx.phi) != "FAN")
-        for edge, (param, fld) in connected:
-            values = distinct([r[fld] for r in records])
+        connected.sort(key=lambda ec: junction_kind(len(ec[2]), self.ctx.phi) != "FAN")
+        for edge, (param, fld), values in connected:
             kind = junction_kind(len(values), self.ctx.phi)
             target = self.ctx.catalog[edge.target]
             selection: Selection | None = None
@@ -484,7 +495,6 @@ class ChainBuild:
                 else:
                     bound, for_each = {param: "{item}"}, selection.reference(sid, fld)
             bound |= self._constant_bindings(edge, records, sid, param, target)
-            incoming = next((j.passed for j in self.junctions if j.target == sid), None)
             if incoming is not None and set(passed[: self.ctx.phi]) == set(incoming):
                 continue  # an echo hop: the step hands on what it was handed, so the next could take it directly
             args = self._rest(target, edge, bound, tid)
