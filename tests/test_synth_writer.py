@@ -75,6 +75,30 @@ def test_blocks_are_worded_by_type():
     assert "인구가 5000 이상이면 가 현황, 아니면 나 현황을 볼 때" in text and text.endswith("해당 자료는 모두 몇 건인가?")
 
 
+def test_a_comparison_of_two_named_places_names_them_and_not_the_lookup():
+    # each district looked up for its code, then one service asked about each: the user names the districts
+    block = BlockInfo(kind="CMP", source=None, records=12, steps=["s2a", "s2b"], tools=["x", "x"],
+                      subjects=["경기도 맛집"] * 2, fields=["시군코드"] * 2, values=["고양시", "군포시"],
+                      quantity="건수", lookup="경기도 약국")
+    literals = [Literal_(step=step, param="SIGUN_NM", label="시군명", value=v, phrase=v)
+                for step, v in (("s1a", "고양시"), ("s1b", "군포시"))]
+    spec = _spec(block=block, junctions=[], pattern="CMP", literals=literals,
+                 subjects={"s1a": "경기도 약국", "s1b": "경기도 약국", "s2a": "경기도 맛집", "s2b": "경기도 맛집"},
+                 answer=AnswerInfo(kind="difference", step="s3", label="건수", number=True))
+    assert TemplateWriter().write(spec, np.random.default_rng(0)) == "고양시와 군포시의 경기도 맛집은 몇 건 차이 나는가?"
+
+
+def test_two_facts_about_one_entity_may_be_how_many_each_service_lists():
+    block = BlockInfo(kind="SEM", source="s1", records=40, steps=["s2a", "s2b"], tools=["x", "y"],
+                      subjects=["경기도 버스정류소", "경기도 공공도서관"], fields=["시군코드"] * 2, values=["41370", "41370"])
+    spec = _spec(block=block, junctions=[], pattern="SEM",
+                 literals=[Literal_(step="s1", param="SIGUN_NM", label="시군명", value="오산시", phrase="오산시")],
+                 subjects={"s1": "경기도 공중화장실", "s2a": "경기도 버스정류소", "s2b": "경기도 공공도서관"},
+                 answer=AnswerInfo(kind="facts", step="s2", label="건수", by_label="건수"))
+    assert TemplateWriter().write(spec, np.random.default_rng(0)) == (
+        "오산시의 경기도 버스정류소 건수와 경기도 공공도서관 건수는 각각 몇 건인가?")
+
+
 class _Fake:
     model = "fake-writer"
 

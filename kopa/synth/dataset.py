@@ -430,6 +430,7 @@ def _rows(items: list[Candidate], config: dict) -> bytes:
                                   "pattern": c.pattern, "category": c.category, "calls": c.target.optimal_calls,
                                   "task": c.task.model_dump(mode="json"), "target": c.target.model_dump(mode="json"),
                                   "junctions": [j.model_dump(mode="json") for j in c.junctions],
+                                  "block": c.block.model_dump(mode="json") if c.block is not None else None,
                                   "provenance": provenance}) + b"\n" for c in items)
 
 

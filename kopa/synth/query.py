@@ -79,7 +79,9 @@ class TemplateWriter:
             phrases[j.target] = self._hop(j, phrases[j.source], spec)
         if spec.block is None:
             return self._ask(spec.answer, phrases[spec.answer.step])
-        return self._block(spec, phrases[spec.block.source])
+        source = spec.block.source
+        assert source is not None  # a block without a source step is a stated comparison, written above
+        return self._block(spec, phrases[source])
 
     @staticmethod
     def _conditions(spec: QueryInput, step: str) -> str:
@@ -250,6 +252,12 @@ class ChatWriter:
             "junctions": [{"type": j.kind, "from": j.source, "to": j.target, "field": j.field_label,
                            "process": j.process, "condition_field": j.pivot_label, "pivot": j.pivot}
                           for j in spec.junctions],
+            # a template: what its calls answer, the source fields they take, what it compares or tests
+            "block": None if spec.block is None else {
+                "type": spec.block.kind, "from": spec.block.source, "steps": spec.block.steps,
+                "answers": spec.block.subjects, "takes": spec.block.fields, "looked_up_in": spec.block.lookup,
+                "quantity": spec.block.quantity, "condition": None if spec.block.threshold is None
+                else f"{spec.block.quantity} >= {spec.block.threshold}"},
             "answer": {"kind": spec.answer.kind, "field": spec.answer.label, "by": spec.answer.by_label,
                        "precision": PRECISION_PHRASE.get(spec.answer.precision or -1)},
         }

@@ -686,7 +686,6 @@ def _attempt(ctx: SynthContext, index: int, attempt: int, writer, shape: str,
         if nxt is None:
             return Failure(index=index, reason="dead_end")
         view = nxt
-    block = None
     if shape != "seq":
         made = BLOCKS[shape](build, view)
         if made is None:
