@@ -317,7 +317,7 @@ def synth_command(graph_run: str, out: str, count: int, path_seed: int, workers:
                                          backend_spec=compose_backend(backend_spec, record_dir, faults),
                                          hold_out=hold_out, writer=chosen, force=force, max_pages=max_pages,
                                          progress=lambda done, total: progress.update(bar, completed=done))
-    console.print(f"{len(candidates)} candidates ({len(failures)} failed attempts) in "
+    console.print(f"{len(candidates)} candidates ({len(failures)} failed slots) in "
                   f"{time.perf_counter() - started:.1f} s → {out}/candidates.jsonl; next: kopa edge filter {out}")
 
 

@@ -3,7 +3,7 @@
 DIR/config.json          the G* run, its graph digest, seed, backend, φ, writer, held-out platforms
 DIR/parts/NNNNN.jsonl    synthesized chunks of CHUNK trajectory indices (a candidate or a failure each):
                          an interrupted run resumes from the last finished chunk
-DIR/candidates.jsonl     the first N candidates in index order; failures.jsonl the failed attempts before
+DIR/candidates.jsonl     the first N candidates in index order; failures.jsonl the slots that failed before
 DIR/dataset.jsonl        after `filter`: one verified task per line (task, target, structure, provenance);
                          dataset.parquet the same rows (task, target, junctions as JSON text)
 DIR/tasks/*.yaml         the same tasks as a KOPA-Bench task set, targets/*.json their targets, so
@@ -41,7 +41,7 @@ from kopa.synth.audit import render as render_audit
 from kopa.synth.filters import Drop, drop_redundant, filter_candidates
 from kopa.synth.junction import PHI
 from kopa.synth.query import QueryWriter, TemplateWriter
-from kopa.synth.trajectory import MAX_PAGES, Candidate, Failure, SynthContext, synthesize
+from kopa.synth.trajectory import MAX_PAGES, SHAPE_TRIES, Candidate, Failure, SynthContext, synthesize
 
 if TYPE_CHECKING:
     from kopa.synth.judges import ModelJudge
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 
 SYNTH_VERSION = 8  # bump when a change makes the same seed build other trajectories: old parts are not reused
 CHUNK = 25
-MAX_ATTEMPTS_PER_TASK = 20  # attempts allowed per wanted task before synthesis gives up
+MAX_ATTEMPTS_PER_TASK = 20  # slots allowed per wanted task before synthesis gives up
 _JSON = orjson.OPT_SORT_KEYS  # configs and summaries; records keep the order execution gave them (below)
 
 
@@ -560,7 +560,8 @@ def render_report(name: str, candidates: list[Candidate], kept: list[Candidate],
              f"G* run `{config['graph_run']}` (sha256 {config['graph_sha256'][:12]}), backend `{config['backend']}`, "
              f"seed {config['seed']}, φ = {config['phi']}, writer `{config['writer']}`, held out: "
              f"{', '.join(config['hold_out']) or 'none'}.", "",
-             f"{len(failures)} attempts failed before {len(candidates)} candidates were executed "
+             f"{len(failures)} slots failed (each after {SHAPE_TRIES} tries of its drawn shape) before "
+             f"{len(candidates)} candidates were executed "
              f"({', '.join(f'{k} {v}' for k, v in Counter(f.reason for f in failures).most_common()) or 'none'}); "
              f"**{s['tasks']} tasks** passed the three-stage filter (paper: 1,781).", "",
              "## Type mix", "", "| type | tasks | share | paper |", "|---|---:|---:|---:|"]
