@@ -47,6 +47,13 @@ def test_a_name_looked_up_once_is_the_entity_the_question_is_about():
                                     contains=False)],
                  answer=AnswerInfo(kind="field", step="s2", field="ceo_nm", label="대표자명"))
     assert TemplateWriter().write(spec, np.random.default_rng(0)) == "삼성전자의 기업개황에서 대표자명은 무엇인가?"
+    # a list about one place, every record carrying its one code: the place's code looked up, the place named
+    district = lookup.model_copy(update={"source_tool": "list_gg_pharmacies", "target_tool": "list_gg_parking_lots",
+                                         "field": "SIGUN_CD", "field_label": "시군코드", "records": 57})
+    spec = _spec(junctions=[district], subjects={"s1": "경기도 약국", "s2": "경기도 주차장"},
+                 literals=[Literal_(step="s1", param="SIGUN_NM", label="시군명", value="양주시", phrase="양주시")],
+                 answer=AnswerInfo(kind="count", step="s2", number=True))
+    assert TemplateWriter().write(spec, np.random.default_rng(0)) == "양주시의 경기도 주차장은 모두 몇 건인가?"
 
 
 def test_a_fan_out_over_part_of_a_name_reads_as_each_of_them():

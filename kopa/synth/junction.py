@@ -28,7 +28,7 @@ _YYYYMMDD = re.compile(r"^(?:19|20)\d{6}$")
 # Field descriptions that mark an identifier, a date or a phone number, not a quantity (numbers, but
 # neither their maximum nor a threshold means anything).
 _NOT_QUANTITY = ("코드", "번호", "ID", "아이디", "일자", "날짜", "년도", "연도", "년월", "전화", "팩스", "우편", "순번",
-                 "차수", "대수", "기수", "회차", "URL", "주소", "구분", "여부", "유형", "종류")
+                 "차수", "대수", "기수", "회차", "URL", "주소", "구분", "여부", "유형", "종류", "시각")  # 시각: a time of day
 
 
 def number(value: Any) -> Decimal | None:

@@ -74,9 +74,10 @@ class TemplateWriter:
     def _write(self, spec: QueryInput, rng: np.random.Generator) -> str:
         if spec.block is not None and spec.block.source is None:
             return self._stated_cmp(spec)
-        phrases = {"s1": self._start(spec)}
+        start, named_only = self._start(spec)
+        phrases = {"s1": start}
         for j in spec.junctions:
-            phrases[j.target] = self._hop(j, phrases[j.source], spec)
+            phrases[j.target] = self._hop(j, phrases[j.source], spec, named_only and j.source == "s1")
         if spec.block is None:
             return self._ask(spec.answer, phrases[spec.answer.step])
         source = spec.block.source
@@ -95,23 +96,24 @@ class TemplateWriter:
         said = [x.phrase for x in stated]
         return " ".join(dict.fromkeys(said)) + " " if said else ""
 
-    def _start(self, spec: QueryInput) -> str:
+    def _start(self, spec: QueryInput) -> tuple[str, bool]:
+        """The start's phrase, and whether it is the entity's name alone (a lookup of its code)."""
         subject = spec.subjects["s1"]
         names = [x for x in spec.literals if x.step == "s1" and _is_name(x)]
         name = names[0] if names else None
         conditions = self._conditions(spec, "s1")
         if name is None:
-            return f"{conditions}{subject}"
+            return f"{conditions}{subject}", False
         first = spec.junctions[0] if spec.junctions else None
-        # a lookup of the name's code (one entity, whose code the next step takes): the user just names it
-        lookup = (first is not None and first.kind == "SEQ" and first.records == 1
-                  and is_code_like(first.field_label))
+        # a lookup of the name's code (one entity — one record, or a list whose records all carry its one
+        # code — whose code the next step takes): the user just names it
+        lookup = first is not None and first.kind == "SEQ" and is_code_like(first.field_label)
         block = spec.block
         lookup = lookup or (first is None and block is not None and block.kind == "SEM" and block.source == "s1"
                             and all(is_code_like(f) for f in block.fields))
-        if lookup and not conditions:
-            return name.phrase
-        return conditions + _named(name, subject)
+        if lookup and not conditions and not name.contains:
+            return name.phrase, True
+        return conditions + _named(name, subject), False
 
     def _stated_cmp(self, spec: QueryInput) -> str:
         """Two things the user names, one service asked about each: "강남구와 서초구의 X는 몇 건 차이 나는가?"."""
@@ -131,7 +133,9 @@ class TemplateWriter:
         precision = f" ({PRECISION_PHRASE[a.precision]})" if a.precision else ""
         return f"{pair}에서 {b.quantity} 차이(큰 값에서 작은 값을 뺀 값)는 얼마인가?{precision}"
 
-    def _hop(self, j: JunctionInfo, before: str, spec: QueryInput) -> str:
+    def _hop(self, j: JunctionInfo, before: str, spec: QueryInput, named_only: bool = False) -> str:
+        """`before` extended by the junction `j`; `named_only`: `before` is an entity's name whose code the
+        junction takes ("양주시의 Y", not "양주시의 시군의 Y")."""
         subject = f"{self._conditions(spec, j.target)}{spec.subjects[j.target]}"
         names = [x.phrase for x in spec.literals if x.step == j.target and _is_name(x)]
         if names:
@@ -141,7 +145,7 @@ class TemplateWriter:
         noun = None if named is not None and named in before else named  # "법령 중 … 것들 각각의", not "…의 법령"
         of = f"의 {noun}" if noun else ""
         if j.kind == "SEQ":
-            return f"{before}{of if j.records > 1 else ''}의 {subject}"
+            return f"{before}{of if j.records > 1 and not named_only else ''}의 {subject}"
         if j.kind == "FAN":
             return f"{before}에 나오는 {noun} 각각의 {subject}" if noun else f"{before} 각각의 {subject}"
         pivot_label = j.pivot_label or ""
