@@ -363,7 +363,8 @@ def cond(build: ChainBuild, view: dict[str, Any]):
                       subjects=[subject(catalog[first[0].target]), subject(catalog[second[0].target])],
                       fields=[field_label(tool, first[2]), field_label(tool, second[2])],
                       values=[str(records[0][first[2]]), str(records[0][second[2]])],
-                      quantity=field_label(tool, q) if q is not None else COUNT_LABEL, quantity_field=q, op=">=", threshold=str(threshold), taken=0 if taken is first else 1)
+                      quantity=field_label(tool, q) if q is not None else COUNT_LABEL, quantity_field=q, op=">=",
+                      threshold=str(threshold), taken=0 if taken is first else 1)
     chosen = build.answer(out)
     if chosen is None:
         build.tools.pop()

@@ -376,7 +376,7 @@ class ChainBuild:
 
     def start(self, narrow: float = NARROW_SHARE) -> dict[str, Any] | None:
         """The first step: a start tool of a drawn domain, executed; with probability `narrow` narrowed by one
-        filter a person states (a name, a kind) — what a block needs, whose source must be one record or two."""
+        filter a person states (a name, a kind) — what a block needs, whose source is one entity."""
         for _ in range(START_TRIES):
             drawn = self.draw_start()
             if drawn is None:
