@@ -104,6 +104,11 @@ def test_two_facts_about_one_entity_may_be_how_many_each_service_lists():
                  answer=AnswerInfo(kind="facts", step="s2", label="건수", by_label="건수"))
     assert TemplateWriter().write(spec, np.random.default_rng(0)) == (
         "오산시의 경기도 버스정류소 건수와 경기도 공공도서관 건수는 각각 몇 건인가?")
+    # a facility's name hands on its district's code: said as the facility, not as if it were the district
+    facility = spec.model_copy(update={"literals": [Literal_(step="s1", param="FCLTY_NM", label="시설명", value="솔빛",
+                                                             phrase="솔빛")]})
+    assert TemplateWriter().write(facility, np.random.default_rng(0)) == (
+        "시설명이 '솔빛'인 경기도 공중화장실의 경기도 버스정류소 건수와 경기도 공공도서관 건수는 각각 몇 건인가?")
 
 
 class _Fake:

@@ -105,12 +105,15 @@ class TemplateWriter:
         if name is None:
             return f"{conditions}{subject}", False
         first = spec.junctions[0] if spec.junctions else None
-        # a lookup of the name's code (one entity — one record, or a list whose records all carry its one
-        # code — whose code the next step takes): the user just names it
-        lookup = first is not None and first.kind == "SEQ" and is_code_like(first.field_label)
+        # a lookup of the name's code, whose code the next step takes: the user just names the entity — when
+        # the lookup found that one entity (one record), or the name is a place whose list carries its code
+        # on every record ("양주시"); a facility's name hands on its district's code, and is said as such
         block = spec.block
-        lookup = lookup or (first is None and block is not None and block.kind == "SEM" and block.source == "s1"
-                            and all(is_code_like(f) for f in block.fields))
+        if first is not None:
+            lookup = first.kind == "SEQ" and is_code_like(first.field_label) and _is_itself(name, first.records)
+        else:
+            lookup = (block is not None and block.kind == "SEM" and block.source == "s1"
+                      and all(is_code_like(f) for f in block.fields) and _is_itself(name, block.records))
         if lookup and not conditions and not name.contains:
             return name.phrase, True
         return conditions + _named(name, subject), False
@@ -123,7 +126,7 @@ class TemplateWriter:
                     for step, value in zip(("s1a", "s1b"), b.values, strict=True)]
         conditions = self._conditions(spec, "s1a").replace(f"{compared[0].phrase} ", "", 1)
         conditions += self._conditions(spec, b.steps[0])
-        if is_code_like(b.fields[0]):
+        if is_code_like(b.fields[0]) and all(_is_itself(x, b.records) for x in compared):
             first, second = (x.phrase for x in compared)  # a lookup of each name's code: the names alone
         else:
             first, second = (_named(x, b.lookup) for x in compared)
@@ -217,6 +220,12 @@ def _named(name: Literal_, subject: str) -> str:
     if _PLACE.search(name.phrase):
         return f"{name.phrase}의 {subject}"
     return f"{josa(name.label, '이/가')} '{name.phrase}'인 {subject}"
+
+
+def _is_itself(name: Literal_, records: int | None) -> bool:
+    """Whether a lookup on `name` that returned `records` records is the named entity itself: one record,
+    or a place (every record of a district's list carries the district's code)."""
+    return records == 1 or _PLACE.search(name.phrase) is not None
 
 
 def _is_name(literal: Literal_) -> bool:
