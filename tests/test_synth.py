@@ -36,7 +36,7 @@ from kopa.synth.filters import (
     resolve_again,
     unreferenced_steps,
 )
-from kopa.synth.junction import PHI, _argbest, _threshold, numbers
+from kopa.synth.junction import PHI, _argbest, _threshold, field_label, numbers
 from kopa.synth.query import TemplateWriter
 from kopa.synth.trajectory import BlockInfo, Candidate, ChainBuild, SynthContext, synthesize
 from kopa.tools.runtime import ToolRuntime
@@ -595,6 +595,18 @@ def test_a_solver_policy_re_solves_every_task_and_what_it_cannot_solve_is_droppe
 
 
 # ------------------------------------------------------------------ issue 22: the corpus a person trains on
+
+def test_a_user_states_filters_not_sort_orders_or_slash_joined_histories(graph_run):
+    _, phase = graph_run
+    cache = {**phase.cache, "PLPT_NM": ["더불어민주당/더불어민주당/진보당", "진보당"]}
+    build = ChainBuild(SynthContext(phase.graph, CATALOG, open_backend("sim"), cache, seed=0), 0)
+    # "정렬방법 (ASC: 오름차순, DESC: 내림차순)" has meanings, but no one asks a question in descending order
+    assert "sort" not in {p.name for p in build.stated_filters(CATALOG["search_hrd_training_courses"], {})}
+    party = next(p for p in CATALOG["list_assembly_members_all_terms"].spec.params if p.name == "PLPT_NM")
+    assert {build.stated_value(party) for _ in range(20)} == {"진보당"}
+    # a label is the field's name, not the first half of "음/양력"
+    assert field_label(CATALOG["find_assembly_member"], "BTH_GBN_NM") == "음/양력"
+
 
 def test_queries_read_as_questions_not_trajectories(candidates):
     """No query quotes a tool title, names a paging parameter, picks "the n-th item" or carries a raw date or

@@ -67,6 +67,8 @@ def field_label(tool: Tool, name: str) -> str:
     for f in tool.spec.output:
         if f.name == name:
             label = re.split(r"\s*[:(/,]|\s-\s", f.description.strip())[0].strip()
+            if len(label) < 2:  # "음/양력 구분" is not "음": the slash joins the name's own parts
+                label = re.split(r"\s*[:(,]|\s-\s", f.description.strip())[0].strip()
             return label[:24] or name
     return name
 

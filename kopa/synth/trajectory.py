@@ -405,16 +405,17 @@ class ChainBuild:
     def stated_filters(self, tool: Tool, args: dict[str, Any]) -> list[ParamSpec]:
         """Optional filter parameters a person fills by stating a value: names (Korean text) and enums, not
         codes — a person asks about 강남구, and a code stated in the query would be handed on as given."""
+        # a sort order ("정렬방법 … DESC: 내림차순") filters nothing: no one asks a question "in descending order"
         return [p for p in tool.spec.params if not p.required and not p.paging and not is_generic(p)
-                and p.default is None and p.name not in args
-                and (_stated_enum(p) or any(_HANGUL.search(v) for v in self.ctx.cache.get(p.name) or []))]
+                and p.default is None and p.name not in args and "정렬" not in p.description
+                and (_stated_enum(p) or any(_statable_name(v) for v in self.ctx.cache.get(p.name) or []))]
 
     def stated_value(self, param: ParamSpec) -> str:
         """A value of a `stated_filters` parameter: an enum value with a meaning, or a name from C."""
         if param.enum:
             stated = _stated_enum(param)
             return stated[int(self.rng.integers(len(stated)))]
-        names = [v for v in self.ctx.cache[param.name] if _HANGUL.search(v)]
+        names = [v for v in self.ctx.cache[param.name] if _statable_name(v)]
         value = names[int(self.rng.integers(len(names)))]
         if "포함" in param.description and " " in value:
             # a contains-search ("검색값을 포함하는 항목"): one word of a name matches a few records, the
@@ -599,6 +600,11 @@ class ChainBuild:
         if not options:
             return None
         return options[int(self.rng.integers(len(options)))]
+
+
+def _statable_name(value: str) -> bool:
+    """A name a person states (Korean text), not a slash-joined history ("더불어민주당/더불어민주당/진보당")."""
+    return _HANGUL.search(value) is not None and "/" not in value
 
 
 def _stated_enum(param: ParamSpec) -> list[str]:
