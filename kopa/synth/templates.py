@@ -158,8 +158,7 @@ def cmp(build: ChainBuild, view: dict[str, Any]) -> tuple[AnswerSpec, AnswerInfo
             continue
         views = [build.executor.run.scope[m.id]["records"] for m in members]
         tool = catalog[edge.target]
-        quantities = _quantities(tool, [v[0] for v in views]) if all(len(v) == 1 for v in views) else []
-        quantities = [q for q in quantities if number(views[0][0][q]) != number(views[1][0][q])]
+        quantities = _differing_quantities(tool, views)
         if not quantities:
             if len(views[0]) == len(views[1]):
                 build._rollback(gid)
@@ -179,18 +178,12 @@ def cmp(build: ChainBuild, view: dict[str, Any]) -> tuple[AnswerSpec, AnswerInfo
             spec = AnswerSpec(type="string", value=f"{{{gid}.records|maxby:{q}|get:{name}}}")
             return spec, AnswerInfo(kind="argmax", step=gid, field=name, label=field_label(tool, name), by=q,
                                     by_label=field_label(tool, q)), block
-        difference = abs(number(views[0][0][q]) - number(views[1][0][q]))  # type: ignore[operator]
-        places = _places(difference)
-        if places is None:
+        made = _difference(build, members, views, q)
+        if made is None:
             build.tools.pop()
             build._rollback(gid)
             continue
-        calc = GoldenStep(id=f"s{len(build.steps) + 1}", call=CALC, args={
-            "expression": f"abs({{{members[0].id}.records[0].{q}|num}} - {{{members[1].id}.records[0].{q}|num}})"})
-        if build._try(calc) is None:
-            build.tools.pop()
-            build._rollback(gid)
-            continue
+        calc, places = made
         build.tools.append(CALC)
         spec = AnswerSpec(type="number", value=f"{{{calc.id}.records[0].exact}}", precision=places or None)
         return spec, AnswerInfo(kind="difference", step=calc.id, field=q, label=field_label(tool, q),
@@ -198,16 +191,43 @@ def cmp(build: ChainBuild, view: dict[str, Any]) -> tuple[AnswerSpec, AnswerInfo
     return None
 
 
+def _differing_quantities(tool: Tool, views: list[list[dict]]) -> list[str]:
+    """Measures the two one-record results both hold, with different values: what they can differ in."""
+    if not all(len(v) == 1 for v in views):
+        return []
+    return [q for q in _quantities(tool, [v[0] for v in views]) if number(views[0][0][q]) != number(views[1][0][q])]
+
+
+def _difference(build: ChainBuild, members: list[GoldenStep], views: list[list[dict]],
+                q: str | None) -> tuple[GoldenStep, int] | None:
+    """The calculator step |a − b| over the two members — of quantity `q` of their one records, or (q None) of
+    how many records each lists — executed, with the decimal places its exact value has; None (nothing
+    executed) when that value has no finite decimal form or the step fails."""
+    if q is not None:
+        operands = [f"{{{m.id}.records[0].{q}|num}}" for m in members]
+        exact = abs(number(views[0][0][q]) - number(views[1][0][q]))  # type: ignore[operator]
+    else:
+        operands = [f"{{{m.id}.records|len}}" for m in members]
+        exact = Decimal(abs(len(views[0]) - len(views[1])))
+    places = _places(exact)
+    if places is None:
+        return None
+    calc = GoldenStep(id=f"s{len(build.steps) + 1}", call=CALC,
+                      args={"expression": f"abs({operands[0]} - {operands[1]})"})
+    return None if build._try(calc) is None else (calc, places)
+
+
 def _count_difference(build: ChainBuild, source: str, fld: str, edge: Edge, members: list[GoldenStep],
                       records: list[dict], second: int):
     """CMP on multi-record answers: how many more records the first call returns than the second."""
     catalog = build.ctx.catalog
     tool = catalog[edge.target]
-    calc = GoldenStep(id=f"s{len(build.steps) + 1}", call=CALC, args={
-        "expression": f"abs({{{members[0].id}.records|len}} - {{{members[1].id}.records|len}})"})
-    if build._try(calc) is None:
+    views = [build.executor.run.scope[m.id]["records"] for m in members]
+    made = _difference(build, members, views, None)
+    if made is None:
         build._rollback(build.steps[-1].id)
         return None
+    calc, _ = made
     build.tools += [edge.target, CALC]
     build._note_literals(tool, members[0])
     block = BlockInfo(kind="CMP", source=source, records=len(records), steps=[m.id for m in members],
@@ -277,21 +297,16 @@ def _compare_lookups(build: ChainBuild, source_tool: str, lookups: list[GoldenSt
         if build._try(GoldenStep(id="s2", parallel=members)) is None:
             continue
         views = [build.executor.run.scope[m.id]["records"] for m in members]
-        quantities = _quantities(target, [v[0] for v in views]) if all(len(v) == 1 for v in views) else []
-        quantities = [q for q in quantities if number(views[0][0][q]) != number(views[1][0][q])]
+        quantities = _differing_quantities(target, views)
         q = quantities[int(build.rng.integers(len(quantities)))] if quantities else None
         if q is None and (len(views[0]) == len(views[1]) or min(len(views[0]), len(views[1])) < 2):
             build._rollback("s2")  # a count of one is a lookup, not a listing two things can differ in
             continue
-        operands = ([f"{{{m.id}.records[0].{q}|num}}" for m in members] if q is not None
-                    else [f"{{{m.id}.records|len}}" for m in members])
-        exact = (abs(number(views[0][0][q]) - number(views[1][0][q]))  # type: ignore[operator]
-                 if q is not None else Decimal(abs(len(views[0]) - len(views[1]))))
-        places = _places(exact)
-        calc = GoldenStep(id="s3", call=CALC, args={"expression": f"abs({operands[0]} - {operands[1]})"})
-        if places is None or build._try(calc) is None:
+        made = _difference(build, members, views, q)
+        if made is None:
             build._rollback("s2")
             continue
+        calc, places = made
         build._note_literals(target, members[0])
         build.tools += [edge.target, CALC]
         label = field_label(target, q) if q is not None else COUNT_LABEL
