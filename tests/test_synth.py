@@ -698,7 +698,8 @@ def _tied_pick(c: Candidate):
         values = [_num(r.get(by)) for r in records]
         top = [r for r, v in zip(records, values, strict=True) if v == max(values)]
         for field in sorted(records[0]):
-            if len(top) > 1 and len({str(r.get(field)) for r in top}) > 1 and re.search(r"[가-힣]", str(top[0][field])):
+            text = str(top[0][field])  # a name: Hangul, not a number with its unit ('24시간' is a number task)
+            if len(top) > 1 and len({str(r.get(field)) for r in top}) > 1 and re.match(r"[가-힣]", text):
                 return c, last.id, by, field
     return None
 

@@ -108,6 +108,14 @@ class Backend:
     def issue_key(self, key_id: str) -> str:
         return self.key_source.issue(key_id)
 
+    def memoized(self, limit_bytes: int) -> Backend:
+        """This backend answering repeated requests from memory (up to `limit_bytes` of answers), where it
+        is the in-process simulator, whose answer depends on the request alone; any other backend as is."""
+        memoize = getattr(self.transport, "memoize", None)
+        if self.kind == "sim" and memoize is not None:
+            memoize(limit_bytes)
+        return self
+
 
 class KeySource:
     def issue(self, key_id: str) -> str:

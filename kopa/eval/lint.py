@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 import jsonschema
@@ -160,7 +160,19 @@ class _Context:
     members: dict[str, list[str]]  # a parallel group's id → its members' ids
     turn_of: dict[str, int]
     step_of_call: dict[int, str]
-    returned: list[_Returned]
+
+    @cached_property
+    def returned(self) -> list[_Returned]:
+        """Every scalar the calls returned, built when a check first asks: for a result of 224,958 records
+        it is millions of entries, and most tasks' checks never need them."""
+        out = []
+        for i, call in enumerate(self.calls):
+            step_id = self.step_of_call.get(i, "?")
+            formats = {f.name: f.format for f in self.catalog[call.tool].spec.output}
+            for record in call.result.records:
+                for name, text in _scalars(record, ""):
+                    out.append(_Returned(call.turn, step_id, call.tool, name, formats.get(name), text))
+        return out
 
     def tool(self, step: GoldenStep) -> Tool:
         assert step.call is not None
@@ -198,18 +210,12 @@ def _context(task: Task, catalog: Catalog, env: Environment, executor: _TracingE
     members = {s.id: [m.id for m in _walk(s.parallel)] for s in steps.values() if s.parallel}
     step_of_call = {i: span.step.id for span in executor.spans for i in span.calls}
     turn_of: dict[str, int] = {}
-    returned = []
     for i, call in enumerate(env.calls):
-        step_id = step_of_call.get(i, "?")
-        turn_of.setdefault(step_id, call.turn)
-        formats = {f.name: f.format for f in catalog[call.tool].spec.output}
-        for record in call.result.records:
-            for name, text in _scalars(record, ""):
-                returned.append(_Returned(call.turn, step_id, call.tool, name, formats.get(name), text))
+        turn_of.setdefault(step_of_call.get(i, "?"), call.turn)
     for group, ids in members.items():
         turn_of[group] = min((turn_of[i] for i in ids if i in turn_of), default=0)
     return _Context(task, catalog, env.calls, executor.spans, executor.run, steps, members, turn_of,
-                    step_of_call, returned)
+                    step_of_call)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -50,6 +50,9 @@ if TYPE_CHECKING:
 SYNTH_VERSION = 9  # bump when a change makes the same seed build other trajectories: old parts are not reused
 CHUNK = 25
 MAX_ATTEMPTS_PER_TASK = 20  # slots allowed per wanted task before synthesis gives up
+# Answers a process keeps of the simulator's (bodies): synthesis asks the same start pages again for slot
+# after slot, and four of five requests repeat one it made before.
+MEMO_BYTES = 384 * 2**20
 _JSON = orjson.OPT_SORT_KEYS  # configs and summaries; records keep the order execution gave them (below)
 
 
@@ -118,7 +121,7 @@ def _context(graph_run: str, digest: str, backend: str, seed: int, hold_out: tup
     key = (graph_run, digest, backend, seed, hold_out, max_pages)
     if key not in _CONTEXTS:
         graph, cache, _ = _load_graph_run(Path(graph_run))
-        _CONTEXTS[key] = SynthContext(graph, load_catalog(), open_backend(backend), cache, seed=seed,
+        _CONTEXTS[key] = SynthContext(graph, load_catalog(), open_backend(backend).memoized(MEMO_BYTES), cache, seed=seed,
                                       hold_out=frozenset(hold_out), max_pages=max_pages)
     return _CONTEXTS[key]
 
@@ -275,7 +278,8 @@ def _stages(candidates: list[Candidate], cache: dict[str, list[str]], config: di
     synthesized); Stage 3 re-solves on a fresh backend and, to judge a re-solve that differs, on the
     recording (else on another fresh one)."""
     fresh, recording = recorded_backends(config["backend"])
-    return filter_candidates(candidates, load_catalog(), open_backend(recording or fresh),
+    # Stages 1 and 2 execute each chain's prefixes again and again: memoized. Stage 3's re-solves are fresh.
+    return filter_candidates(candidates, load_catalog(), open_backend(recording or fresh).memoized(MEMO_BYTES),
                              lambda: open_backend(fresh), cache, config["seed"], progress, judges,
                              second_backend=lambda: open_backend(recording or fresh), solver=solver, dedupe=dedupe)
 

@@ -38,7 +38,7 @@ from kopa.synth.junction import (
     Selection,
     common_fields,
     distinct,
-    drv_options,
+    drv_choice,
     field_label,
     is_quantity,
     junction_kind,
@@ -434,13 +434,18 @@ class ChainBuild:
         return order[:limit]
 
     @staticmethod
-    def _connecting(edge: Edge, records: list[dict]) -> tuple[str, str] | None:
-        """(parameter, field) of the edge's first upstream binding whose field every record holds."""
+    def _connecting(edge: Edge, records: list[dict], held: dict[str, bool]) -> tuple[str, str] | None:
+        """(parameter, field) of the edge's first upstream binding whose field every record holds (`held`:
+        the answer per field, kept across the edges of one junction: a result can hold 224,958 records)."""
         for param, source in sorted(edge.plan.items()):
-            if source.kind == "UPSTREAM" and source.field and all(
-                    r.get(source.field) not in (None, "") and not isinstance(r.get(source.field), dict | list)
-                    for r in records):
-                return param, source.field
+            if source.kind != "UPSTREAM" or not source.field:
+                continue
+            name = source.field
+            if name not in held:
+                held[name] = all(r.get(name) not in (None, "") and not isinstance(r.get(name), dict | list)
+                                 for r in records)
+            if held[name]:
+                return param, name
         return None
 
     def _continues(self, edge: Edge) -> bool:
@@ -461,13 +466,17 @@ class ChainBuild:
         # the step was handed (the district code a district's list carries on every record): an echo hop,
         # seen here before anything runs, so it does not use up one of the EDGE_TRIES edges executed.
         connected: list[tuple[Edge, tuple[str, str], list[str]]] = []
+        held: dict[str, bool] = {}
+        values_of: dict[str, list[str]] = {}
         for edge in self._edges(current, limit=EDGE_SCAN):
             if more and not self._continues(edge):
                 continue
-            conn = self._connecting(edge, records)
+            conn = self._connecting(edge, records, held)
             if conn is None:
                 continue
-            values = distinct([r[conn[1]] for r in records])
+            if conn[1] not in values_of:
+                values_of[conn[1]] = distinct([r[conn[1]] for r in records])
+            values = values_of[conn[1]]
             if set(values) <= given or (incoming is not None and set(values[: self.ctx.phi]) == set(incoming)):
                 continue
             connected.append((edge, conn, values))
@@ -476,6 +485,7 @@ class ChainBuild:
         # Edges whose field holds 2..φ values first: a FAN is possible only on such a field, and rarer than
         # the SEQ and DRV junctions every other field gives (the order within each group stays drawn).
         connected.sort(key=lambda ec: junction_kind(len(ec[2]), self.ctx.phi) != "FAN")
+        drawn: dict[str, Selection | None] = {}
         for edge, (param, fld), values in connected:
             kind = junction_kind(len(values), self.ctx.phi)
             target = self.ctx.catalog[edge.target]
@@ -486,10 +496,11 @@ class ChainBuild:
             elif kind == "FAN":
                 bound, for_each, passed = {param: "{item}"}, f"{sid}.records[*].{fld}|unique", values
             else:
-                options = drv_options(self.ctx.catalog[current], records, fld, self.rng)
-                if not options:
+                if fld not in drawn:  # edges that connect on one field share its process node
+                    drawn[fld] = drv_choice(self.ctx.catalog[current], records, fld, self.rng)
+                selection = drawn[fld]
+                if selection is None:
                     continue
-                selection = options[int(self.rng.integers(len(options)))]
                 passed = selection.passed
                 if selection.single:
                     bound, for_each = {param: "{" + selection.reference(sid, fld) + "}"}, None
