@@ -3,6 +3,7 @@ leak and decorative-chain judges on planted defects, lint and the oracle on the 
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections import Counter
 from decimal import Decimal
@@ -46,6 +47,7 @@ CATALOG = load_catalog()
 PLATFORMS = {"krx", "kdic", "assembly", "dart", "gg"}
 TOOLS = [t for t in CATALOG if t.platform in PLATFORMS and t.spec.real and t.family != "session"]
 ATTEMPTS = 40
+FAN_SLOTS = 120
 BLOCK_ATTEMPTS = 150  # SEM and COND need a one-record source and CMP a two-value field: rarer than a chain
 
 
@@ -60,9 +62,15 @@ def graph_run(tmp_path_factory):
 def candidates(graph_run) -> list[Candidate]:
     _, phase = graph_run
     ctx = SynthContext(phase.graph, CATALOG, open_backend("sim"), phase.cache, seed=0)
-    # every other slot a sequential chain: the drawn mix makes two in five a template, and the junction
-    # tests need single-junction chains of each type
-    built = [synthesize(ctx, i, TemplateWriter(), shape="seq" if i % 2 == 0 else None) for i in range(ATTEMPTS)]
+    # every other slot a single-junction chain: the drawn mix makes two in five a template and one in four
+    # a longer chain, and the junction tests need single-junction chains of each type
+    built = [synthesize(ctx, i, TemplateWriter(), *(("seq", 1) if i % 2 == 0 else ())) for i in range(ATTEMPTS)]
+    # a FAN needs a start that answers with 2..φ values (about one single-junction chain in sixteen): more
+    # single-junction slots until one is built
+    for i in range(ATTEMPTS, ATTEMPTS + FAN_SLOTS):
+        if any(isinstance(c, Candidate) and c.pattern == "FAN" for c in built):
+            break
+        built.append(synthesize(ctx, i, TemplateWriter(), "seq", 1))
     return [c for c in built if isinstance(c, Candidate)]
 
 
@@ -110,6 +118,12 @@ def _num(v) -> Decimal:
     return Decimal(text)
 
 
+def _day(value) -> dt.date:
+    """A day written 20260128 or 2026-01-28."""
+    text = str(value)
+    return dt.date.fromisoformat(text) if "-" in text else dt.datetime.strptime(text, "%Y%m%d").date()
+
+
 def _expected_values(junction, records: list[dict]) -> list[str]:
     """Which values of the connecting field pass on, computed here from the records, by the paper's rule."""
     f, g, pivot = junction.field, junction.pivot_field, junction.pivot
@@ -125,7 +139,7 @@ def _expected_values(junction, records: list[dict]) -> list[str]:
         assert n >= 2 and all(m < n for _, m in rest)  # a unique most frequent value
         return [top]
     keep = {"ge": lambda r: _num(r[g]) >= _num(pivot), "le": lambda r: _num(r[g]) <= _num(pivot),
-            "after": lambda r: int(r[g]) > int(pivot), "eq": lambda r: str(r[g]) == pivot}[junction.process]
+            "after": lambda r: _day(r[g]) > _day(pivot), "eq": lambda r: str(r[g]) == pivot}[junction.process]
     return list(dict.fromkeys(str(r[f]) for r in records if keep(r)))
 
 
@@ -761,3 +775,53 @@ def test_a_sum_taken_in_another_order_is_the_same_answer_at_the_stated_precision
     assert _order_free(stored) != _order_free(AnswerKey(display="597.3", exact="5973/10"))
     assert _order_free(AnswerKey(display="a, b", items=["a", "b"])) == _order_free(
         AnswerKey(display="b, a", items=["b", "a"]))
+
+
+def _edge(source: str, target: str, **bound: str):
+    from kopa.edge.graph import Edge
+    from kopa.edge.plan import ParamSource
+
+    return Edge(source=source, target=target, score=1.0, alpha=1.0, beta=1.0, prior_alpha=1.0, prior_beta=1.0,
+                plan={param: ParamSource(kind="UPSTREAM", field=field) for param, field in bound.items()})
+
+
+def test_chain_depth_counts_only_junctions_that_hand_on_another_kind_of_value():
+    from kopa.synth.trajectory import chain_depths
+
+    # districts → a district dataset by its code → another district dataset by the same code under two other
+    # names (an echo, whatever it is called); companies → filings by company code → a filing's text by its id
+    out = {"districts": [_edge("districts", "libraries", SIGUN_CD="SIGUN_CD")],
+           "libraries": [_edge("libraries", "parks", CD="SGG_CD")],
+           "companies": [_edge("companies", "filings", corp_code="corp_code")],
+           "filings": [_edge("filings", "document", rcept_no="rcept_no")],
+           "document": [_edge("document", "filings", corp_code="corp_code")]}
+    cache = {"SIGUN_CD": ["41110", "41130", "41150"], "CD": ["41110", "41130", "41170"],
+             "corp_code": ["00126380"], "rcept_no": ["20260101000123"]}
+    depth = chain_depths(out, cache)
+    assert depth[("districts", "libraries")] == 0  # its only onward edge hands the district code on again
+    assert depth[("companies", "filings")] == 1  # filings → document hands a filing id on, not a company code
+    assert depth[("filings", "document")] == 0  # document → filings leads back where it came from
+
+
+def test_drv_choice_is_one_of_the_options_and_dates_written_iso_pivot_by_day():
+    from kopa.eval.template import resolve
+    from kopa.synth.junction import drv_choice, drv_options
+
+    tool = CATALOG["search_assembly_bills"]
+    days = ["2026-01-28", "2026-01-27", "2026-01-27", "2026-01-20", "2026-01-15", "2026-01-15", "2026-01-02",
+            "2025-12-30"]
+    records = [{"BILL_ID": f"PRC_{i}", "BILL_NAME": f"법안{i}", "PROPOSE_DT": d} for i, d in enumerate(days)]
+    options = drv_options(tool, records, "BILL_ID", stream(0, "test", "iso"))
+    after = [s for s in options if s.process == "after"]
+    assert after, options
+    for s in after:  # what the template selects is what the junction computed, by day
+        pivot = dt.date.fromisoformat(s.pivot)
+        expected = [r["BILL_ID"] for r in records if dt.date.fromisoformat(r["PROPOSE_DT"]) > pivot]
+        assert resolve(s.reference("s1", "BILL_ID"), {"s1": {"records": records}}) == expected == s.passed
+        assert 1 <= len(expected) <= PHI
+    kinds = {(s.process, s.pivot_field) for s in options}  # a threshold's pivot is itself drawn
+    for seed in range(5):
+        chosen = drv_choice(tool, records, "BILL_ID", stream(seed, "test", "choice"))
+        assert chosen is not None and (chosen.process, chosen.pivot_field) in kinds
+        assert resolve(chosen.reference("s1", "BILL_ID"), {"s1": {"records": records}}) in (chosen.passed,
+                                                                                             chosen.passed[0])

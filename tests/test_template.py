@@ -42,6 +42,14 @@ def test_codes_compare_as_text():
     assert resolve("t.records[?code=126380]", SCOPE) == []
 
 
+def test_iso_days_order_as_days_and_other_text_never_orders():
+    bills = {"b": {"records": [{"id": "1", "day": "2026-01-28"}, {"id": "2", "day": "2025-12-31"},
+                               {"id": "3", "day": ""}, {"id": "4", "day": "2026-01-20"}]}}
+    assert resolve("b.records[?day>2026-01-20].id", bills) == ["1"]
+    assert resolve("b.records[?day<=2026-01-20].id", bills) == ["2", "4"]  # the empty day qualifies for neither
+    assert resolve("t.records[?kind>가].name", SCOPE) == []  # names are not ordered
+
+
 def test_ordering_filters():
     assert resolve("t.records|maxby:amount", SCOPE)["name"] == "가"  # 1,200 read as a number, not text
     assert resolve("t.records|minby:amount", SCOPE)["name"] == "나"

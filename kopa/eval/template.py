@@ -20,6 +20,7 @@ _NAME = re.compile(r"\.?([A-Za-z_가-힣][A-Za-z0-9_가-힣]*)")
 # A selector condition: FIELD OP VALUE, the longest operator first so that ">=" is not read as ">".
 _CONDITION = re.compile(r"^\s*([^!=<>~]+?)\s*(!=|>=|<=|!~|=|~|>|<)\s*(.*?)\s*$")
 # A number inside text, as the services write them: "799.8 Kcal", "제15조", "1,522원", "−3.5".
+_ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _NUMBER_IN_TEXT = re.compile(r"[-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?")
 
 
@@ -148,9 +149,12 @@ def _compare(actual: Any, op: str, want: str) -> bool:
         return (want in str(actual)) == (op == "~")
     if op in ("=", "!="):  # as text: "00126380" is a code, not the number 126380
         return (str(actual) == want) == (op == "=")
-    a, b = _maybe_num(actual), _maybe_num(want)
+    a: Any = _maybe_num(actual)
+    b: Any = _maybe_num(want)
     if a is None or b is None:
-        return False  # an ordering asks for numbers: a record whose field is not one does not qualify
+        if not (_ISO_DAY.match(str(actual)) and _ISO_DAY.match(want)):
+            return False  # an ordering asks for numbers: a record whose field is not one does not qualify
+        a, b = str(actual), want  # or two ISO days (2026-01-28), whose text orders as the days do
     return {">": a > b, ">=": a >= b, "<": a < b, "<=": a <= b}[op]
 
 

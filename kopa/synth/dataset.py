@@ -47,12 +47,12 @@ if TYPE_CHECKING:
     from kopa.synth.judges import ModelJudge
     from kopa.synth.solver import ModelSolver
 
-SYNTH_VERSION = 9  # bump when a change makes the same seed build other trajectories: old parts are not reused
+SYNTH_VERSION = 10  # bump when a change makes the same seed build other trajectories: old parts are not reused
 CHUNK = 25
 MAX_ATTEMPTS_PER_TASK = 20  # slots allowed per wanted task before synthesis gives up
 # Answers a process keeps of the simulator's (bodies): synthesis asks the same start pages again for slot
 # after slot, and four of five requests repeat one it made before.
-MEMO_BYTES = 384 * 2**20
+MEMO_BYTES = 256 * 2**20
 _JSON = orjson.OPT_SORT_KEYS  # configs and summaries; records keep the order execution gave them (below)
 
 
@@ -278,10 +278,12 @@ def _stages(candidates: list[Candidate], cache: dict[str, list[str]], config: di
     synthesized); Stage 3 re-solves on a fresh backend and, to judge a re-solve that differs, on the
     recording (else on another fresh one)."""
     fresh, recording = recorded_backends(config["backend"])
-    # Stages 1 and 2 execute each chain's prefixes again and again: memoized. Stage 3's re-solves are fresh.
+    # Stages 1 and 2 execute each chain's prefixes again and again: memoized. Stage 3 re-solves each task on a
+    # fresh backend; its re-solves under other orders and pages (other requests) share one, memoized.
     return filter_candidates(candidates, load_catalog(), open_backend(recording or fresh).memoized(MEMO_BYTES),
                              lambda: open_backend(fresh), cache, config["seed"], progress, judges,
-                             second_backend=lambda: open_backend(recording or fresh), solver=solver, dedupe=dedupe)
+                             second_backend=lambda: open_backend(recording or fresh), solver=solver, dedupe=dedupe,
+                             order_backend=open_backend(fresh).memoized(MEMO_BYTES))
 
 
 def _filter_chunk(job: FilterJob) -> bytes:

@@ -432,12 +432,14 @@ def filter_candidates(candidates: list[Candidate], catalog: Catalog, backend: Ba
                       progress: Callable[[str, int, int], None] | None = None,
                       judges: tuple[ModelJudge, ModelJudge] | None = None,
                       second_backend: Callable[[], Backend] | None = None,
-                      solver: ModelSolver | None = None, dedupe: bool = True
+                      solver: ModelSolver | None = None, dedupe: bool = True,
+                      order_backend: Backend | None = None
                       ) -> tuple[list[Candidate], list[Drop], dict[str, int]]:
     """(kept, dropped, notes): notes count the static decorative judge's verdicts beside the executed one,
     the model judges' votes where there are judges, and Stage 3's replaced answers. Redundancy (a Stage 1
     rule across candidates) is judged last, over what the stages kept, so that chunks of candidates can be
-    filtered apart and deduplicated together (`dedupe=False` leaves it to the caller: `drop_redundant`)."""
+    filtered apart and deduplicated together (`dedupe=False` leaves it to the caller: `drop_redundant`).
+    `order_backend`: where Stage 3 re-solves under other orders and pages (default: a fresh backend each)."""
     drops: list[Drop] = []
     notes = {"decorative_static": 0, "decorative_static_not_execution": 0, "answer_replaced": 0}
     if judges is not None:
@@ -501,7 +503,7 @@ def filter_candidates(candidates: list[Candidate], catalog: Catalog, backend: Ba
         if replacement is not None:
             notes["answer_replaced"] += 1
             c = c.model_copy(update={"target": replacement})
-        ordered = order_dependent(c, catalog, fresh_backend(), seed)
+        ordered = order_dependent(c, catalog, order_backend or fresh_backend(), seed)
         if ordered is not None:
             drops.append(Drop(index=c.index, task_id=c.task.id, stage=3, reason="order_dependent", detail=ordered))
             continue

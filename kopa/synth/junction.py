@@ -25,6 +25,7 @@ Process = Literal["max", "min", "ge", "le", "eq", "after", "mode"]
 # Characters that would break a reference or a selector if they were written into one.
 _UNSAFE = re.compile(r"[\[\]{}|$]")
 _YYYYMMDD = re.compile(r"^(?:19|20)\d{6}$")
+_ISO_DAY = re.compile(r"^(?:19|20)\d{2}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$")
 # Field descriptions that mark an identifier, a date or a phone number, not a quantity (numbers, but
 # neither their maximum nor a threshold means anything).
 _NOT_QUANTITY = ("코드", "번호", "ID", "아이디", "일자", "날짜", "년도", "연도", "년월", "전화", "팩스", "우편", "순번",
@@ -111,11 +112,18 @@ def is_quantity(tool: Tool, name: str, records: list[dict], parsed: list[Decimal
 
 
 def is_date(tool: Tool, name: str, records: list[dict]) -> bool:
+    """A field of days, all written one way: 20260128, or 2026-01-28 (the National Assembly's 제안일)."""
     spec = _field_spec(tool, name)
-    if spec is None or not (spec.format == "yyyymmdd" or any(w in spec.description for w in ("일자", "날짜", "일시"))):
+    if spec is None or not (spec.format == "yyyymmdd" or spec.description.strip().endswith("일")
+                            or any(w in spec.description for w in ("일자", "날짜", "일시"))):
         return False
     values = {str(r.get(name, "")) for r in records}
-    return all(_YYYYMMDD.match(v) for v in values) and len(values) > 1
+    return len(values) > 1 and (all(_YYYYMMDD.match(v) for v in values) or all(_ISO_DAY.match(v) for v in values))
+
+
+def day_number(value: Any) -> int:
+    """A day of `is_date` as the number yyyymmdd, whichever way it is written."""
+    return int(str(value).replace("-", ""))
 
 
 def is_enum(tool: Tool, name: str, records: list[dict]) -> bool:
@@ -213,7 +221,7 @@ def _pivot_options(tool: Tool, records: list[dict], field: str, g: str, rng: np.
             if found:
                 out.append(Selection(op, g, found[0], found[1]))  # type: ignore[arg-type]
     elif is_date(tool, g, records):
-        found = _threshold(records, [int(str(r[g])) for r in records], g, field, "after", rng)
+        found = _threshold(records, [day_number(r[g]) for r in records], g, field, "after", rng)
         if found:
             out.append(Selection("after", g, found[0], found[1]))
     elif is_enum(tool, g, records):

@@ -52,6 +52,8 @@ MAX_PAGES = 250
 EDGE_TRIES = 6  # out-edges executed per junction before the chain stops ...
 EDGE_SCAN = 60  # ... among the first this many (in drawn order) whose field is not an echo of the last hop
 START_TRIES = 8
+MAX_DEPTH = 3  # junctions after one that chain_depths counts (a chain has at most 3 junctions and a block)
+KIND_OVERLAP = 0.3  # share of the smaller validated-value set two parameters share when they take one kind
 # Share of starts drawn from the domain's documented endpoints (catalog `real`), not its generated long-tail
 # datasets: drawn over all tools, the thousands of generated datasets would leave the real services a
 # fraction of the corpus, though they are what users query.
@@ -165,6 +167,8 @@ class SynthContext:
     out: dict[str, list[Edge]] = field(init=False)
     starts: list[str] = field(init=False)
     starts_by_domain: dict[str, list[str]] = field(init=False)
+    depth: dict[tuple[str, str], int] = field(init=False)  # edge key → junctions that can follow it (≤ MAX_DEPTH)
+    reach: dict[str, int] = field(init=False)  # tool → junctions a chain from it can make (≤ MAX_DEPTH + 1)
     probe_task: Task = field(init=False)
 
     def __post_init__(self) -> None:
@@ -178,10 +182,51 @@ class SynthContext:
         self.starts_by_domain = {}
         for name in self.starts:
             self.starts_by_domain.setdefault(self.catalog[name].domain or "", []).append(name)
+        self.depth = chain_depths(self.out, self.cache)
+        self.reach = {t: 1 + max(self.depth[e.key] for e in edges) for t, edges in self.out.items()}
         self.probe_task = Task(id="synth-probe", query="-", domain="finance", platforms=[],
                                available_tools=sorted(usable | {"evaluate_expression"}), golden=[],
                                reward_basis=["ENVIRONMENT"],
                                state=_state(self.catalog, sorted(usable), self.today))
+
+
+def _handed_fields(edge: Edge) -> set[str]:
+    return {source.field for source in edge.plan.values() if source.kind == "UPSTREAM" and source.field}
+
+
+def _bound_params(edge: Edge) -> set[str]:
+    return {param for param, source in edge.plan.items() if source.kind == "UPSTREAM" and source.field}
+
+
+def _same_kind(a: str, b: str, cache: dict[str, set[str]]) -> bool:
+    """Two parameters that take the same kind of value: one name, or validated values (C) that overlap —
+    SIGUN_CD, CD and SGG_CD of the district datasets all take 41110."""
+    if a == b:
+        return True
+    x, y = cache.get(a), cache.get(b)
+    return bool(x and y) and len(x & y) >= KIND_OVERLAP * min(len(x), len(y))  # type: ignore[arg-type]
+
+
+def chain_depths(out: dict[str, list[Edge]], cache: dict[str, list[str]]) -> dict[tuple[str, str], int]:
+    """For each edge, how many more junctions can follow it (up to MAX_DEPTH), counting only out-edges of its
+    target that hand on another kind of value than the edge handed in (not the same field, not a parameter
+    of the same kind) and do not lead back. Almost every edge of G* enters a generated district dataset by
+    its district code, whose every out-edge hands the same code on: an echo hop. A chain that must go
+    deeper is steered to the edges that can."""
+    values = {k: set(v) for k, v in cache.items()}
+    edges = [e for group in out.values() for e in group]
+    depth = {e.key: 0 for e in edges}
+
+    def other_kind(e: Edge, nxt: Edge) -> bool:
+        return (nxt.target != e.source and not _handed_fields(nxt) & (_handed_fields(e) | _bound_params(e))
+                and not any(_same_kind(a, b, values) for a in _bound_params(e) for b in _bound_params(nxt)))
+
+    onward = {e.key: [nxt for nxt in out.get(e.target, []) if other_kind(e, nxt)] for e in edges}
+    for level in range(1, MAX_DEPTH + 1):
+        for e in edges:
+            if depth[e.key] == level - 1 and any(depth[nxt.key] >= level - 1 for nxt in onward[e.key]):
+                depth[e.key] = level
+    return depth
 
 
 def _state(catalog: Catalog, tools: list[str], today: str) -> InjectedState:
@@ -361,12 +406,17 @@ class ChainBuild:
 
     # ------------------------------------------------------------ the chain
 
-    def draw_start(self) -> tuple[Tool, dict[str, Any]] | None:
-        """A start tool of a drawn domain with its required arguments filled (not executed)."""
+    def draw_start(self, junctions: int = 1) -> tuple[Tool, dict[str, Any]] | None:
+        """A start tool of a drawn domain with its required arguments filled (not executed), from which a
+        chain of `junctions` junctions can go on (chain_depths)."""
         # A domain first, then a tool of it: drawn over tools alone, the thousands of generated district and
         # traffic datasets would leave finance, education, law and politics a few tasks in a thousand.
-        domains = sorted(self.ctx.starts_by_domain)
-        starts = self.ctx.starts_by_domain[domains[int(self.rng.integers(len(domains)))]]
+        by_domain = {d: [t for t in tools if self.ctx.reach[t] >= junctions]
+                     for d, tools in self.ctx.starts_by_domain.items()}
+        domains = sorted(d for d, tools in by_domain.items() if tools)
+        if not domains:
+            return None
+        starts = by_domain[domains[int(self.rng.integers(len(domains)))]]
         real = [t for t in starts if self.ctx.catalog[t].spec.real]
         if real and self.rng.random() < REAL_SHARE:
             starts = real
@@ -374,11 +424,12 @@ class ChainBuild:
         args = self._rest(tool, None, {}, "s1")
         return None if args is None else (tool, args)
 
-    def start(self, narrow: float = NARROW_SHARE) -> dict[str, Any] | None:
+    def start(self, narrow: float = NARROW_SHARE, junctions: int = 1) -> dict[str, Any] | None:
         """The first step: a start tool of a drawn domain, executed; with probability `narrow` narrowed by one
-        filter a person states (a name, a kind) — what a block needs, whose source is one entity."""
+        filter a person states (a name, a kind) — what a block needs, whose source is one entity. `junctions`:
+        how many junctions (a block counted as one) the chain must make from it."""
         for _ in range(START_TRIES):
-            drawn = self.draw_start()
+            drawn = self.draw_start(junctions)
             if drawn is None:
                 continue
             tool, args = drawn
@@ -448,13 +499,16 @@ class ChainBuild:
                 return param, name
         return None
 
-    def _continues(self, edge: Edge) -> bool:
-        """Whether the edge's target has an out-edge to a tool not yet in the chain (one more junction)."""
-        return any(e.target not in self.tools and e.target != edge.target for e in self.ctx.out.get(edge.target, []))
+    def _continues(self, edge: Edge, more: int) -> bool:
+        """Whether `more` junctions can follow the edge: its depth (chain_depths), and an out-edge of its
+        target to a tool not yet in the chain."""
+        return self.ctx.depth[edge.key] >= min(more, MAX_DEPTH) and any(
+            e.target not in self.tools and e.target != edge.target for e in self.ctx.out.get(edge.target, []))
 
-    def junction(self, view: dict[str, Any], more: bool = False) -> dict[str, Any] | None:
-        """One more junction from the last step; `more`: another will follow, so only edges to a tool that
-        has out-edges of its own (a leaf — a document's text — would end the chain a junction short)."""
+    def junction(self, view: dict[str, Any], more: int = 0) -> dict[str, Any] | None:
+        """One more junction from the last step; `more`: how many junctions (a block counted as one) will
+        follow, so only edges from which a chain can go that far (a leaf — a document's text — or a district
+        dataset whose every out-edge hands its district code on would end the chain short)."""
         records = view["records"]
         source = self.steps[-1]
         current = source.call or ""
@@ -469,7 +523,7 @@ class ChainBuild:
         held: dict[str, bool] = {}
         values_of: dict[str, list[str]] = {}
         for edge in self._edges(current, limit=EDGE_SCAN):
-            if more and not self._continues(edge):
+            if more and not self._continues(edge, more):
                 continue
             conn = self._connecting(edge, records, held)
             if conn is None:
@@ -662,9 +716,11 @@ PREFIX_WEIGHTS = (0.72, 0.2, 0.08)  # sequential junctions before a block: 0 (th
 SHAPE_TRIES = 6
 
 
-def synthesize(ctx: SynthContext, index: int, writer, shape: str | None = None) -> Candidate | Failure:
+def synthesize(ctx: SynthContext, index: int, writer, shape: str | None = None,
+               junctions: int | None = None) -> Candidate | Failure:
     """Trajectory `index`: its own random streams, so any index can be built alone, in any order.
-    `shape` (seq, SEM, CMP, COND) fixes what is otherwise drawn, for tests of one template."""
+    `shape` (seq, SEM, CMP, COND) and `junctions` (before a block: the prefix) fix what is otherwise drawn,
+    for tests of one template or one junction."""
     rng = stream(ctx.seed, "synth-shape", str(index))
     drawn = SHAPES[int(rng.choice(len(SHAPES), p=SHAPE_WEIGHTS))]
     shape = shape or drawn
@@ -672,6 +728,7 @@ def synthesize(ctx: SynthContext, index: int, writer, shape: str | None = None) 
         wanted = JUNCTIONS[int(rng.choice(len(JUNCTIONS), p=JUNCTION_WEIGHTS))]
     else:
         wanted = int(rng.choice(len(PREFIX_WEIGHTS), p=PREFIX_WEIGHTS))
+    wanted = wanted if junctions is None else junctions
     failure = Failure(index=index, reason="no_start")
     for attempt in range(SHAPE_TRIES):
         made = _attempt(ctx, index, attempt, writer, shape, wanted)
@@ -694,12 +751,13 @@ def _attempt(ctx: SynthContext, index: int, attempt: int, writer, shape: str,
         spec, info, block = made
         return _finish(ctx, index, writer, build, block, (spec, info))
     # a block reads one record (SEM, COND) or two values (CMP): start from a named entity, not a whole list
-    view = build.start(NARROW_SHARE if shape == "seq" else 1.0)
+    # a block needs out-edges from the prefix's last tool as much as another junction does: it counts as one
+    needed = wanted + (shape != "seq")
+    view = build.start(NARROW_SHARE if shape == "seq" else 1.0, needed)
     if view is None:
         return Failure(index=index, reason="no_start")
     while len(build.junctions) < wanted:
-        # a block needs out-edges from the prefix's last tool as much as another junction does
-        nxt = build.junction(view, more=len(build.junctions) + 1 < wanted or shape != "seq")
+        nxt = build.junction(view, more=needed - len(build.junctions) - 1)
         if nxt is None:
             return Failure(index=index, reason="dead_end")
         view = nxt
