@@ -786,7 +786,7 @@ def _edge(source: str, target: str, **bound: str):
 
 
 def test_chain_depth_counts_only_junctions_that_hand_on_another_kind_of_value():
-    from kopa.synth.trajectory import chain_depths
+    from kopa.synth.trajectory import chain_depths, onward_edges
 
     # districts → a district dataset by its code → another district dataset by the same code under two other
     # names (an echo, whatever it is called); companies → filings by company code → a filing's text by its id
@@ -797,10 +797,12 @@ def test_chain_depth_counts_only_junctions_that_hand_on_another_kind_of_value():
            "document": [_edge("document", "filings", corp_code="corp_code")]}
     cache = {"SIGUN_CD": ["41110", "41130", "41150"], "CD": ["41110", "41130", "41170"],
              "corp_code": ["00126380"], "rcept_no": ["20260101000123"]}
-    depth = chain_depths(out, cache)
+    onward = onward_edges(out, cache)
+    depth = chain_depths(out, onward)
     assert depth[("districts", "libraries")] == 0  # its only onward edge hands the district code on again
     assert depth[("companies", "filings")] == 1  # filings → document hands a filing id on, not a company code
     assert depth[("filings", "document")] == 0  # document → filings leads back where it came from
+    assert [e.key for e in onward[("companies", "filings")]] == [("filings", "document")]
 
 
 def test_drv_choice_is_one_of_the_options_and_dates_written_iso_pivot_by_day():
@@ -825,3 +827,24 @@ def test_drv_choice_is_one_of_the_options_and_dates_written_iso_pivot_by_day():
         assert chosen is not None and (chosen.process, chosen.pivot_field) in kinds
         assert resolve(chosen.reference("s1", "BILL_ID"), {"s1": {"records": records}}) in (chosen.passed,
                                                                                              chosen.passed[0])
+
+
+def test_a_one_record_pick_hands_on_the_arguments_that_record_pairs_with_its_code():
+    from kopa.eval.template import resolve
+    from kopa.synth.junction import Selection
+    from kopa.synth.trajectory import ChainBuild
+
+    target = CATALOG["get_hrd_course_detail"]  # takes a course's ID and its 회차 together
+    edge = _edge("search_hrd_training_courses", "get_hrd_course_detail", srchTrprId="trprId", srchTrprDegr="trprDegr")
+    courses = [{"trprId": "A", "trprDegr": "3", "fee": "100"}, {"trprId": "B", "trprDegr": "1", "fee": "900"},
+               {"trprId": "C", "trprDegr": "2", "fee": "500"}]
+    assert ChainBuild._varying_companions(edge, courses, "srchTrprId", target)
+    most = Selection("max", "fee", None, ["B"])
+    bound = ChainBuild._record_bindings(edge, courses, "s1", target, most)
+    scope = {"s1": {"records": courses}}
+    assert {k: resolve(v.strip("{}"), scope) for k, v in bound.items()} == {"srchTrprId": "B", "srchTrprDegr": "1"}
+    # two courses tied at the largest fee with other 회차: which one is the API's order, so nothing is paired
+    tied = [*courses, {"trprId": "D", "trprDegr": "7", "fee": "900"}]
+    assert "srchTrprDegr" not in ChainBuild._record_bindings(edge, tied, "s1", target, most)
+    same = [{**r, "trprDegr": "1"} for r in courses]  # one 회차 everywhere: no pairing needed
+    assert not ChainBuild._varying_companions(edge, same, "srchTrprId", target)

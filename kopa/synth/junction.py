@@ -29,7 +29,8 @@ _ISO_DAY = re.compile(r"^(?:19|20)\d{2}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01]
 # Field descriptions that mark an identifier, a date or a phone number, not a quantity (numbers, but
 # neither their maximum nor a threshold means anything).
 _NOT_QUANTITY = ("코드", "번호", "ID", "아이디", "일자", "날짜", "년도", "연도", "년월", "전화", "팩스", "우편", "순번",
-                 "차수", "대수", "기수", "회차", "URL", "주소", "구분", "여부", "유형", "종류", "시각")  # 시각: a time of day
+                 "차수", "대수", "기수", "회차", "URL", "주소", "구분", "여부", "유형", "종류", "시각",  # 시각: a time of day
+                 "좌표", "위도", "경도")  # a position: no one asks for the largest latitude or sums X좌표
 
 
 def number(value: Any) -> Decimal | None:
@@ -250,15 +251,19 @@ def drv_options(tool: Tool, records: list[dict], field: str, rng: np.random.Gene
     return [s for g in _pivots(records, field) or [] for s in _pivot_options(tool, records, field, g, rng)]
 
 
-def drv_choice(tool: Tool, records: list[dict], field: str, rng: np.random.Generator) -> Selection | None:
-    """One process node: a pivot field drawn from those that allow one, then one of its nodes. Fields are
-    tried in a drawn order and only until one allows a node: typing every field of a 224,958-record result
-    to pick one node was most of a DRV step's time."""
+def drv_choice(tool: Tool, records: list[dict], field: str, rng: np.random.Generator,
+               processes: frozenset[str] | None = None) -> Selection | None:
+    """One process node (of `processes`, when given): a pivot field drawn from those that allow one, then one
+    of its nodes. Fields are tried in a drawn order and only until one allows a node: typing every field of
+    a 224,958-record result to pick one node was most of a DRV step's time."""
     pivots = _pivots(records, field)
     if pivots is None:
         return None
+    if processes is not None and "mode" not in processes:
+        pivots = pivots[1:]  # the field itself is the mode's pivot
     for i in rng.permutation(len(pivots)):
-        options = _pivot_options(tool, records, field, pivots[int(i)], rng)
+        options = [s for s in _pivot_options(tool, records, field, pivots[int(i)], rng)
+                   if processes is None or s.process in processes]
         if options:
             return options[int(rng.integers(len(options)))]
     return None

@@ -43,6 +43,7 @@ from kopa.synth.junction import (
     is_quantity,
     junction_kind,
     number,
+    numbers,
 )
 from kopa.wire.paging import is_paged, max_page_size, page_args
 
@@ -168,6 +169,7 @@ class SynthContext:
     starts: list[str] = field(init=False)
     starts_by_domain: dict[str, list[str]] = field(init=False)
     depth: dict[tuple[str, str], int] = field(init=False)  # edge key → junctions that can follow it (≤ MAX_DEPTH)
+    width: dict[tuple[str, str], int] = field(init=False)  # edge key → tools a junction after it can reach
     reach: dict[str, int] = field(init=False)  # tool → junctions a chain from it can make (≤ MAX_DEPTH + 1)
     probe_task: Task = field(init=False)
 
@@ -182,7 +184,9 @@ class SynthContext:
         self.starts_by_domain = {}
         for name in self.starts:
             self.starts_by_domain.setdefault(self.catalog[name].domain or "", []).append(name)
-        self.depth = chain_depths(self.out, self.cache)
+        onward = onward_edges(self.out, self.cache)
+        self.depth = chain_depths(self.out, onward)
+        self.width = {key: len({e.target for e in edges}) for key, edges in onward.items()}
         self.reach = {t: 1 + max(self.depth[e.key] for e in edges) for t, edges in self.out.items()}
         self.probe_task = Task(id="synth-probe", query="-", domain="finance", platforms=[],
                                available_tools=sorted(usable | {"evaluate_expression"}), golden=[],
@@ -207,21 +211,26 @@ def _same_kind(a: str, b: str, cache: dict[str, set[str]]) -> bool:
     return bool(x and y) and len(x & y) >= KIND_OVERLAP * min(len(x), len(y))  # type: ignore[arg-type]
 
 
-def chain_depths(out: dict[str, list[Edge]], cache: dict[str, list[str]]) -> dict[tuple[str, str], int]:
-    """For each edge, how many more junctions can follow it (up to MAX_DEPTH), counting only out-edges of its
-    target that hand on another kind of value than the edge handed in (not the same field, not a parameter
-    of the same kind) and do not lead back. Almost every edge of G* enters a generated district dataset by
-    its district code, whose every out-edge hands the same code on: an echo hop. A chain that must go
-    deeper is steered to the edges that can."""
+def onward_edges(out: dict[str, list[Edge]], cache: dict[str, list[str]]) -> dict[tuple[str, str], list[Edge]]:
+    """For each edge, the out-edges of its target that hand on another kind of value than the edge handed in
+    (not the same field, not a parameter of the same kind) and do not lead back: the junctions that can
+    follow it. Almost every edge of G* enters a generated district dataset by its district code, whose every
+    out-edge hands the same code on: an echo hop, which is no junction."""
     values = {k: set(v) for k, v in cache.items()}
-    edges = [e for group in out.values() for e in group]
-    depth = {e.key: 0 for e in edges}
 
     def other_kind(e: Edge, nxt: Edge) -> bool:
         return (nxt.target != e.source and not _handed_fields(nxt) & (_handed_fields(e) | _bound_params(e))
                 and not any(_same_kind(a, b, values) for a in _bound_params(e) for b in _bound_params(nxt)))
 
-    onward = {e.key: [nxt for nxt in out.get(e.target, []) if other_kind(e, nxt)] for e in edges}
+    return {e.key: [nxt for nxt in out.get(e.target, []) if other_kind(e, nxt)]
+            for edges in out.values() for e in edges}
+
+
+def chain_depths(out: dict[str, list[Edge]], onward: dict[tuple[str, str], list[Edge]]) -> dict[tuple[str, str], int]:
+    """For each edge, how many more junctions can follow it (up to MAX_DEPTH) along `onward` edges: a chain
+    that must go deeper is steered to the edges that can."""
+    edges = [e for group in out.values() for e in group]
+    depth = {e.key: 0 for e in edges}
     for level in range(1, MAX_DEPTH + 1):
         for e in edges:
             if depth[e.key] == level - 1 and any(depth[nxt.key] >= level - 1 for nxt in onward[e.key]):
@@ -499,16 +508,17 @@ class ChainBuild:
                 return param, name
         return None
 
-    def _continues(self, edge: Edge, more: int) -> bool:
-        """Whether `more` junctions can follow the edge: its depth (chain_depths), and an out-edge of its
-        target to a tool not yet in the chain."""
-        return self.ctx.depth[edge.key] >= min(more, MAX_DEPTH) and any(
-            e.target not in self.tools and e.target != edge.target for e in self.ctx.out.get(edge.target, []))
+    def _continues(self, edge: Edge, more: int, width: int = 1) -> bool:
+        """Whether `more` junctions can follow the edge: its depth (chain_depths), an out-edge of its target
+        to a tool not yet in the chain, and when one junction follows, `width` tools it can reach."""
+        return (self.ctx.depth[edge.key] >= min(more, MAX_DEPTH) and (more != 1 or self.ctx.width[edge.key] >= width)
+                and any(e.target not in self.tools and e.target != edge.target for e in self.ctx.out.get(edge.target, [])))
 
-    def junction(self, view: dict[str, Any], more: int = 0) -> dict[str, Any] | None:
+    def junction(self, view: dict[str, Any], more: int = 0, width: int = 1) -> dict[str, Any] | None:
         """One more junction from the last step; `more`: how many junctions (a block counted as one) will
         follow, so only edges from which a chain can go that far (a leaf — a document's text — or a district
-        dataset whose every out-edge hands its district code on would end the chain short)."""
+        dataset whose every out-edge hands its district code on would end the chain short); `width`: how many
+        tools the one after it must reach (a SEM block calls two)."""
         records = view["records"]
         source = self.steps[-1]
         current = source.call or ""
@@ -523,7 +533,7 @@ class ChainBuild:
         held: dict[str, bool] = {}
         values_of: dict[str, list[str]] = {}
         for edge in self._edges(current, limit=EDGE_SCAN):
-            if more and not self._continues(edge, more):
+            if more and not self._continues(edge, more, width):
                 continue
             conn = self._connecting(edge, records, held)
             if conn is None:
@@ -539,10 +549,15 @@ class ChainBuild:
         # Edges whose field holds 2..φ values first: a FAN is possible only on such a field, and rarer than
         # the SEQ and DRV junctions every other field gives (the order within each group stays drawn).
         connected.sort(key=lambda ec: junction_kind(len(ec[2]), self.ctx.phi) != "FAN")
-        drawn: dict[str, Selection | None] = {}
+        drawn: dict[tuple[str, bool], Selection | None] = {}
         for edge, (param, fld), values in connected:
             kind = junction_kind(len(values), self.ctx.phi)
             target = self.ctx.catalog[edge.target]
+            # other arguments the target takes from the same record (a course's 회차 beside its ID): one record
+            # picked (SEQ, max, min) hands them on together; values handed one by one cannot
+            paired = self._varying_companions(edge, records, param, target)
+            if paired and kind == "FAN":
+                continue
             selection: Selection | None = None
             if kind == "SEQ":
                 bound: dict[str, Any] = {param: f"{{{sid}.records[0].{fld}}}"}
@@ -550,9 +565,11 @@ class ChainBuild:
             elif kind == "FAN":
                 bound, for_each, passed = {param: "{item}"}, f"{sid}.records[*].{fld}|unique", values
             else:
-                if fld not in drawn:  # edges that connect on one field share its process node
-                    drawn[fld] = drv_choice(self.ctx.catalog[current], records, fld, self.rng)
-                selection = drawn[fld]
+                key = (fld, paired)
+                if key not in drawn:  # edges that connect on one field share its process node
+                    drawn[key] = drv_choice(self.ctx.catalog[current], records, fld, self.rng,
+                                            frozenset({"max", "min"}) if paired else None)
+                selection = drawn[key]
                 if selection is None:
                     continue
                 passed = selection.passed
@@ -561,6 +578,8 @@ class ChainBuild:
                 else:
                     bound, for_each = {param: "{item}"}, selection.reference(sid, fld)
             bound |= self._constant_bindings(edge, records, sid, param, target)
+            if selection is not None and selection.process in ("max", "min"):
+                bound = self._record_bindings(edge, records, sid, target, selection) | bound
             if incoming is not None and set(passed[: self.ctx.phi]) == set(incoming):
                 continue  # an echo hop: the step hands on what it was handed, so the next could take it directly
             args = self._rest(target, edge, bound, tid)
@@ -602,6 +621,38 @@ class ChainBuild:
             if len(values) == 1 and records[0].get(source.field) not in (None, "") and not isinstance(
                     records[0].get(source.field), dict | list):
                 out[name] = f"{{{sid}.records[0].{source.field}}}"
+        return out
+
+    @staticmethod
+    def _varying_companions(edge: Edge, records: list[dict], param: str, target: Tool) -> bool:
+        """Whether the target requires another argument the edge binds upstream whose field varies across
+        the records (so only a one-record pick can hand it on beside `param`)."""
+        required = {p.name for p in target.spec.params if p.required}
+        return any(name != param and name in required and source.kind == "UPSTREAM" and source.field
+                   and len({str(r.get(source.field)) for r in records}) > 1
+                   for name, source in edge.plan.items())
+
+    @staticmethod
+    def _record_bindings(edge: Edge, records: list[dict], sid: str, target: Tool,
+                         selection: Selection) -> dict[str, str]:
+        """The target's other required arguments the edge binds upstream, taken from the one record a max / min
+        selection picks (a course's 회차 with its 과정ID, a school's 교육청 code with its own): where every
+        record tied at the best value holds one value of the field, so the pick is no matter of API order."""
+        required = {p.name for p in target.spec.params if p.required}
+        column = numbers([r.get(selection.pivot_field) for r in records])
+        valid = [v for v in column if v is not None]
+        if not valid:
+            return {}
+        best = max(valid) if selection.process == "max" else min(valid)
+        tied = [r for r, v in zip(records, column, strict=True) if v == best]
+        out = {}
+        for name, source in sorted(edge.plan.items()):
+            if name not in required or source.kind != "UPSTREAM" or not source.field:
+                continue
+            values = {str(r.get(source.field)) for r in tied}
+            if len(values) == 1 and tied[0].get(source.field) not in (None, "") and not isinstance(
+                    tied[0].get(source.field), dict | list):
+                out[name] = "{" + f"{sid}.records|{selection.process}by:{selection.pivot_field}|get:{source.field}" + "}"
         return out
 
     def _handed(self, step: GoldenStep, param: str) -> list[str]:
@@ -714,6 +765,7 @@ JUNCTIONS = (1, 2, 3)  # sequential junctions m − 1 of a seq trajectory ...
 JUNCTION_WEIGHTS = (0.57, 0.28, 0.15)  # ... with these probabilities
 PREFIX_WEIGHTS = (0.72, 0.2, 0.08)  # sequential junctions before a block: 0 (the block alone), 1, 2
 SHAPE_TRIES = 6
+BLOCK_WIDTH = {"SEM": 2}  # tools a block calls from its source on different edges (CMP and COND: one, twice)
 
 
 def synthesize(ctx: SynthContext, index: int, writer, shape: str | None = None,
@@ -757,7 +809,8 @@ def _attempt(ctx: SynthContext, index: int, attempt: int, writer, shape: str,
     if view is None:
         return Failure(index=index, reason="no_start")
     while len(build.junctions) < wanted:
-        nxt = build.junction(view, more=needed - len(build.junctions) - 1)
+        more = needed - len(build.junctions) - 1
+        nxt = build.junction(view, more, BLOCK_WIDTH.get(shape, 1) if more == 1 and shape != "seq" else 1)
         if nxt is None:
             return Failure(index=index, reason="dead_end")
         view = nxt
