@@ -251,6 +251,15 @@ def drv_options(tool: Tool, records: list[dict], field: str, rng: np.random.Gene
     return [s for g in _pivots(records, field) or [] for s in _pivot_options(tool, records, field, g, rng)]
 
 
+def drv_draws(records: list[dict], field: str, processes: frozenset[str] | None = None) -> int | None:
+    """How many pivots drv_choice permutes (its only draw when it finds no node), None when it draws nothing:
+    a caller that already knows no node fits a result draws the same, so later draws do not move."""
+    pivots = _pivots(records, field)
+    if pivots is None:
+        return None
+    return len(pivots) - (1 if processes is not None and "mode" not in processes else 0)
+
+
 def drv_choice(tool: Tool, records: list[dict], field: str, rng: np.random.Generator,
                processes: frozenset[str] | None = None) -> Selection | None:
     """One process node (of `processes`, when given): a pivot field drawn from those that allow one, then one

@@ -20,6 +20,7 @@ from decimal import Decimal
 from typing import Any, Literal
 
 import numpy as np
+import orjson
 from pydantic import BaseModel, ConfigDict
 
 from kopa.backends.spec import Backend
@@ -39,6 +40,7 @@ from kopa.synth.junction import (
     common_fields,
     distinct,
     drv_choice,
+    drv_draws,
     field_label,
     is_quantity,
     junction_kind,
@@ -172,6 +174,9 @@ class SynthContext:
     width: dict[tuple[str, str], int] = field(init=False)  # edge key → tools a junction after it can reach
     reach: dict[str, int] = field(init=False)  # tool → junctions a chain from it can make (≤ MAX_DEPTH + 1)
     probe_task: Task = field(init=False)
+    # (start tool, its arguments, field, paired) whose result allows no process node, learned once (a start's
+    # result is fixed by its arguments), with what drv_choice drew to find that out: drawn again, not retyped
+    no_process_node: dict[tuple[str, bytes, str, bool], int | None] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.today = self.backend.today().isoformat()
@@ -566,9 +571,18 @@ class ChainBuild:
                 bound, for_each, passed = {param: "{item}"}, f"{sid}.records[*].{fld}|unique", values
             else:
                 key = (fld, paired)
+                known = (current, orjson.dumps(source.args, option=orjson.OPT_SORT_KEYS), fld, paired) \
+                    if sid == "s1" else None
+                processes = frozenset({"max", "min"}) if paired else None
+                if key not in drawn and known in self.ctx.no_process_node:
+                    permuted = self.ctx.no_process_node[known]
+                    if permuted is not None:
+                        self.rng.permutation(permuted)  # what drv_choice draws before finding nothing
+                    drawn[key] = None
                 if key not in drawn:  # edges that connect on one field share its process node
-                    drawn[key] = drv_choice(self.ctx.catalog[current], records, fld, self.rng,
-                                            frozenset({"max", "min"}) if paired else None)
+                    drawn[key] = drv_choice(self.ctx.catalog[current], records, fld, self.rng, processes)
+                    if drawn[key] is None and known is not None:
+                        self.ctx.no_process_node[known] = drv_draws(records, fld, processes)
                 selection = drawn[key]
                 if selection is None:
                     continue
