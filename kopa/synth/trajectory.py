@@ -499,9 +499,12 @@ class ChainBuild:
         return order[:limit]
 
     @staticmethod
-    def _connecting(edge: Edge, records: list[dict], held: dict[str, bool]) -> tuple[str, str] | None:
-        """(parameter, field) of the edge's first upstream binding whose field every record holds (`held`:
-        the answer per field, kept across the edges of one junction: a result can hold 224,958 records)."""
+    def _connecting(edge: Edge, records: list[dict], held: dict[str, bool],
+                    values_of: dict[str, list[str]]) -> tuple[str, str] | None:
+        """(parameter, field) of the edge's upstream binding whose field every record holds and that tells
+        the most records apart — a course's ID, not the 회차 beside it (`held`, `values_of`: per field, kept
+        across the edges of one junction: a result can hold 224,958 records)."""
+        found: list[tuple[str, str]] = []
         for param, source in sorted(edge.plan.items()):
             if source.kind != "UPSTREAM" or not source.field:
                 continue
@@ -510,8 +513,13 @@ class ChainBuild:
                 held[name] = all(r.get(name) not in (None, "") and not isinstance(r.get(name), dict | list)
                                  for r in records)
             if held[name]:
-                return param, name
-        return None
+                found.append((param, name))
+        if len(found) > 1:
+            for _, name in found:
+                if name not in values_of:
+                    values_of[name] = distinct([r[name] for r in records])
+            return max(found, key=lambda pf: len(values_of[pf[1]]))  # the first of the most distinct
+        return found[0] if found else None
 
     def _continues(self, edge: Edge, more: int, width: int = 1) -> bool:
         """Whether `more` junctions can follow the edge: its depth (chain_depths), an out-edge of its target
@@ -540,7 +548,7 @@ class ChainBuild:
         for edge in self._edges(current, limit=EDGE_SCAN):
             if more and not self._continues(edge, more, width):
                 continue
-            conn = self._connecting(edge, records, held)
+            conn = self._connecting(edge, records, held, values_of)
             if conn is None:
                 continue
             if conn[1] not in values_of:
