@@ -8,8 +8,8 @@ asserts nothing.
     python benchmark/perf/synth.py --graph runs/edge-full --backend sim:scale=full --scaling
 
 --scaling reads the largest result the world holds (서울 전월세 계약: 224,958 records at full scale, 225 pages
-of 1,000) as a synthesis step does, then types a junction on its first 10k, 50k and all records (DRV
-process-node search included): the step's time against the records behind it. KOPA_CACHE_DIR, when set,
+of 1,000) as a synthesis step does, then types a junction on its first 10k, 50k and all records (every DRV
+process node, and one drawn as synthesis draws it): the step's time against the records behind it. KOPA_CACHE_DIR, when set,
 names the world cache to reuse (a built full world loads in seconds; building it takes about a minute).
 """
 
@@ -28,7 +28,7 @@ from kopa.backends.spec import open_backend
 from kopa.catalog.loader import load_catalog
 from kopa.eval.task import GoldenStep
 from kopa.synth.dataset import _load_graph_run, filter_run, synth_run
-from kopa.synth.junction import distinct, drv_options, junction_kind
+from kopa.synth.junction import distinct, drv_choice, drv_options, junction_kind
 from kopa.synth.trajectory import ChainBuild, SynthContext
 
 LARGEST = "get_seoul_rent_contracts"
@@ -57,8 +57,12 @@ def scaling(graph: Path, backend: str) -> None:
         started = time.perf_counter()
         kind = junction_kind(len(distinct([r["CGG_CD"] for r in part])))
         options = drv_options(tool, part, "CGG_CD", np.random.default_rng(0))
+        every = time.perf_counter() - started
+        started = time.perf_counter()
+        drawn = drv_choice(tool, part, "CGG_CD", np.random.default_rng(0))
         rows.append((f"junction on {len(part):,} records",
-                     f"{time.perf_counter() - started:.2f} s ({kind}, {len(options)} process nodes)"))
+                     f"{every:.2f} s typing all {len(options)} process nodes; {time.perf_counter() - started:.2f} s "
+                     f"drawing one as synthesis does ({drawn.process if drawn else 'none'}) · {kind}"))
     rows.append(("peak RSS", f"{peak_rss_mb():.0f} MB"))
     report("EDGE Phase B: one step against the size of its result", rows)
 

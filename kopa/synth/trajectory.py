@@ -213,7 +213,9 @@ def _same_kind(a: str, b: str, cache: dict[str, set[str]]) -> bool:
     if a == b:
         return True
     x, y = cache.get(a), cache.get(b)
-    return bool(x and y) and len(x & y) >= KIND_OVERLAP * min(len(x), len(y))  # type: ignore[arg-type]
+    if not x or not y:
+        return False
+    return len(x & y) >= KIND_OVERLAP * min(len(x), len(y))
 
 
 def onward_edges(out: dict[str, list[Edge]], cache: dict[str, list[str]]) -> dict[tuple[str, str], list[Edge]]:
