@@ -398,6 +398,8 @@ def test_sem_calls_two_tools_with_one_record_and_combines_them(graph_run):
         assert c.answer.kind == "facts"  # two facts about one entity, reported side by side, never summed
         assert c.target.key.display == f"{_fact(a, c.answer.field)} / {_fact(b, c.answer.by)}"
         assert len(c.target.key.rubric.facts) == 2
+        stated = {x.value for x in c.literals} | {x.phrase for x in c.literals}
+        assert not stated & set(c.target.key.display.split(" / "))  # no fact is what the user said
 
 
 def _bound_field(group) -> str:

@@ -118,7 +118,9 @@ def sem(build: ChainBuild, view: dict[str, Any]) -> tuple[AnswerSpec, AnswerInfo
         if len(records) > 1:
             facts.append((member.id, None, COUNT_LABEL, str(len(records))))
             continue
-        texts = [t for t in _texts(catalog[tool], records) if records[0][t] not in set(block.values)]
+        # not the code it was called with, nor what the user said (군포시's 시군명 is 군포시): no fact at all
+        stated = set(block.values) | {x.value for x in build.literals} | {x.phrase for x in build.literals}
+        texts = [t for t in _texts(catalog[tool], records) if str(records[0][t]) not in stated]
         if texts:
             name = texts[int(build.rng.integers(len(texts)))]
             facts.append((member.id, name, field_label(catalog[tool], name), str(records[0][name])))
