@@ -29,7 +29,7 @@ _CODE_WORDS = ("코드", "번호", "ID", "아이디", "고유", "식별")
 _DAY = re.compile(r"^(19|20)\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])$")
 _MONTH = re.compile(r"^(19|20)\d{2}(0[1-9]|1[0-2])$")
 _YEAR = re.compile(r"^(19|20)\d{2}$")
-_ISO_DAY = re.compile(r"^(19|20)\d{2}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$")
+ISO_DAY = re.compile(r"^(19|20)\d{2}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$")
 _DATE_WORDS = ("일자", "날짜", "기준일", "YYYYMMDD", "일(", "시작일", "종료일")
 _MONTH_WORDS = ("년월", "YYYYMM", "기준월")
 _YEAR_WORDS = ("연도", "년도", "YYYY")
@@ -58,7 +58,7 @@ def subject(tool: Tool) -> str:
 def date_phrase(value: str) -> str | None:
     """'20251103' (or '2025-11-03') → '2025년 11월 3일', '202511' → '2025년 11월', '2025' → '2025년'; None
     otherwise."""
-    if _ISO_DAY.match(value):
+    if ISO_DAY.match(value):
         value = value.replace("-", "")
     if _DAY.match(value):
         return f"{value[:4]}년 {int(value[4:6])}월 {int(value[6:8])}일"

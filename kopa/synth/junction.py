@@ -18,6 +18,7 @@ from typing import Any, Literal
 import numpy as np
 
 from kopa.catalog.models import Tool
+from kopa.synth.frames import ISO_DAY
 
 PHI = 5  # the paper's fan-out budget φ
 JunctionKind = Literal["SEQ", "FAN", "DRV"]
@@ -25,7 +26,6 @@ Process = Literal["max", "min", "ge", "le", "eq", "after", "mode"]
 # Characters that would break a reference or a selector if they were written into one.
 _UNSAFE = re.compile(r"[\[\]{}|$]")
 _YYYYMMDD = re.compile(r"^(?:19|20)\d{6}$")
-_ISO_DAY = re.compile(r"^(?:19|20)\d{2}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$")
 # Field descriptions that mark an identifier, a date or a phone number, not a quantity (numbers, but
 # neither their maximum nor a threshold means anything).
 _NOT_QUANTITY = ("코드", "번호", "ID", "아이디", "일자", "날짜", "년도", "연도", "년월", "전화", "팩스", "우편", "순번",
@@ -119,7 +119,7 @@ def is_date(tool: Tool, name: str, records: list[dict]) -> bool:
                             or any(w in spec.description for w in ("일자", "날짜", "일시"))):
         return False
     values = {str(r.get(name, "")) for r in records}
-    return len(values) > 1 and (all(_YYYYMMDD.match(v) for v in values) or all(_ISO_DAY.match(v) for v in values))
+    return len(values) > 1 and (all(_YYYYMMDD.match(v) for v in values) or all(ISO_DAY.match(v) for v in values))
 
 
 def day_number(value: Any) -> int:
@@ -167,13 +167,21 @@ class Selection:
         return self.process in ("max", "min", "mode")
 
 
+def tied_at_best(records: list[dict], column: list[Any], largest: bool) -> list[dict]:
+    """The records at the max / min of the parsed `column` (None values skipped), in record order."""
+    valid = [v for v in column if v is not None]
+    if not valid:
+        return []
+    best = max(valid) if largest else min(valid)
+    return [r for r, v in zip(records, column, strict=True) if v == best]
+
+
 def _argbest(records: list[dict], column: list[Any], field: str, largest: bool) -> dict | None:
     """The record `maxby` / `minby` returns (the max / min of the parsed `column`, the first on ties);
     None when records tied at the best value hand on different values of `field`: which one the golden
     picks would then be the API's record order, not anything the question can state."""
-    best = max(column) if largest else min(column)
-    tied = {str(r.get(field)) for r, v in zip(records, column, strict=True) if v == best}
-    return records[column.index(best)] if len(tied) == 1 else None
+    tied = tied_at_best(records, column, largest)
+    return tied[0] if len({str(r.get(field)) for r in tied}) == 1 else None
 
 
 def _threshold(records: list[dict], column: list[Any], g: str, field: str, op: str,
@@ -251,13 +259,19 @@ def drv_options(tool: Tool, records: list[dict], field: str, rng: np.random.Gene
     return [s for g in _pivots(records, field) or [] for s in _pivot_options(tool, records, field, g, rng)]
 
 
+def _drawn_pivots(records: list[dict], field: str, processes: frozenset[str] | None) -> list[str] | None:
+    """The pivot fields drv_choice draws from (without the field itself when `processes` leaves out mode)."""
+    pivots = _pivots(records, field)
+    if pivots is not None and processes is not None and "mode" not in processes:
+        return pivots[1:]  # the field itself is the mode's pivot
+    return pivots
+
+
 def drv_draws(records: list[dict], field: str, processes: frozenset[str] | None = None) -> int | None:
     """How many pivots drv_choice permutes (its only draw when it finds no node), None when it draws nothing:
     a caller that already knows no node fits a result draws the same, so later draws do not move."""
-    pivots = _pivots(records, field)
-    if pivots is None:
-        return None
-    return len(pivots) - (1 if processes is not None and "mode" not in processes else 0)
+    pivots = _drawn_pivots(records, field, processes)
+    return None if pivots is None else len(pivots)
 
 
 def drv_choice(tool: Tool, records: list[dict], field: str, rng: np.random.Generator,
@@ -265,11 +279,9 @@ def drv_choice(tool: Tool, records: list[dict], field: str, rng: np.random.Gener
     """One process node (of `processes`, when given): a pivot field drawn from those that allow one, then one
     of its nodes. Fields are tried in a drawn order and only until one allows a node: typing every field of
     a 224,958-record result to pick one node was most of a DRV step's time."""
-    pivots = _pivots(records, field)
+    pivots = _drawn_pivots(records, field, processes)
     if pivots is None:
         return None
-    if processes is not None and "mode" not in processes:
-        pivots = pivots[1:]  # the field itself is the mode's pivot
     for i in rng.permutation(len(pivots)):
         options = [s for s in _pivot_options(tool, records, field, pivots[int(i)], rng)
                    if processes is None or s.process in processes]

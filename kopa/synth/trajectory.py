@@ -46,6 +46,7 @@ from kopa.synth.junction import (
     junction_kind,
     number,
     numbers,
+    tied_at_best,
 )
 from kopa.wire.paging import is_paged, max_page_size, page_args
 
@@ -632,20 +633,26 @@ class ChainBuild:
         return None
 
     @staticmethod
-    def _constant_bindings(edge: Edge, records: list[dict], sid: str, param: str, target: Tool) -> dict[str, str]:
-        """The target's other required arguments the edge also binds upstream, where every source record holds
-        one value for the field (a stop's city code): bound by reference, they come from the chain, not from a
-        code typed into the query. A field that varies is left out: which record's value is the API's order."""
+    def _one_valued(edge: Edge, records: list[dict], target: Tool, skip: str | None = None) -> list[tuple[str, str]]:
+        """(argument, field) for the target's required arguments (other than `skip`) the edge binds upstream
+        where every record of `records` holds one scalar value of the field."""
         required = {p.name for p in target.spec.params if p.required}
-        out = {}
+        out = []
         for name, source in sorted(edge.plan.items()):
-            if name == param or name not in required or source.kind != "UPSTREAM" or not source.field:
+            if name == skip or name not in required or source.kind != "UPSTREAM" or not source.field:
                 continue
             values = {str(r.get(source.field)) for r in records}
             if len(values) == 1 and records[0].get(source.field) not in (None, "") and not isinstance(
                     records[0].get(source.field), dict | list):
-                out[name] = f"{{{sid}.records[0].{source.field}}}"
+                out.append((name, source.field))
         return out
+
+    @classmethod
+    def _constant_bindings(cls, edge: Edge, records: list[dict], sid: str, param: str, target: Tool) -> dict[str, str]:
+        """The target's other required arguments the edge also binds upstream, where every source record holds
+        one value for the field (a stop's city code): bound by reference, they come from the chain, not from a
+        code typed into the query. A field that varies is left out: which record's value is the API's order."""
+        return {name: f"{{{sid}.records[0].{fld}}}" for name, fld in cls._one_valued(edge, records, target, param)}
 
     @staticmethod
     def _varying_companions(edge: Edge, records: list[dict], param: str, target: Tool) -> bool:
@@ -656,28 +663,17 @@ class ChainBuild:
                    and len({str(r.get(source.field)) for r in records}) > 1
                    for name, source in edge.plan.items())
 
-    @staticmethod
-    def _record_bindings(edge: Edge, records: list[dict], sid: str, target: Tool,
+    @classmethod
+    def _record_bindings(cls, edge: Edge, records: list[dict], sid: str, target: Tool,
                          selection: Selection) -> dict[str, str]:
         """The target's other required arguments the edge binds upstream, taken from the one record a max / min
         selection picks (a course's 회차 with its 과정ID, a school's 교육청 code with its own): where every
         record tied at the best value holds one value of the field, so the pick is no matter of API order."""
-        required = {p.name for p in target.spec.params if p.required}
         column = numbers([r.get(selection.pivot_field) for r in records])
-        valid = [v for v in column if v is not None]
-        if not valid:
-            return {}
-        best = max(valid) if selection.process == "max" else min(valid)
-        tied = [r for r, v in zip(records, column, strict=True) if v == best]
-        out = {}
-        for name, source in sorted(edge.plan.items()):
-            if name not in required or source.kind != "UPSTREAM" or not source.field:
-                continue
-            values = {str(r.get(source.field)) for r in tied}
-            if len(values) == 1 and tied[0].get(source.field) not in (None, "") and not isinstance(
-                    tied[0].get(source.field), dict | list):
-                out[name] = "{" + f"{sid}.records|{selection.process}by:{selection.pivot_field}|get:{source.field}" + "}"
-        return out
+        tied = tied_at_best(records, column, selection.process == "max")
+        pick = f"{sid}.records|{selection.process}by:{selection.pivot_field}"
+        return {name: "{" + f"{pick}|get:{fld}" + "}" for name, fld in cls._one_valued(edge, tied, target)} \
+            if tied else {}
 
     def _handed(self, step: GoldenStep, param: str) -> list[str]:
         """The values the step's calls received for `param` (one per call, pages of a call counted once)."""
