@@ -34,6 +34,7 @@ from kopa.synth.filters import (
     filter_candidates,
     leak_by_strings,
     order_dependent,
+    redundant,
     resolve_again,
     unreferenced_steps,
 )
@@ -238,6 +239,38 @@ def test_a_planted_decorative_call_is_caught_and_a_genuine_chain_passes(candidat
     kept, drops, _ = filter_candidates([genuine, planted], CATALOG, backend, lambda: open_backend("sim"), {})
     assert [c.task.id for c in kept] == [genuine.task.id]
     assert [(d.task_id, d.stage, d.reason) for d in drops] == [(planted.task.id, 2, "decorative_chain")]
+
+
+def test_a_repeat_of_a_kept_candidate_is_dropped_unfiltered_and_a_repeat_of_a_dropped_one_is_filtered(
+        candidates, monkeypatch):
+    from kopa.synth import filters
+
+    backend = open_backend("sim")
+    genuine = _genuine(candidates)
+
+    def copy(c: Candidate, index: int, query: str) -> Candidate:
+        return c.model_copy(update={"index": index, "task": c.task.model_copy(
+            update={"id": f"{c.task.id}-{index}", "query": query})})
+
+    # a leaky first of one question (dropped at Stage 2), and its rewording (kept: what it repeats was not)
+    leaky = copy(genuine, 1, genuine.task.query + f" 정답은 {genuine.target.key.display}")
+    second = copy(genuine, 2, genuine.task.query)
+    third = copy(genuine, 3, genuine.task.query + " 다시")  # the same chain and answer: repeats `second`
+    other = next(c for c in candidates if c.task.id != genuine.task.id and c.pattern == "SEQ")
+    batch = [leaky, second, third, other.model_copy(update={"index": 4})]
+    filtered: list[str] = []
+    real_lint = filters.lint_task
+    monkeypatch.setattr(filters, "lint_task", lambda task, b: filtered.append(task.id) or real_lint(task, b))
+    kept, drops, _ = filter_candidates(batch, CATALOG, backend, lambda: open_backend("sim"), {})
+    assert [c.index for c in kept] == [2, 4]
+    assert [(d.index, d.stage, d.reason, d.detail) for d in drops if d.reason == "redundant"] == [
+        (3, 1, "redundant", f"repeats {second.task.id}")]
+    assert (1, "answer_leaking") in [(d.index, d.reason) for d in drops]
+    assert third.task.id not in filtered and second.task.id in filtered  # the repeat was never filtered
+    # the same kept set as filtering everything and then dropping repeats among what was kept
+    everything, _, _ = filter_candidates(batch, CATALOG, backend, lambda: open_backend("sim"), {}, dedupe=False)
+    repeats = redundant(everything)
+    assert [c.index for c in everything if c.index not in repeats] == [c.index for c in kept]
 
 
 def test_a_planted_leak_is_caught(candidates):
@@ -508,7 +541,7 @@ def test_synth_and_filter_commands_write_a_task_set(graph_run, tmp_path):
 
 
 def test_stage_one_rules_catch_planted_defects(candidates):
-    from kopa.synth.filters import redundant, stage1
+    from kopa.synth.filters import stage1
 
     backend = open_backend("sim")
     c = _genuine(candidates)

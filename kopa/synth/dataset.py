@@ -38,7 +38,7 @@ from kopa.errors import UserError
 from kopa.fileio import claim_run_folder, write_atomic
 from kopa.synth.audit import mix, query_audit
 from kopa.synth.audit import render as render_audit
-from kopa.synth.filters import Drop, drop_redundant, filter_candidates
+from kopa.synth.filters import Drop, Repeats, filter_candidates
 from kopa.synth.junction import PHI
 from kopa.synth.query import QueryWriter, TemplateWriter
 from kopa.synth.trajectory import MAX_PAGES, SHAPE_TRIES, Candidate, Failure, SynthContext, synthesize
@@ -251,11 +251,10 @@ FILTER_CHUNK = 20  # candidates a filter worker takes at a time
 
 @dataclass(frozen=True)
 class FilterJob:
-    """Candidates [start, end) of a run, as a filter worker receives them (picklable)."""
+    """Candidates of a run (positions in candidates.jsonl), as a filter worker receives them (picklable)."""
 
     out: str
-    start: int
-    end: int
+    positions: tuple[int, ...]
 
 
 _RUN_INPUTS: dict[str, tuple[list[Candidate], dict[str, list[str]], dict]] = {}  # per process: read once
@@ -289,7 +288,7 @@ def _stages(candidates: list[Candidate], cache: dict[str, list[str]], config: di
 def _filter_chunk(job: FilterJob) -> bytes:
     """The three stages on one chunk, redundancy left to the caller: kept candidates, drops and notes."""
     candidates, cache, config = _filter_inputs(Path(job.out))
-    kept, drops, notes = _stages(candidates[job.start:job.end], cache, config, dedupe=False)
+    kept, drops, notes = _stages([candidates[i] for i in job.positions], cache, config, dedupe=False)
     return orjson.dumps({"kept": [c.model_dump(mode="json") for c in kept],
                          "drops": [d.model_dump() for d in drops], "notes": notes})
 
@@ -311,19 +310,27 @@ def filter_run(out: Path, progress: Callable[[str, int, int], None] | None = Non
         cache = _load_graph_run(Path(config["graph_run"]))[1]
         kept, drops, notes = _stages(candidates, cache, config, True, progress, judges, solver)
     else:
-        jobs = [FilterJob(str(out), i, min(i + FILTER_CHUNK, len(candidates)))
-                for i in range(0, len(candidates), FILTER_CHUNK)]
+        # redundancy decided in rounds (`Repeats`): each round filters the next candidate of every group of
+        # would-be repeats, in chunks across the workers, so a repeat of a kept candidate is never filtered
+        repeats = Repeats(candidates)
         kept, drops, notes = [], [], Counter[str]()
         with LocalExecutor(workers) as executor:
-            for first in range(0, len(jobs), workers * 2):
-                for data in executor.map(_filter_chunk, jobs[first:first + workers * 2]):
-                    part = orjson.loads(data)
-                    kept += [Candidate.model_validate(c) for c in part["kept"]]
-                    drops += [Drop.model_validate(d) for d in part["drops"]]
-                    notes.update(part["notes"])
-                if progress is not None:
-                    progress("stages 1-3", jobs[min(first + workers * 2, len(jobs)) - 1].end, len(candidates))
-        kept, drops = drop_redundant(kept, drops)
+            while batch := repeats.next_batch():
+                jobs = [FilterJob(str(out), tuple(batch[i:i + FILTER_CHUNK]))
+                        for i in range(0, len(batch), FILTER_CHUNK)]
+                passed = []
+                for first in range(0, len(jobs), workers * 2):
+                    for data in executor.map(_filter_chunk, jobs[first:first + workers * 2]):
+                        part = orjson.loads(data)
+                        passed += [Candidate.model_validate(c) for c in part["kept"]]
+                        drops += [Drop.model_validate(d) for d in part["drops"]]
+                        notes.update(part["notes"])
+                        if progress is not None:
+                            progress("stages 1-3", len(kept) + len(passed) + len(drops) + len(repeats.drops),
+                                     len(candidates))
+                kept += repeats.settle(batch, passed)
+        kept.sort(key=lambda c: c.index)
+        drops = sorted(drops + repeats.drops, key=lambda d: d.index)
         notes = dict(notes)
     # The world the targets hold answers of (the re-solves' world; a recording's replay has none): world.json
     write_dataset(out, kept, config, world_stamp(open_backend(fresh)))

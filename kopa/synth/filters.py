@@ -124,24 +124,21 @@ def stage1(candidate: Candidate, catalog: Catalog, backend: Backend, lint: LintR
     return None
 
 
+def repeat_keys(c: Candidate) -> tuple[tuple, str]:
+    """What makes two candidates one question: the tool chain making the same calls after the first turn
+    with the same answer (two pivots that pass the same records), or the same query (normalized)."""
+    later = tuple(sorted(orjson.dumps([call.tool, call.arguments], option=orjson.OPT_SORT_KEYS)
+                         for call in c.target.calls if call.turn > 1))
+    return (tuple(s.call for s in c.task.golden), later, _key(c.target.key)), _norm(c.task.query)
+
+
 def redundant(candidates: list[Candidate]) -> dict[int, str]:
-    """index → the earlier task it repeats: the same tool chain making the same calls after the first turn
-    with the same answer (two pivots that pass the same records: one question), or the same query. Tasks
-    about different entities (other calls) are different questions, even where a small count coincides."""
-    seen_chain: dict[tuple, str] = {}
-    seen_query: dict[str, str] = {}
-    out: dict[int, str] = {}
-    for c in candidates:
-        later = tuple(sorted(orjson.dumps([call.tool, call.arguments], option=orjson.OPT_SORT_KEYS)
-                             for call in c.target.calls if call.turn > 1))
-        chain = (tuple(s.call for s in c.task.golden), later, _key(c.target.key))
-        query = _norm(c.task.query)
-        first = seen_chain.get(chain) or seen_query.get(query)
-        if first is not None:
-            out[c.index] = first
-            continue
-        seen_chain[chain] = seen_query[query] = c.task.id
-    return out
+    """index → the earlier task it repeats, when every candidate is kept (`repeat_keys`). Tasks about
+    different entities (other calls) are different questions, even where a small count coincides."""
+    repeats = Repeats(candidates)
+    while batch := repeats.next_batch():
+        repeats.settle(batch, [candidates[i] for i in batch])
+    return {d.index: d.detail.removeprefix("repeats ") for d in repeats.drops}
 
 
 # ---------------------------------------------------------------------------------------- Stage 2
@@ -437,50 +434,79 @@ def filter_candidates(candidates: list[Candidate], catalog: Catalog, backend: Ba
                       ) -> tuple[list[Candidate], list[Drop], dict[str, int]]:
     """(kept, dropped, notes): notes count the static decorative judge's verdicts beside the executed one,
     the model judges' votes where there are judges, and Stage 3's replaced answers. Redundancy (a Stage 1
-    rule across candidates) is judged last, over what the stages kept, so that chunks of candidates can be
-    filtered apart and deduplicated together (`dedupe=False` leaves it to the caller: `drop_redundant`).
+    rule across candidates) is decided in index order as the stages keep candidates (`Repeats`): a repeat
+    of one already kept is dropped without being filtered. `dedupe=False` leaves it to the caller, so that
+    chunks of candidates can be filtered apart and deduplicated together (`Repeats` there).
     `order_backend`: where Stage 3 re-solves under other orders and pages (default: a fresh backend each)."""
+    stages = _Stages(catalog, backend, fresh_backend, cache, seed, judges, second_backend, solver, order_backend)
+    kept: list[Candidate] = []
     drops: list[Drop] = []
-    notes = {"decorative_static": 0, "decorative_static_not_execution": 0, "answer_replaced": 0}
-    if judges is not None:
-        notes |= {"judge_abstentions": 0, "judges_leak_dropped": 0, "judges_decorative_dropped": 0,
-                  "judges_leak_agree_with_exact": 0, "judges_decorative_agree_with_exact": 0,
-                  "exact_leak": 0, "exact_decorative": 0}
+    repeats = Repeats(candidates) if dedupe else None
+    decided = 0
+    while True:
+        batch = repeats.next_batch() if repeats is not None else ([] if decided else list(range(len(candidates))))
+        if not batch:
+            break
+        passed = []
+        for position in batch:
+            made = stages.one(candidates[position])
+            if isinstance(made, Drop):
+                drops.append(made)
+            else:
+                passed.append(made)
+            decided += 1
+            if progress is not None:
+                progress("stages 1-3", decided + (len(repeats.drops) if repeats else 0), len(candidates))
+        kept += repeats.settle(batch, passed) if repeats is not None else passed
+    if repeats is not None:
+        drops += repeats.drops
+    kept.sort(key=lambda c: c.index)
+    drops.sort(key=lambda d: d.index)
+    return kept, drops, stages.notes
 
-    def tick(stage: str, i: int, total: int) -> None:
-        if progress is not None:
-            progress(stage, i, total)
 
-    survivors = []
-    lints: dict[int, LintResult] = {}
-    for i, c in enumerate(candidates, 1):
-        lints[c.index] = lint_task(c.task, backend)
-        verdict = stage1(c, catalog, backend, lints[c.index])
-        if verdict is None:
-            survivors.append(c)
-        else:
-            drops.append(Drop(index=c.index, task_id=c.task.id, stage=1, reason=verdict[0], detail=verdict[1]))
-        tick("stage 1", i, len(candidates))
-    stage2_kept = []
-    for i, c in enumerate(survivors, 1):
-        tick("stage 2", i, len(survivors))
+class _Stages:
+    """The three stages on one candidate at a time (each candidate's verdict is its own: batches of any
+    size, in any process, give the same verdicts)."""
+
+    def __init__(self, catalog: Catalog, backend: Backend, fresh_backend: Callable[[], Backend],
+                 cache: dict[str, list[str]], seed: int, judges: tuple[ModelJudge, ModelJudge] | None,
+                 second_backend: Callable[[], Backend] | None, solver: ModelSolver | None,
+                 order_backend: Backend | None) -> None:
+        self.catalog, self.backend, self.fresh_backend, self.cache, self.seed = (
+            catalog, backend, fresh_backend, cache, seed)
+        self.judges, self.second_backend, self.solver, self.order_backend = (
+            judges, second_backend, solver, order_backend)
+        self.notes = {"decorative_static": 0, "decorative_static_not_execution": 0, "answer_replaced": 0}
+        if judges is not None:
+            self.notes |= {"judge_abstentions": 0, "judges_leak_dropped": 0, "judges_decorative_dropped": 0,
+                           "judges_leak_agree_with_exact": 0, "judges_decorative_agree_with_exact": 0,
+                           "exact_leak": 0, "exact_decorative": 0}
+
+    def one(self, c: Candidate) -> Candidate | Drop:
+        """The candidate as kept (its answer replaced where Stage 3's re-solves agree on another), or the
+        first stage's drop."""
+        def drop(stage: int, reason: str, detail: str) -> Drop:
+            return Drop(index=c.index, task_id=c.task.id, stage=stage, reason=reason, detail=detail)
+
+        lint = lint_task(c.task, self.backend)
+        verdict = stage1(c, self.catalog, self.backend, lint)
+        if verdict is not None:
+            return drop(1, *verdict)
         why = non_gradable(c)
         if why is not None:
-            drops.append(Drop(index=c.index, task_id=c.task.id, stage=2, reason="non_gradable", detail=why))
-            continue
-        leak = leak_by_strings(c) or leak_by_lint(c, backend, lints[c.index])
+            return drop(2, "non_gradable", why)
+        notes, judges = self.notes, self.judges
+        leak = leak_by_strings(c) or leak_by_lint(c, self.backend, lint)
         if judges is not None:
             notes["exact_leak"] += leak is not None
         leak = _model_judged(judges, "leak", c, leak is not None, notes) or leak
         if leak is not None:
-            drops.append(Drop(index=c.index, task_id=c.task.id, stage=2, reason="answer_leaking", detail=leak))
-            continue
+            return drop(2, "answer_leaking", leak)
         echoes = echo_hops(c)
         if echoes:
-            drops.append(Drop(index=c.index, task_id=c.task.id, stage=2, reason="decorative_chain",
-                              detail=f"echo hop: step(s) {', '.join(echoes)} hand on what they were handed"))
-            continue
-        executed = decorative_by_execution(c, backend, cache, seed)
+            return drop(2, "decorative_chain", f"echo hop: step(s) {', '.join(echoes)} hand on what they were handed")
+        executed = decorative_by_execution(c, self.backend, self.cache, self.seed)
         unreferenced = set(unreferenced_steps(c.task))
         notes["decorative_static"] += bool(unreferenced)
         notes["decorative_static_not_execution"] += bool(unreferenced - set(executed))
@@ -488,39 +514,96 @@ def filter_candidates(candidates: list[Candidate], catalog: Catalog, backend: Ba
             notes["exact_decorative"] += bool(executed)
         judged = _model_judged(judges, "decorative", c, bool(executed), notes)
         if executed or judged:
-            detail = judged or (f"perturbing step(s) {', '.join(executed)} leaves the answer unchanged"
-                                + (" (and nothing references them)" if unreferenced >= set(executed) else ""))
-            drops.append(Drop(index=c.index, task_id=c.task.id, stage=2, reason="decorative_chain", detail=detail))
-            continue
-        stage2_kept.append(c)
-    kept = []
-    for i, c in enumerate(stage2_kept, 1):
-        tick("stage 3", i, len(stage2_kept))
-        why, replacement = resolve_again(c, fresh_backend, second_backend)
+            return drop(2, "decorative_chain", judged or (
+                f"perturbing step(s) {', '.join(executed)} leaves the answer unchanged"
+                + (" (and nothing references them)" if unreferenced >= set(executed) else "")))
+        why, replacement = resolve_again(c, self.fresh_backend, self.second_backend)
         if why is not None:
-            drops.append(Drop(index=c.index, task_id=c.task.id, stage=3, reason="not_reproduced", detail=why))
-            continue
+            return drop(3, "not_reproduced", why)
         if replacement is not None:
             notes["answer_replaced"] += 1
             c = c.model_copy(update={"target": replacement})
-        ordered = order_dependent(c, catalog, order_backend or fresh_backend(), seed)
+        ordered = order_dependent(c, self.catalog, self.order_backend or self.fresh_backend(), self.seed)
         if ordered is not None:
-            drops.append(Drop(index=c.index, task_id=c.task.id, stage=3, reason="order_dependent", detail=ordered))
-            continue
-        unsolved = solver.solve(c, fresh_backend()) if solver is not None else None
+            return drop(3, "order_dependent", ordered)
+        unsolved = self.solver.solve(c, self.fresh_backend()) if self.solver is not None else None
         if unsolved is not None:
-            drops.append(Drop(index=c.index, task_id=c.task.id, stage=3, reason="not_resolved", detail=unsolved))
-            continue
-        kept.append(c)
-    if dedupe:
-        kept, drops = drop_redundant(kept, drops)
-    drops.sort(key=lambda d: d.index)
-    return kept, drops, notes
+            return drop(3, "not_resolved", unsolved)
+        return c
 
 
-def drop_redundant(kept: list[Candidate], drops: list[Drop]) -> tuple[list[Candidate], list[Drop]]:
-    """`kept` without the near-duplicates of earlier kept candidates, and `drops` with them (index order)."""
-    repeats = redundant(kept)
-    drops = drops + [Drop(index=c.index, task_id=c.task.id, stage=1, reason="redundant",
-                          detail=f"repeats {repeats[c.index]}") for c in kept if c.index in repeats]
-    return [c for c in kept if c.index not in repeats], sorted(drops, key=lambda d: d.index)
+class Repeats:
+    """Redundancy decided as the stages go, so that a repeat is never filtered: on the full world a fifth
+    of the candidates repeat an earlier one (the same start, page after page of slots), and the stages
+    re-execute every chain several times.
+
+    Candidates that share a key (`repeat_keys`), directly or through others, form a group; a group hands
+    out one candidate at a time, in index order, and only once every earlier one of it is decided — so a
+    candidate is dropped as a repeat exactly when `redundant` over the kept candidates would drop it, with
+    the stages' verdicts on the candidates they did filter unchanged. Groups are independent: a batch takes
+    the next candidate of each, to filter in any number of processes."""
+
+    def __init__(self, candidates: list[Candidate]) -> None:
+        self.candidates = candidates
+        self.keys = [repeat_keys(c) for c in candidates]
+        parent = list(range(len(candidates)))
+
+        def root(i: int) -> int:
+            while parent[i] != i:
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            return i
+
+        first: dict[tuple, int] = {}
+        for i, (chain, query) in enumerate(self.keys):
+            for key in (("chain", chain), ("query", query)):
+                j = first.setdefault(key, i)
+                parent[root(i)] = root(j)
+        groups: dict[int, list[int]] = {}
+        for i in sorted(range(len(candidates)), key=lambda i: candidates[i].index):
+            groups.setdefault(root(i), []).append(i)
+        self._waiting = [list(reversed(g)) for g in groups.values()]  # each group's next candidate last
+        self._chains: dict[tuple, str] = {}
+        self._queries: dict[str, str] = {}
+        self.drops: list[Drop] = []
+
+    def _repeated(self, chain: tuple, query: str) -> str | None:
+        return self._chains.get(chain) or self._queries.get(query)
+
+    def next_batch(self) -> list[int]:
+        """Positions to filter next: of each group, its first undecided candidate that repeats nothing kept
+        (those that do are dropped here)."""
+        batch = []
+        for group in self._waiting:
+            while group:
+                position = group[-1]
+                first = self._repeated(*self.keys[position])
+                if first is None:
+                    batch.append(position)
+                    break
+                group.pop()
+                c = self.candidates[position]
+                self.drops.append(Drop(index=c.index, task_id=c.task.id, stage=1, reason="redundant",
+                                       detail=f"repeats {first}"))
+        self._waiting = [g for g in self._waiting if g]
+        return sorted(batch)
+
+    def settle(self, batch: list[int], kept: list[Candidate]) -> list[Candidate]:
+        """Record what the stages kept of `batch`; returns it, less a candidate whose answer Stage 3 replaced
+        by one an earlier kept candidate has (a repeat after all)."""
+        out = []
+        for c in sorted(kept, key=lambda c: c.index):
+            chain, query = repeat_keys(c)  # its own keys: a replaced answer changes them
+            first = self._repeated(chain, query)
+            if first is not None:
+                self.drops.append(Drop(index=c.index, task_id=c.task.id, stage=1, reason="redundant",
+                                       detail=f"repeats {first}"))
+                continue
+            self._chains[chain] = self._queries[query] = c.task.id
+            out.append(c)
+        done = set(batch)
+        for group in self._waiting:
+            if group[-1] in done:
+                group.pop()
+        self._waiting = [g for g in self._waiting if g]
+        return out

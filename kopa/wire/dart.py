@@ -81,11 +81,21 @@ def _parse_zip(response: httpx.Response) -> Parsed:
         body = {child.tag: (child.text or "") for child in root}
         status = body.get("status", "")
         return Parsed(error=coded_error(STATUS, status, body.get("message", "")))
-    try:
-        with zipfile.ZipFile(io.BytesIO(content)) as zf:
-            xml = zf.read(zf.namelist()[0])
-        root = ElementTree.fromstring(xml)
-    except (zipfile.BadZipFile, ElementTree.ParseError, IndexError) as exc:
-        return malformed(f"corpCode archive: {exc}")
-    rows = [{child.tag: (child.text or "").strip() for child in item} for item in root.iter("list")]
+    global _LAST_ARCHIVE
+    last = _LAST_ARCHIVE  # one read: another thread may replace it (a tuple, never changed in place)
+    if last[0] != content:
+        try:
+            with zipfile.ZipFile(io.BytesIO(content)) as zf:
+                xml = zf.read(zf.namelist()[0])
+            root = ElementTree.fromstring(xml)
+        except (zipfile.BadZipFile, ElementTree.ParseError, IndexError) as exc:
+            return malformed(f"corpCode archive: {exc}")
+        last = _LAST_ARCHIVE = (content, [{child.tag: (child.text or "").strip() for child in item}
+                                          for item in root.iter("list")])
+    rows = [dict(row) for row in last[1]]  # the caller's own records, whatever it does with them
     return Parsed(records=rows, total_count=len(rows))
+
+
+# The last corpCode archive parsed and its rows: every chain that looks a company up downloads the same
+# archive (tens of thousands of companies in the full world), and parsing its XML was a tenth of the filter.
+_LAST_ARCHIVE: tuple[bytes, list[dict[str, str]]] = (b"", [])
