@@ -67,6 +67,19 @@ def test_a_fan_out_over_part_of_a_name_reads_as_each_of_them():
         "이름에 '새솔'이 들어간 경기도 도시공원 신규 등록에 나오는 시군구 각각의 경기도 지역아동센터는 모두 몇 건인가?")
 
 
+def test_a_chain_is_told_a_step_at_a_time_and_a_handed_noun_its_subject_holds_is_not_said_twice():
+    pick = JunctionInfo(kind="DRV", source="s1", target="s2", source_tool="a", target_tool="b", field="unitCode",
+                        param="unitCode", field_label="영업소코드", cardinality=300, records=300, total=300,
+                        process="max", pivot_field="trafficAmount", pivot_label="교통량", passed=["101"])
+    route = JunctionInfo(kind="SEQ", source="s2", target="s3", source_tool="b", target_tool="c", field="routeNo",
+                         param="routeCd", field_label="노선번호", cardinality=1, records=1, total=1, passed=["0010"])
+    spec = _spec(junctions=[pick, route], pattern="DRV+SEQ", literals=[],
+                 subjects={"s1": "IC별 교통량", "s2": "고속도로 영업소", "s3": "휴게소 주유소"},
+                 answer=AnswerInfo(kind="count", step="s3", number=True))
+    assert TemplateWriter().write(spec, np.random.default_rng(0)) == (
+        "IC별 교통량 중 교통량이 가장 큰 것의 고속도로 영업소를 찾고, 그 고속도로 영업소의 휴게소 주유소는 모두 몇 건인가?")
+
+
 def test_a_real_time_chain_states_its_date():
     assert TemplateWriter().write(_spec(as_of="2026-01-30"), np.random.default_rng(0)).startswith(
         "2026년 1월 30일 기준으로")
@@ -109,6 +122,22 @@ def test_two_facts_about_one_entity_may_be_how_many_each_service_lists():
                                                              phrase="솔빛")]})
     assert TemplateWriter().write(facility, np.random.default_rng(0)) == (
         "시설명이 '솔빛'인 경기도 공중화장실의 경기도 버스정류소 건수와 경기도 공공도서관 건수는 각각 몇 건인가?")
+
+
+def test_a_fact_of_the_entitys_own_record_is_the_entitys():
+    # a member looked up by name; one service gives the member's record, another the member's committee
+    block = BlockInfo(kind="SEM", source="s1", records=1, steps=["s2a", "s2b"], tools=["x", "y"],
+                      subjects=["국회의원", "위원회 위원"], fields=["국회의원코드"] * 2, values=["M1", "M1"])
+    spec = _spec(block=block, junctions=[], pattern="SEM",
+                 literals=[Literal_(step="s1", param="HG_NM", label="이름", value="강광순", phrase="강광순")],
+                 subjects={"s1": "국회의원", "s2a": "국회의원", "s2b": "위원회 위원"},
+                 answer=AnswerInfo(kind="facts", step="s2", field="POLY_NM", label="정당명", by="CMIT_NM",
+                                   by_label="위원회명"))
+    assert TemplateWriter().write(spec, np.random.default_rng(0)) == "강광순의 정당명과 위원회명은 각각 무엇인가?"
+    # one label for both: which service each comes from is what tells them apart
+    same = spec.model_copy(update={"answer": spec.answer.model_copy(update={"by_label": "정당명"})})
+    assert TemplateWriter().write(same, np.random.default_rng(0)) == (
+        "강광순의 국회의원에서 정당명과 위원회 위원에서 정당명은 각각 무엇인가?")
 
 
 class _Fake:

@@ -71,7 +71,8 @@ def field_label(tool: Tool, name: str) -> str:
             label = re.split(r"\s*[:(/,]|\s-\s", f.description.strip())[0].strip()
             if len(label) < 2:  # "음/양력 구분" is not "음": the slash joins the name's own parts
                 label = re.split(r"\s*[:(,]|\s-\s", f.description.strip())[0].strip()
-            return label[:24] or name
+            # a column name for a label ("영역_면적", "자치구_") reads with spaces
+            return label.replace("_", " ").strip()[:24] or name
     return name
 
 

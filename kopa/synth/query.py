@@ -76,13 +76,22 @@ class TemplateWriter:
             return self._stated_cmp(spec)
         start, named_only = self._start(spec)
         phrases = {"s1": start}
+        # A chain is told a step at a time, as a person would ("…인 것의 고속도로 영업소를 찾고, 그 고속도로
+        # 영업소의 …"), not as one noun phrase four hops long
+        clauses: list[str] = []
         for j in spec.junctions:
-            phrases[j.target] = self._hop(j, phrases[j.source], spec, named_only and j.source == "s1")
+            before = phrases[j.source]
+            if j.source != "s1":
+                clauses.append(f"{josa(before, '을/를')} 찾고")
+                before = f"그 {spec.subjects[j.source]}"
+            phrases[j.target] = self._hop(j, before, spec, named_only and j.source == "s1")
         if spec.block is None:
-            return self._ask(spec.answer, phrases[spec.answer.step])
-        source = spec.block.source
-        assert source is not None  # a block without a source step is a stated comparison, written above
-        return self._block(spec, phrases[source])
+            asked = self._ask(spec.answer, phrases[spec.answer.step])
+        else:
+            source = spec.block.source
+            assert source is not None  # a block without a source step is a stated comparison, written above
+            asked = self._block(spec, phrases[source])
+        return ", ".join([*clauses, asked])
 
     @staticmethod
     def _conditions(spec: QueryInput, step: str) -> str:
@@ -145,7 +154,8 @@ class TemplateWriter:
             subject = f"{names[0]} {subject}"
         # what the handed-on identifier names ('시군구코드' → 시군구): the hop reads "…의 시군구 각각의 Y"
         named = entity_noun(j.field_label)
-        noun = None if named is not None and named in before else named  # "법령 중 … 것들 각각의", not "…의 법령"
+        # "법령 중 … 것들 각각의", not "…의 법령"; "… 것의 고속도로 영업소", not "… 것의 영업소의 고속도로 영업소"
+        noun = None if named is not None and (named in before or named in subject) else named
         of = f"의 {noun}" if noun else ""
         if j.kind == "SEQ":
             return f"{before}{of if j.records > 1 and not named_only else ''}의 {subject}"
@@ -166,11 +176,20 @@ class TemplateWriter:
         b, a = spec.block, spec.answer
         assert b is not None
         precision = f" ({PRECISION_PHRASE[a.precision]})" if a.precision else ""
-        subjects = [f"{self._conditions(spec, step)}{subject}" for step, subject in
-                    zip(b.steps + b.steps[-1:] * (2 - len(b.steps)), b.subjects, strict=True)]
+        steps = b.steps + b.steps[-1:] * (2 - len(b.steps))
+        subjects = [f"{self._conditions(spec, step)}{subject}" for step, subject in zip(steps, b.subjects, strict=True)]
         if b.kind == "SEM":
-            facts = [f"{subjects[0]} 건수" if a.field is None else f"{subjects[0]}에서 {a.label}",
-                     f"{subjects[1]} 건수" if a.by is None else f"{subjects[1]}에서 {a.by_label}"]
+            # a fact of the entity's own one record is the entity's ("강광순의 정당명과 위원회명"), not "강광순의
+            # 국회의원에서 정당명" — unless both facts carry one label, or the user states a condition for it;
+            # a count says which service lists the records ("경기도 약국 건수")
+            plain = a.label != a.by_label
+
+            def fact(i: int, field: str | None, label: str | None) -> str:
+                if field is None:
+                    return f"{subjects[i]} 건수"
+                return label or "" if plain and subjects[i] == b.subjects[i] else f"{subjects[i]}에서 {label}"
+
+            facts = [fact(0, a.field, a.label), fact(1, a.by, a.by_label)]
             what = "몇 건" if a.field is None and a.by is None else "무엇"
             return f"{before}의 {josa(facts[0], '와/과')} {josa(facts[1], '은/는')} 각각 {what}인가?"
         if b.kind == "CMP":
