@@ -12,10 +12,14 @@ carries what it needs and returns what it changed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from kopa.errors import UserError
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -54,20 +58,37 @@ class LocalExecutor:
         self.workers = workers
         self.in_process = workers == 1
         self.caller_is_a_worker = True
-        self._pool = None
+        self._pool: ProcessPoolExecutor | None = None
 
     def map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
-        if not items:
-            return []
+        return list(self.imap(fn, items))
+
+    def submit(self, fn: Callable[[T], R], item: T) -> Future[R]:
+        """fn(item) started now (done already when workers == 1): for a caller that decides what to hand
+        out next from what came back, so that no worker waits at the end of a batch."""
         if self.workers == 1:
-            return [fn(item) for item in items]
+            done: Future[R] = Future()
+            done.set_result(fn(item))
+            return done
+        return self._processes().submit(fn, item)
+
+    def _processes(self) -> ProcessPoolExecutor:
         if self._pool is None:
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
 
             # spawn, not fork: a forked child would inherit threads (duckdb, httpx) mid-state.
             self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
-        return list(self._pool.map(fn, items))
+        return self._pool
+
+    def imap(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[R]:
+        """fn(item) for every item, yielded in the items' order as they are done: every item is handed out at
+        once, so a worker never waits for a slow unit of another (a caller can report progress meanwhile)."""
+        if not items:
+            return iter(())
+        if self.workers == 1:
+            return (fn(item) for item in items)
+        return self._processes().map(fn, items)
 
     def close(self) -> None:
         if self._pool is not None:

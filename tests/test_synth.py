@@ -25,7 +25,7 @@ from kopa.eval.lint import lint_task
 from kopa.eval.targets import compute_target
 from kopa.eval.task import AnswerKey, AnswerSpec
 from kopa.synth.audit import query_audit
-from kopa.synth.dataset import filter_run, synth_run, write_dataset
+from kopa.synth.dataset import CHUNK, filter_run, synth_run, write_dataset
 from kopa.synth.filters import (
     MALFORMED_KINDS,
     _order_free,
@@ -356,19 +356,27 @@ def test_the_same_index_builds_the_same_bytes(graph_run):
 
 @pytest.mark.slow
 def test_the_dataset_does_not_depend_on_workers_or_interruption(graph_run, tmp_path):
+    from kopa.executor import LocalExecutor
+
     out, _ = graph_run
-    synth_run(out, tmp_path / "one", 20, seed=1, workers=1)
-    synth_run(out, tmp_path / "four", 20, seed=1, workers=4)
-    assert synth_run(out, tmp_path / "cut", 20, seed=1, stop_after_chunks=1) == ([], [])  # interrupted
+    n = CHUNK + 5  # more than one chunk can give: the interrupted run needs a second
+    synth_run(out, tmp_path / "one", n, seed=1, workers=1)
+    synth_run(out, tmp_path / "four", n, seed=1, workers=4)
+    assert synth_run(out, tmp_path / "cut", n, seed=1, stop_after_chunks=1) == ([], [])  # interrupted
     assert len(list((tmp_path / "cut" / "parts").glob("*.jsonl"))) == 1
-    synth_run(out, tmp_path / "cut", 20, seed=1)
+    synth_run(out, tmp_path / "cut", n, seed=1)
+    with LocalExecutor(2) as executor:  # as `kopa edge synth --filter`: both in one pair of workers
+        synth_run(out, tmp_path / "shared", n, seed=1, executor=executor)
+        filter_run(tmp_path / "shared", executor=executor)
     one = (tmp_path / "one" / "candidates.jsonl").read_bytes()
     assert one and one == (tmp_path / "four" / "candidates.jsonl").read_bytes()
     assert one == (tmp_path / "cut" / "candidates.jsonl").read_bytes()
+    assert one == (tmp_path / "shared" / "candidates.jsonl").read_bytes()
     filter_run(tmp_path / "one")
     filter_run(tmp_path / "four", workers=2)  # chunks filtered in two processes, deduplicated together
     for file in ("dataset.jsonl", "dropped.jsonl", "stats.json"):
-        assert (tmp_path / "one" / file).read_bytes() == (tmp_path / "four" / file).read_bytes(), file
+        data = (tmp_path / "one" / file).read_bytes()
+        assert data == (tmp_path / "four" / file).read_bytes() == (tmp_path / "shared" / file).read_bytes(), file
 
 
 # ------------------------------------------------------------------ non-sequential templates
@@ -538,6 +546,12 @@ def test_synth_and_filter_commands_write_a_task_set(graph_run, tmp_path):
     result = runner.invoke(main, ["edge", "synth", "--graph", str(out), "--out", str(run), "--count", "4",
                                   "--path-seed", "9"])
     assert result.exit_code != 0 and "another configuration (seed differ)" in result.output
+    # both in one command: the same task set
+    both = tmp_path / "both"
+    result = runner.invoke(main, ["edge", "synth", "--graph", str(out), "--out", str(both), "--count", "4", "--filter"])
+    assert result.exit_code == 0, result.output
+    assert "tasks kept" in result.output and "next: kopa edge filter" not in result.output
+    assert (both / "dataset.jsonl").read_bytes() == b"\n".join(kept) + b"\n"
 
 
 def test_stage_one_rules_catch_planted_defects(candidates):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 import orjson
@@ -278,10 +279,14 @@ def graph_export(run_dir: str, fmt: str, include_pruned: bool, out: str | None, 
 @click.option("--llm-cache", default="runs/llm-cache", show_default=True, type=click.Path(file_okay=False),
               help="--writer chat: where replies are cached by request hash (replayed offline).")
 @click.option("--force", is_flag=True, help="Discard a run folder made with another configuration.")
+@click.option("--filter", "then_filter", is_flag=True,
+              help="Then filter the candidates as `kopa edge filter DIR` does (offline judges), in the same "
+                   "worker processes: the world they loaded is not loaded again.")
 @backend_options
 def synth_command(graph_run: str, out: str, count: int, path_seed: int, workers: int, hold_out_platforms: str,
                   max_pages: int, writer: str, writer_model: str | None, writer_base_url: str | None, llm_cache: str,
-                  force: bool, backend_spec: str, record_dir: str | None, faults: str | None) -> None:
+                  force: bool, then_filter: bool, backend_spec: str, record_dir: str | None,
+                  faults: str | None) -> None:
     """Synthesize trajectories on G* — sequential chains whose junctions are typed SEQ / FAN / DRV by executed
     cardinality, and SEM / CMP / COND templates — each a KOPA-Bench task whose answer golden execution
     derives; resumable per chunk. Trajectories execute on --backend (default `sim`, the world KOPA-Bench
@@ -293,9 +298,11 @@ def synth_command(graph_run: str, out: str, count: int, path_seed: int, workers:
       kopa edge synth --graph runs/edge --out runs/synth --count 2500 --workers 2
       kopa edge synth --graph runs/edge --out runs/synth-rec --count 200 --record runs/synth-rec/recording
       kopa edge filter runs/synth
+      kopa edge synth --graph runs/edge --out runs/synth --count 2500 --workers 2 --filter   # both at once
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from kopa.executor import LocalExecutor
     from kopa.synth.dataset import synth_run
     from kopa.synth.query import ChatWriter, TemplateWriter
 
@@ -310,15 +317,20 @@ def synth_command(graph_run: str, out: str, count: int, path_seed: int, workers:
         chosen = TemplateWriter()
     hold_out = frozenset(p.strip() for p in hold_out_platforms.split(",") if p.strip())
     started = time.perf_counter()
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console.real, transient=True) as progress:
-        bar = progress.add_task("trajectories", total=count)
-        candidates, failures = synth_run(Path(graph_run), Path(out), count, seed=path_seed, workers=workers,
-                                         backend_spec=compose_backend(backend_spec, record_dir, faults),
-                                         hold_out=hold_out, writer=chosen, force=force, max_pages=max_pages,
-                                         progress=lambda done, total: progress.update(bar, completed=done))
-    console.print(f"{len(candidates)} candidates ({len(failures)} failed slots) in "
-                  f"{time.perf_counter() - started:.1f} s → {out}/candidates.jsonl; next: kopa edge filter {out}")
+    with LocalExecutor(workers) as executor:
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=console.real, transient=True) as progress:
+            bar = progress.add_task("trajectories", total=count)
+            candidates, failures = synth_run(Path(graph_run), Path(out), count, seed=path_seed,
+                                             backend_spec=compose_backend(backend_spec, record_dir, faults),
+                                             hold_out=hold_out, writer=chosen, force=force, max_pages=max_pages,
+                                             progress=lambda done, total: progress.update(bar, completed=done),
+                                             executor=executor)
+        console.print(f"{len(candidates)} candidates ({len(failures)} failed slots) in "
+                      f"{time.perf_counter() - started:.1f} s → {out}/candidates.jsonl"
+                      + ("" if then_filter else f"; next: kopa edge filter {out}"))
+        if then_filter:
+            _filter_shown(Path(out), executor=executor)
 
 
 @edge.command("sample", short_help="Phase B: a seeded sample of kept tasks, each query beside its trajectory.")
@@ -375,10 +387,6 @@ def filter_command(run_dir: str, judge_model: str | None, judge_base_url: str | 
       kopa edge filter runs/synth --judge-model qwen3-32b --judge-base-url http://127.0.0.1:8000/v1
       kopa bench run --tasks runs/synth --policy oracle -n 1
     """
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    from kopa.synth.dataset import filter_run
-
     judges = None
     if judge_model:
         from kopa.llm.cache import CachedChatModel
@@ -399,6 +407,15 @@ def filter_command(run_dir: str, judge_model: str | None, judge_base_url: str | 
         model = OpenAIChatModel(solver_model, judge_base_url, temperature=0.0, seed=0)
         solver = ModelSolver(OpenAIAgentPolicy(CachedChatModel(model, Path(llm_cache))))
 
+    _filter_shown(Path(run_dir), judges=judges, solver=solver, workers=workers)
+
+
+def _filter_shown(run_dir: Path, **options: Any) -> None:
+    """`filter_run` with a progress bar per stage, then the report and where everything went."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from kopa.synth.dataset import filter_run
+
     started = time.perf_counter()
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console.real, transient=True) as progress:
@@ -409,7 +426,7 @@ def filter_command(run_dir: str, judge_model: str | None, judge_base_url: str | 
                 bars[stage] = progress.add_task(stage, total=total)
             progress.update(bars[stage], completed=done)  # type: ignore[arg-type]
 
-        kept, drops, _ = filter_run(Path(run_dir), progress=tick, judges=judges, solver=solver, workers=workers)
-    console.print((Path(run_dir) / "report.md").read_text(encoding="utf-8"))
+        kept, drops, _ = filter_run(run_dir, progress=tick, **options)
+    console.print((run_dir / "report.md").read_text(encoding="utf-8"))
     console.print(f"{len(kept)} tasks kept, {len(drops)} dropped in {time.perf_counter() - started:.1f} s → "
                   f"{run_dir}/dataset.jsonl, tasks/, targets/, dropped.jsonl, report.md")

@@ -23,6 +23,7 @@ import math
 import statistics
 from collections import Counter
 from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -35,6 +36,7 @@ from kopa.backends.world import WorldStamp, world_stamp, write_stamp
 from kopa.catalog.loader import load_catalog
 from kopa.edge.graph import ToolGraph
 from kopa.errors import UserError
+from kopa.executor import LocalExecutor
 from kopa.fileio import claim_run_folder, write_atomic
 from kopa.synth.audit import mix, query_audit
 from kopa.synth.audit import render as render_audit
@@ -47,7 +49,7 @@ if TYPE_CHECKING:
     from kopa.synth.judges import ModelJudge
     from kopa.synth.solver import ModelSolver
 
-SYNTH_VERSION = 14  # bump when a change makes the same seed build other trajectories: old parts are not reused
+SYNTH_VERSION = 15  # bump when a change makes the same seed build other trajectories: old parts are not reused
 CHUNK = 25
 MAX_ATTEMPTS_PER_TASK = 20  # slots allowed per wanted task before synthesis gives up
 # Answers a process keeps of the simulator's (bodies): synthesis asks the same start pages again for slot
@@ -126,6 +128,12 @@ def _context(graph_run: str, digest: str, backend: str, seed: int, hold_out: tup
     return _CONTEXTS[key]
 
 
+def _completed(data: bytes) -> Future[bytes]:
+    done: Future[bytes] = Future()
+    done.set_result(data)
+    return done
+
+
 def _run_chunk(job: ChunkJob, writer: QueryWriter | None = None) -> bytes:
     """Build the chunk's trajectories and write its part file (atomically); the file's bytes."""
     part = Path(job.part)
@@ -141,13 +149,14 @@ def _run_chunk(job: ChunkJob, writer: QueryWriter | None = None) -> bytes:
 def synth_run(graph_run: Path, out: Path, n: int, *, seed: int = 0, workers: int = 1, backend_spec: str = "sim",
               hold_out: frozenset[str] = frozenset(), writer: QueryWriter | None = None, force: bool = False,
               max_pages: int = MAX_PAGES,
-              progress: Callable[[int, int], None] | None = None, stop_after_chunks: int | None = None
-              ) -> tuple[list[Candidate], list[Failure]]:
+              progress: Callable[[int, int], None] | None = None, stop_after_chunks: int | None = None,
+              executor: LocalExecutor | None = None) -> tuple[list[Candidate], list[Failure]]:
     """Synthesize until n candidates exist (or n × MAX_ATTEMPTS_PER_TASK attempts were made). Chunks run
-    in `workers` processes (kopa.executor); a model-backed writer runs in this process only."""
-    from kopa.executor import LocalExecutor
+    in `workers` processes (kopa.executor); a model-backed writer runs in this process only. `executor`:
+    worker processes to run in and leave open (`filter_run` then reuses the world they loaded)."""
 
     writer = writer or TemplateWriter()
+    workers = executor.workers if executor is not None else workers
     if workers > 1 and writer.name != "template":
         raise SynthError("--workers > 1 needs the template writer (a model writer runs in one process)")
     if workers > 1 and recorded_backends(backend_spec)[1] is not None:
@@ -172,31 +181,38 @@ def synth_run(graph_run: Path, out: Path, n: int, *, seed: int = 0, workers: int
     def job(chunk: int) -> ChunkJob:
         return ChunkJob(*key, chunk=chunk, part=str(parts / f"{chunk:05d}.jsonl"))
 
+    owned = executor is None
+    executor = executor or LocalExecutor(workers)
+    last = max_chunks if stop_after_chunks is None else min(max_chunks, stop_after_chunks)
+    pending: dict[int, Future[bytes]] = {}
     chunk = 0
-    executor = LocalExecutor(workers)
     try:
-        while found() < n and chunk < max_chunks:
-            if stop_after_chunks is not None and chunk >= stop_after_chunks:
-                return [], []
-            # as many chunks as the candidates still missing need at the rate so far (at least one per
-            # worker, at most four): workers pull chunks as they finish, and idle only at a batch's end
-            done = chunk * CHUNK
+        while True:
+            # Chunks are handed out as workers free up (two in flight per worker), while the candidates
+            # found plus those the chunks in flight should give at the rate so far fall short of n: no
+            # worker waits for a batch's slowest chunk. Which chunks exist does not change the bytes: the
+            # first n candidates in chunk order are kept.
+            done = sum(CHUNK for c in results)
             rate = found() / done if done else 1.0
-            needed = -(-(n - found()) // max(1, int(rate * CHUNK))) if rate > 0 else 4 * workers
-            size = 1 if workers == 1 else max(workers, min(needed, 4 * workers))
-            end = min(chunk + size, max_chunks, stop_after_chunks if stop_after_chunks is not None else max_chunks)
-            batch = list(range(chunk, end))
-            if workers == 1:
-                datas = [_run_chunk(job(c), writer) for c in batch]
-            else:
-                datas = executor.map(_run_chunk, [job(c) for c in batch])
-            for c, data in zip(batch, datas, strict=True):
-                results[c] = _parse_part(data)
-            chunk = batch[-1] + 1
+            while (chunk < last and len(pending) < 2 * workers
+                   and found() + rate * CHUNK * len(pending) < n):
+                pending[chunk] = (executor.submit(_run_chunk, job(chunk)) if workers > 1 else
+                                  _completed(_run_chunk(job(chunk), writer)))
+                chunk += 1
+            if not pending:
+                break
+            finished, _ = wait(pending.values(), return_when=FIRST_COMPLETED)
+            for c in [c for c, future in pending.items() if future in finished]:
+                results[c] = _parse_part(pending.pop(c).result())
             if progress is not None:
                 progress(min(found(), n), n)
     finally:
-        executor.close()
+        for future in pending.values():
+            future.cancel()
+        if owned:
+            executor.close()
+    if stop_after_chunks is not None and chunk >= stop_after_chunks and found() < n:
+        return [], []
     ordered = [x for c in sorted(results) for x in results[c]]
     candidates, failures = [], []
     for item in ordered:
@@ -287,6 +303,7 @@ def _stages(candidates: list[Candidate], cache: dict[str, list[str]], config: di
 
 def _filter_chunk(job: FilterJob) -> bytes:
     """The three stages on one chunk, redundancy left to the caller: kept candidates, drops and notes."""
+    _CONTEXTS.clear()  # a worker that synthesized first frees that state (the world's tables stay loaded)
     candidates, cache, config = _filter_inputs(Path(job.out))
     kept, drops, notes = _stages([candidates[i] for i in job.positions], cache, config, dedupe=False)
     return orjson.dumps({"kept": [c.model_dump(mode="json") for c in kept],
@@ -295,40 +312,47 @@ def _filter_chunk(job: FilterJob) -> bytes:
 
 def filter_run(out: Path, progress: Callable[[str, int, int], None] | None = None,
                judges: tuple[ModelJudge, ModelJudge] | None = None, solver: ModelSolver | None = None,
-               workers: int = 1) -> tuple[list[Candidate], list[Drop], dict[str, int]]:
+               workers: int = 1, executor: LocalExecutor | None = None
+               ) -> tuple[list[Candidate], list[Drop], dict[str, int]]:
     """The three stages on every candidate of the run, then redundancy over what they kept. With
     `workers` > 1 chunks of candidates are filtered in worker processes; the bytes written do not depend
-    on it (model judges and solvers run in this process only)."""
-    from kopa.executor import LocalExecutor
+    on it (model judges and solvers run in this process only). `executor`: worker processes to use and
+    leave open — synthesis's, whose loaded world tables (about 30 s a process on the full world) the stages
+    then reuse."""
 
     if workers > 1 and (judges is not None or solver is not None):
         raise SynthError("--workers > 1 runs without model judges and solvers (they run in one process)")
     config = orjson.loads((out / "config.json").read_bytes())
     candidates = read_candidates(out)
     fresh, _ = recorded_backends(config["backend"])
+    workers = executor.workers if executor is not None else workers
     if workers == 1:
         cache = _load_graph_run(Path(config["graph_run"]))[1]
         kept, drops, notes = _stages(candidates, cache, config, True, progress, judges, solver)
     else:
         # redundancy decided in rounds (`Repeats`): each round filters the next candidate of every group of
-        # would-be repeats, in chunks across the workers, so a repeat of a kept candidate is never filtered
+        # would-be repeats, in chunks the workers pull as they free up, so a repeat of a kept candidate is
+        # never filtered
         repeats = Repeats(candidates)
         kept, drops, notes = [], [], Counter[str]()
-        with LocalExecutor(workers) as executor:
+        pool = executor or LocalExecutor(workers)
+        try:
             while batch := repeats.next_batch():
                 jobs = [FilterJob(str(out), tuple(batch[i:i + FILTER_CHUNK]))
                         for i in range(0, len(batch), FILTER_CHUNK)]
                 passed = []
-                for first in range(0, len(jobs), workers * 2):
-                    for data in executor.map(_filter_chunk, jobs[first:first + workers * 2]):
-                        part = orjson.loads(data)
-                        passed += [Candidate.model_validate(c) for c in part["kept"]]
-                        drops += [Drop.model_validate(d) for d in part["drops"]]
-                        notes.update(part["notes"])
-                        if progress is not None:
-                            progress("stages 1-3", len(kept) + len(passed) + len(drops) + len(repeats.drops),
-                                     len(candidates))
+                for data in pool.imap(_filter_chunk, jobs):
+                    part = orjson.loads(data)
+                    passed += [Candidate.model_validate(c) for c in part["kept"]]
+                    drops += [Drop.model_validate(d) for d in part["drops"]]
+                    notes.update(part["notes"])
+                    if progress is not None:
+                        progress("stages 1-3", len(kept) + len(passed) + len(drops) + len(repeats.drops),
+                                 len(candidates))
                 kept += repeats.settle(batch, passed)
+        finally:
+            if executor is None:
+                pool.close()
         kept.sort(key=lambda c: c.index)
         drops = sorted(drops + repeats.drops, key=lambda d: d.index)
         notes = dict(notes)

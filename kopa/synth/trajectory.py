@@ -779,17 +779,19 @@ def _answerable_text(value: Any, handed: set[str]) -> bool:
 # The paper's mix (seed §5.5): a single sequential junction 34.4%, a template alone 28.9% (SEM 17.0, CMP 9.0,
 # COND 2.8), MIXED 36.7%. A slot draws its shape and junction count, then retries the same draw on new starts
 # (SHAPE_TRIES). The weights are what the paper's mix asks of the KEPT set, given how often each draw is kept
-# on the full world (synth-full7, 3,142 slots): a single junction 68% (the rest repeat an earlier task), two
-# junctions 44%, three 50%, SEM alone 70%, SEM after a junction 23%, a stated CMP 95%, COND alone 46%. A block
-# after two junctions was never kept (0 of 99 slots), nor COND after one (0 of 20), CMP after one rarely (4 of
-# 83): G* seldom leaves a one-record source with two ways on that far down a chain, and each failed slot costs
-# six attempts. Drawn as before (0.6 / 0.57 / 0.72), MIXED was 21.7% and tasks of ≥ 4 calls 53.0%.
+# on the full world (synth-full8, 3,200 slots): a single junction 72% (the rest mostly repeat an earlier
+# task), two junctions 41%, three 42%, SEM alone 70%, SEM after a junction 25%, a stated CMP 96%, COND alone
+# 47%. In synth-full7, SEM or COND after two junctions was never kept (0 of 69 slots), COND after one neither
+# (0 of 20), CMP after one or two rarely (7 of 113): G* seldom leaves a one-record source with two ways on
+# that far down a chain, and each failed slot costs six attempts. Drawn as the paper's mix itself (0.6 /
+# 0.57 / 0.72), MIXED was 21.7% of the kept set and tasks of ≥ 4 calls 53.0%: SEM and COND alone (three
+# calls or fewer) were kept more often than the longer chains.
 SHAPES = ("seq", "SEM", "CMP", "COND")
-SHAPE_WEIGHTS = (0.64, 0.22, 0.09, 0.05)
+SHAPE_WEIGHTS = (0.70, 0.19, 0.08, 0.03)
 JUNCTIONS = (1, 2, 3)  # sequential junctions m − 1 of a seq trajectory ...
-JUNCTION_WEIGHTS = (0.43, 0.33, 0.24)  # ... with these probabilities
+JUNCTION_WEIGHTS = (0.44, 0.32, 0.24)  # ... with these probabilities
 PREFIX = (0, 1, 2)  # sequential junctions before a block: 0 (the block alone), 1, 2 ...
-PREFIX_WEIGHTS = {"SEM": (0.7, 0.3, 0.0), "CMP": (0.92, 0.08, 0.0), "COND": (1.0, 0.0, 0.0)}  # ... by block
+PREFIX_WEIGHTS = {"SEM": (0.7, 0.3, 0.0), "CMP": (0.95, 0.05, 0.0), "COND": (1.0, 0.0, 0.0)}  # ... by block
 SHAPE_TRIES = 6
 BLOCK_WIDTH = {"SEM": 2}  # tools a block calls from its source on different edges (CMP and COND: one, twice)
 
