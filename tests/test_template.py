@@ -50,6 +50,15 @@ def test_iso_days_order_as_days_and_other_text_never_orders():
     assert resolve("t.records[?kind>가].name", SCOPE) == []  # names are not ordered
 
 
+def test_an_ordering_reads_each_value_as_a_number_whatever_its_form():
+    values = {"v": {"records": [{"id": i, "x": x} for i, x in enumerate(
+        ["100", "0100", "1e2", "99.5", "1,000", 100.0, "²", "", "abc", True, " 250 ", "-5", "٣٠٠"])]}}
+    # 0100, 1e2 and 100.0 are 100; the superscript, the empty and the word are not numbers, nor is a bool;
+    # "٣٠٠" (Arabic-Indic digits) is 300, as Decimal reads it
+    assert resolve("v.records[?x>=100].id", values) == [0, 1, 2, 4, 5, 10, 12]
+    assert resolve("v.records[?x<100].id", values) == [3, 11]
+
+
 def test_ordering_filters():
     assert resolve("t.records|maxby:amount", SCOPE)["name"] == "가"  # 1,200 read as a number, not text
     assert resolve("t.records|minby:amount", SCOPE)["name"] == "나"
