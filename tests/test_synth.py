@@ -878,6 +878,23 @@ def test_drv_choice_is_one_of_the_options_and_dates_written_iso_pivot_by_day():
                                                                                              chosen.passed[0])
 
 
+def test_a_start_that_allows_no_node_draws_only_the_permutation_a_later_slot_replays():
+    # a one-record pick (max or min) on bills, which have days to pivot on but no quantity: no node. The
+    # draws must be the pivots' permutation alone — what a worker that learned this start replays — or a
+    # slot's bytes would depend on which slots its worker built before (kopa.synth.trajectory.junction)
+    from kopa.synth.junction import drv_choice, drv_draws
+
+    tool = CATALOG["search_assembly_bills"]
+    days = ["2026-01-28", "2026-01-27", "2026-01-20", "2026-01-15", "2026-01-02", "2025-12-30"]
+    records = [{"BILL_ID": f"PRC_{i}", "BILL_NAME": f"법안{i}", "PROPOSE_DT": d} for i, d in enumerate(days)]
+    picks = frozenset({"max", "min"})
+    built, replayed = stream(0, "test", "no-node"), stream(0, "test", "no-node")
+    assert drv_choice(tool, records, "BILL_ID", built, picks) is None
+    replayed.permutation(drv_draws(records, "BILL_ID", picks))
+    assert built.bit_generator.state == replayed.bit_generator.state
+    assert drv_choice(tool, records, "BILL_ID", stream(0, "test", "no-node")) is not None  # a day pivot allows one
+
+
 def test_a_one_record_pick_hands_on_the_arguments_that_record_pairs_with_its_code():
     from kopa.eval.template import resolve
     from kopa.synth.junction import Selection

@@ -46,3 +46,56 @@ def report(title: str, rows: list[tuple[str, str]]) -> None:
     for key, value in rows:
         print(f"  {key.ljust(width)}  {value}")
     sys.stdout.flush()
+
+
+class TreePeak:
+    """The peak of this process's and all its descendants' resident memory summed, sampled every `every`
+    seconds on a thread: what the machine must hold at once (per-process peaks, summed, overstate it when
+    the processes peak at different times). Linux /proc only; elsewhere it reports 0."""
+
+    def __init__(self, every: float = 0.5) -> None:
+        import threading
+
+        self.every = every
+        self.peak_mb = 0.0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> TreePeak:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every):
+            self.peak_mb = max(self.peak_mb, _tree_rss_mb(os.getpid()))
+
+    def __str__(self) -> str:
+        return f"{self.peak_mb:.0f} MB (all processes at once, sampled every {self.every:g} s)"
+
+
+def _tree_rss_mb(root: int) -> float:
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    try:
+        pids = [int(p) for p in os.listdir("/proc") if p.isdigit()]
+    except OSError:
+        return 0.0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                parent = int(f.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{pid}/statm") as f:
+                rss[pid] = int(f.read().split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(parent, []).append(pid)
+    total, stack = 0, [root]
+    while stack:
+        pid = stack.pop()
+        total += rss.get(pid, 0)
+        stack += children.get(pid, [])
+    return total * os.sysconf("SC_PAGE_SIZE") / 2**20

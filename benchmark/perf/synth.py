@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _common import isolated_cache, peak_rss_mb, report
+from _common import TreePeak, isolated_cache, peak_rss_mb, report
 
 from kopa.backends.spec import open_backend
 from kopa.catalog.loader import load_catalog
@@ -85,7 +85,7 @@ def main() -> None:
     out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="kopa-synth-perf-"))
     started = time.perf_counter()
     # as `kopa edge synth --filter` runs them: the filter in synthesis's workers, whose world is loaded
-    with LocalExecutor(args.workers) as executor:
+    with TreePeak() as memory, LocalExecutor(args.workers) as executor:
         candidates, failures = synth_run(Path(args.graph), out, args.n, seed=args.seed, backend_spec=args.backend,
                                          executor=executor)
         synthesized = time.perf_counter()
@@ -98,6 +98,7 @@ def main() -> None:
         ("filter", f"{filtered - synthesized:.1f} s; kept {len(kept)}, dropped {len(drops)}"),
         ("total", f"{filtered - started:.1f} s"),
         ("peak RSS", f"main {peak_rss_mb():.0f} MB; largest worker {children_peak_mb():.0f} MB"),
+        ("peak memory", str(memory)),
         ("run folder", str(out)),
     ])
 

@@ -214,27 +214,34 @@ def _threshold(records: list[dict], column: list[Any], g: str, field: str, op: s
     return text, passed
 
 
-def _pivot_options(tool: Tool, records: list[dict], field: str, g: str, rng: np.random.Generator) -> list[Selection]:
-    """The process nodes that pivot on field g (g == field: the most frequent value, `mode`)."""
+def _pivot_options(tool: Tool, records: list[dict], field: str, g: str, rng: np.random.Generator,
+                   processes: frozenset[str] | None = None) -> list[Selection]:
+    """The process nodes (of `processes`, when given) that pivot on field g (g == field: the most frequent
+    value, `mode`). A node left out is never looked for: a threshold draws its pivot from `rng`, and a node
+    found only to be dropped would move every later draw (see drv_draws)."""
+    def wanted(process: str) -> bool:
+        return processes is None or process in processes
+
     if g == field:
-        most = most_frequent([r[field] for r in records])
+        most = most_frequent([r[field] for r in records]) if wanted("mode") else None
         return [] if most is None else [Selection("mode", field, None, [most])]
     out: list[Selection] = []
     column = numbers([r[g] for r in records]) if is_measure(tool, g) else None
     if column is not None and is_quantity(tool, g, records, column):
         for process, largest in (("max", True), ("min", False)):
-            best = _argbest(records, column, field, largest)
+            best = _argbest(records, column, field, largest) if wanted(process) else None
             if best is not None:
                 out.append(Selection(process, g, None, [str(best[field])]))
         for op in ("ge", "le"):
-            found = _threshold(records, column, g, field, op, rng)
+            found = _threshold(records, column, g, field, op, rng) if wanted(op) else None
             if found:
                 out.append(Selection(op, g, found[0], found[1]))  # type: ignore[arg-type]
     elif is_date(tool, g, records):
-        found = _threshold(records, [day_number(r[g]) for r in records], g, field, "after", rng)
-        if found:
-            out.append(Selection("after", g, found[0], found[1]))
-    elif is_enum(tool, g, records):
+        if wanted("after"):
+            found = _threshold(records, [day_number(r[g]) for r in records], g, field, "after", rng)
+            if found:
+                out.append(Selection("after", g, found[0], found[1]))
+    elif is_enum(tool, g, records) and wanted("eq"):
         groups: dict[Any, dict[str, None]] = {}  # one pass: each kind's connecting values, in record order
         for r in records:
             value = r[field]
@@ -284,8 +291,7 @@ def drv_choice(tool: Tool, records: list[dict], field: str, rng: np.random.Gener
     if pivots is None:
         return None
     for i in rng.permutation(len(pivots)):
-        options = [s for s in _pivot_options(tool, records, field, pivots[int(i)], rng)
-                   if processes is None or s.process in processes]
+        options = _pivot_options(tool, records, field, pivots[int(i)], rng, processes)
         if options:
             return options[int(rng.integers(len(options)))]
     return None
