@@ -356,8 +356,6 @@ def test_the_same_index_builds_the_same_bytes(graph_run):
 
 @pytest.mark.slow
 def test_the_dataset_does_not_depend_on_workers_or_interruption(graph_run, tmp_path):
-    from kopa.executor import LocalExecutor
-
     out, _ = graph_run
     n = CHUNK + 5  # more than one chunk can give: the interrupted run needs a second
     synth_run(out, tmp_path / "one", n, seed=1, workers=1)
@@ -365,18 +363,13 @@ def test_the_dataset_does_not_depend_on_workers_or_interruption(graph_run, tmp_p
     assert synth_run(out, tmp_path / "cut", n, seed=1, stop_after_chunks=1) == ([], [])  # interrupted
     assert len(list((tmp_path / "cut" / "parts").glob("*.jsonl"))) == 1
     synth_run(out, tmp_path / "cut", n, seed=1)
-    with LocalExecutor(2) as executor:  # as `kopa edge synth --filter`: both in one pair of workers
-        synth_run(out, tmp_path / "shared", n, seed=1, executor=executor)
-        filter_run(tmp_path / "shared", executor=executor)
     one = (tmp_path / "one" / "candidates.jsonl").read_bytes()
     assert one and one == (tmp_path / "four" / "candidates.jsonl").read_bytes()
     assert one == (tmp_path / "cut" / "candidates.jsonl").read_bytes()
-    assert one == (tmp_path / "shared" / "candidates.jsonl").read_bytes()
     filter_run(tmp_path / "one")
     filter_run(tmp_path / "four", workers=2)  # chunks filtered in two processes, deduplicated together
     for file in ("dataset.jsonl", "dropped.jsonl", "stats.json"):
-        data = (tmp_path / "one" / file).read_bytes()
-        assert data == (tmp_path / "four" / file).read_bytes() == (tmp_path / "shared" / file).read_bytes(), file
+        assert (tmp_path / "one" / file).read_bytes() == (tmp_path / "four" / file).read_bytes(), file
 
 
 # ------------------------------------------------------------------ non-sequential templates

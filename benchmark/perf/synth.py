@@ -27,7 +27,6 @@ from _common import TreePeak, isolated_cache, peak_rss_mb, report
 from kopa.backends.spec import open_backend
 from kopa.catalog.loader import load_catalog
 from kopa.eval.task import GoldenStep
-from kopa.executor import LocalExecutor
 from kopa.synth.dataset import _load_graph_run, filter_run, synth_run
 from kopa.synth.junction import distinct, drv_choice, drv_options, junction_kind
 from kopa.synth.trajectory import ChainBuild, SynthContext
@@ -84,12 +83,11 @@ def main() -> None:
         return
     out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="kopa-synth-perf-"))
     started = time.perf_counter()
-    # as `kopa edge synth --filter` runs them: the filter in synthesis's workers, whose world is loaded
-    with TreePeak() as memory, LocalExecutor(args.workers) as executor:
-        candidates, failures = synth_run(Path(args.graph), out, args.n, seed=args.seed, backend_spec=args.backend,
-                                         executor=executor)
+    with TreePeak() as memory:
+        candidates, failures = synth_run(Path(args.graph), out, args.n, seed=args.seed, workers=args.workers,
+                                         backend_spec=args.backend)
         synthesized = time.perf_counter()
-        kept, drops, _ = filter_run(out, executor=executor)
+        kept, drops, _ = filter_run(out, workers=args.workers)
         filtered = time.perf_counter()
     report("EDGE Phase B (sim)", [
         ("backend", args.backend),

@@ -280,8 +280,7 @@ def graph_export(run_dir: str, fmt: str, include_pruned: bool, out: str | None, 
               help="--writer chat: where replies are cached by request hash (replayed offline).")
 @click.option("--force", is_flag=True, help="Discard a run folder made with another configuration.")
 @click.option("--filter", "then_filter", is_flag=True,
-              help="Then filter the candidates as `kopa edge filter DIR` does (offline judges), in the same "
-                   "worker processes: the world they loaded is not loaded again.")
+              help="Then filter the candidates as `kopa edge filter DIR --workers N` does (offline judges).")
 @backend_options
 def synth_command(graph_run: str, out: str, count: int, path_seed: int, workers: int, hold_out_platforms: str,
                   max_pages: int, writer: str, writer_model: str | None, writer_base_url: str | None, llm_cache: str,
@@ -302,7 +301,6 @@ def synth_command(graph_run: str, out: str, count: int, path_seed: int, workers:
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from kopa.executor import LocalExecutor
     from kopa.synth.dataset import synth_run
     from kopa.synth.query import ChatWriter, TemplateWriter
 
@@ -317,20 +315,18 @@ def synth_command(graph_run: str, out: str, count: int, path_seed: int, workers:
         chosen = TemplateWriter()
     hold_out = frozenset(p.strip() for p in hold_out_platforms.split(",") if p.strip())
     started = time.perf_counter()
-    with LocalExecutor(workers) as executor:
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                      console=console.real, transient=True) as progress:
-            bar = progress.add_task("trajectories", total=count)
-            candidates, failures = synth_run(Path(graph_run), Path(out), count, seed=path_seed,
-                                             backend_spec=compose_backend(backend_spec, record_dir, faults),
-                                             hold_out=hold_out, writer=chosen, force=force, max_pages=max_pages,
-                                             progress=lambda done, total: progress.update(bar, completed=done),
-                                             executor=executor)
-        console.print(f"{len(candidates)} candidates ({len(failures)} failed slots) in "
-                      f"{time.perf_counter() - started:.1f} s → {out}/candidates.jsonl"
-                      + ("" if then_filter else f"; next: kopa edge filter {out}"))
-        if then_filter:
-            _filter_shown(Path(out), executor=executor)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console.real, transient=True) as progress:
+        bar = progress.add_task("trajectories", total=count)
+        candidates, failures = synth_run(Path(graph_run), Path(out), count, seed=path_seed, workers=workers,
+                                         backend_spec=compose_backend(backend_spec, record_dir, faults),
+                                         hold_out=hold_out, writer=chosen, force=force, max_pages=max_pages,
+                                         progress=lambda done, total: progress.update(bar, completed=done))
+    console.print(f"{len(candidates)} candidates ({len(failures)} failed slots) in "
+                  f"{time.perf_counter() - started:.1f} s → {out}/candidates.jsonl"
+                  + ("" if then_filter else f"; next: kopa edge filter {out}"))
+    if then_filter:
+        _filter_shown(Path(out), workers=workers)
 
 
 @edge.command("sample", short_help="Phase B: a seeded sample of kept tasks, each query beside its trajectory.")

@@ -149,14 +149,12 @@ def _run_chunk(job: ChunkJob, writer: QueryWriter | None = None) -> bytes:
 def synth_run(graph_run: Path, out: Path, n: int, *, seed: int = 0, workers: int = 1, backend_spec: str = "sim",
               hold_out: frozenset[str] = frozenset(), writer: QueryWriter | None = None, force: bool = False,
               max_pages: int = MAX_PAGES,
-              progress: Callable[[int, int], None] | None = None, stop_after_chunks: int | None = None,
-              executor: LocalExecutor | None = None) -> tuple[list[Candidate], list[Failure]]:
+              progress: Callable[[int, int], None] | None = None, stop_after_chunks: int | None = None
+              ) -> tuple[list[Candidate], list[Failure]]:
     """Synthesize until n candidates exist (or n × MAX_ATTEMPTS_PER_TASK attempts were made). Chunks run
-    in `workers` processes (kopa.executor); a model-backed writer runs in this process only. `executor`:
-    worker processes to run in and leave open (`filter_run` then reuses the world they loaded)."""
+    in `workers` processes (kopa.executor); a model-backed writer runs in this process only."""
 
     writer = writer or TemplateWriter()
-    workers = executor.workers if executor is not None else workers
     if workers > 1 and writer.name != "template":
         raise SynthError("--workers > 1 needs the template writer (a model writer runs in one process)")
     if workers > 1 and recorded_backends(backend_spec)[1] is not None:
@@ -181,8 +179,7 @@ def synth_run(graph_run: Path, out: Path, n: int, *, seed: int = 0, workers: int
     def job(chunk: int) -> ChunkJob:
         return ChunkJob(*key, chunk=chunk, part=str(parts / f"{chunk:05d}.jsonl"))
 
-    owned = executor is None
-    executor = executor or LocalExecutor(workers)
+    executor = LocalExecutor(workers)
     last = max_chunks if stop_after_chunks is None else min(max_chunks, stop_after_chunks)
     pending: dict[int, Future[bytes]] = {}
     chunk = 0
@@ -209,8 +206,7 @@ def synth_run(graph_run: Path, out: Path, n: int, *, seed: int = 0, workers: int
     finally:
         for future in pending.values():
             future.cancel()
-        if owned:
-            executor.close()
+        executor.close()
     if stop_after_chunks is not None and chunk >= stop_after_chunks and found() < n:
         return [], []
     ordered = [x for c in sorted(results) for x in results[c]]
@@ -303,7 +299,6 @@ def _stages(candidates: list[Candidate], cache: dict[str, list[str]], config: di
 
 def _filter_chunk(job: FilterJob) -> bytes:
     """The three stages on one chunk, redundancy left to the caller: kept candidates, drops and notes."""
-    _CONTEXTS.clear()  # a worker that synthesized first frees that state (the world's tables stay loaded)
     candidates, cache, config = _filter_inputs(Path(job.out))
     kept, drops, notes = _stages([candidates[i] for i in job.positions], cache, config, dedupe=False)
     return orjson.dumps({"kept": [c.model_dump(mode="json") for c in kept],
@@ -312,20 +307,16 @@ def _filter_chunk(job: FilterJob) -> bytes:
 
 def filter_run(out: Path, progress: Callable[[str, int, int], None] | None = None,
                judges: tuple[ModelJudge, ModelJudge] | None = None, solver: ModelSolver | None = None,
-               workers: int = 1, executor: LocalExecutor | None = None
-               ) -> tuple[list[Candidate], list[Drop], dict[str, int]]:
+               workers: int = 1) -> tuple[list[Candidate], list[Drop], dict[str, int]]:
     """The three stages on every candidate of the run, then redundancy over what they kept. With
     `workers` > 1 chunks of candidates are filtered in worker processes; the bytes written do not depend
-    on it (model judges and solvers run in this process only). `executor`: worker processes to use and
-    leave open — synthesis's, whose loaded world tables (about 30 s a process on the full world) the stages
-    then reuse."""
+    on it (model judges and solvers run in this process only)."""
 
     if workers > 1 and (judges is not None or solver is not None):
         raise SynthError("--workers > 1 runs without model judges and solvers (they run in one process)")
     config = orjson.loads((out / "config.json").read_bytes())
     candidates = read_candidates(out)
     fresh, _ = recorded_backends(config["backend"])
-    workers = executor.workers if executor is not None else workers
     if workers == 1:
         cache = _load_graph_run(Path(config["graph_run"]))[1]
         kept, drops, notes = _stages(candidates, cache, config, True, progress, judges, solver)
@@ -335,8 +326,7 @@ def filter_run(out: Path, progress: Callable[[str, int, int], None] | None = Non
         # never filtered
         repeats = Repeats(candidates)
         kept, drops, notes = [], [], Counter[str]()
-        pool = executor or LocalExecutor(workers)
-        try:
+        with LocalExecutor(workers) as pool:
             while batch := repeats.next_batch():
                 jobs = [FilterJob(str(out), tuple(batch[i:i + FILTER_CHUNK]))
                         for i in range(0, len(batch), FILTER_CHUNK)]
@@ -350,9 +340,6 @@ def filter_run(out: Path, progress: Callable[[str, int, int], None] | None = Non
                         progress("stages 1-3", len(kept) + len(passed) + len(drops) + len(repeats.drops),
                                  len(candidates))
                 kept += repeats.settle(batch, passed)
-        finally:
-            if executor is None:
-                pool.close()
         kept.sort(key=lambda c: c.index)
         drops = sorted(drops + repeats.drops, key=lambda d: d.index)
         notes = dict(notes)
