@@ -351,6 +351,16 @@ def test_a_file_without_a_task_list_says_what_it_holds(tmp_path, text, got):
     assert one_line(caught) == f"{path}: expected a mapping with a 'tasks' list, got {got}"
 
 
+@pytest.mark.parametrize("bad", ["../../PWNED-task", "a/b", "..", ".hidden", "a\\b"])
+def test_a_task_id_that_would_name_a_path_outside_a_run_folder_is_refused(tmp_path, bad):
+    # a run writes transcripts/<id>.s0.r0.json: "../../PWNED-task" would land outside the run folder
+    path = _write(tmp_path / "t.yaml", _task(id=bad))
+    with pytest.raises(TaskFileError) as caught:
+        load_task_file(path)
+    message = one_line(caught)
+    assert f"task id {bad!r}" in message and "no '/'" in message, message
+
+
 def test_a_schema_error_names_the_file_line_task_and_field(tmp_path):
     path = _write(tmp_path / "t.yaml", GOOD, _task(id="synthetic-002", domain="finanse"))
     with pytest.raises(TaskFileError) as caught:

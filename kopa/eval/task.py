@@ -128,6 +128,9 @@ class Task(_Strict):
 
     @model_validator(mode="after")
     def _basis(self) -> Task:
+        # an id names files in a run folder (transcripts/<id>.s0.r0.json): "../../x" would write outside it
+        if not self.id or self.id.startswith(".") or any(c in self.id for c in "/\\\0"):
+            raise ValueError(f"task id {self.id!r}: an id names files, so it has no '/', '\\' or leading '.'")
         if "RESPONSE" in self.reward_basis and self.answer is None:
             raise ValueError(f"task {self.id}: RESPONSE in reward_basis needs an answer")
         if not self.reward_basis:
