@@ -185,13 +185,14 @@ def synth_run(graph_run: Path, out: Path, n: int, *, seed: int = 0, workers: int
     chunk = 0
     try:
         while True:
-            # Chunks are handed out as workers free up (two in flight per worker), while the candidates
-            # found plus those the chunks in flight should give at the rate so far fall short of n: no
-            # worker waits for a batch's slowest chunk. Which chunks exist does not change the bytes: the
-            # first n candidates in chunk order are kept.
+            # Chunks are handed out as workers free up (two in flight per worker; one at a time in this
+            # process when there are no workers), while the candidates found plus those the chunks in
+            # flight should give at the rate so far fall short of n: no worker waits for a batch's slowest
+            # chunk. Which chunks exist does not change the bytes: the first n candidates in chunk order
+            # are kept.
             done = sum(CHUNK for c in results)
             rate = found() / done if done else 1.0
-            while (chunk < last and len(pending) < 2 * workers
+            while (chunk < last and len(pending) < (2 * workers if workers > 1 else 1)
                    and found() + rate * CHUNK * len(pending) < n):
                 pending[chunk] = (executor.submit(_run_chunk, job(chunk)) if workers > 1 else
                                   _completed(_run_chunk(job(chunk), writer)))
