@@ -108,13 +108,19 @@ def test_a_comparison_of_two_named_places_names_them_and_not_the_lookup():
     assert TemplateWriter().write(spec, np.random.default_rng(0)) == "고양시와 군포시의 경기도 맛집은 몇 건 차이 나는가?"
 
 
+def _sem(start: str, services: list[str], named: Literal_, code: tuple[str, str], records: int,
+         answer: AnswerInfo) -> QueryInput:
+    """A SEM block on the start's one entity (`named`, handing on `code`: its field label and value)."""
+    block = BlockInfo(kind="SEM", source="s1", records=records, steps=["s2a", "s2b"], tools=["x", "y"],
+                      subjects=services, fields=[code[0]] * 2, values=[code[1]] * 2)
+    return _spec(block=block, junctions=[], pattern="SEM", literals=[named], answer=answer,
+                 subjects={"s1": start, "s2a": services[0], "s2b": services[1]})
+
+
 def test_two_facts_about_one_entity_may_be_how_many_each_service_lists():
-    block = BlockInfo(kind="SEM", source="s1", records=40, steps=["s2a", "s2b"], tools=["x", "y"],
-                      subjects=["경기도 버스정류소", "경기도 공공도서관"], fields=["시군코드"] * 2, values=["41370", "41370"])
-    spec = _spec(block=block, junctions=[], pattern="SEM",
-                 literals=[Literal_(step="s1", param="SIGUN_NM", label="시군명", value="오산시", phrase="오산시")],
-                 subjects={"s1": "경기도 공중화장실", "s2a": "경기도 버스정류소", "s2b": "경기도 공공도서관"},
-                 answer=AnswerInfo(kind="facts", step="s2", label="건수", by_label="건수"))
+    spec = _sem("경기도 공중화장실", ["경기도 버스정류소", "경기도 공공도서관"],
+                Literal_(step="s1", param="SIGUN_NM", label="시군명", value="오산시", phrase="오산시"),
+                ("시군코드", "41370"), 40, AnswerInfo(kind="facts", step="s2", label="건수", by_label="건수"))
     assert TemplateWriter().write(spec, np.random.default_rng(0)) == (
         "오산시의 경기도 버스정류소 건수와 경기도 공공도서관 건수는 각각 몇 건인가?")
     # a facility's name hands on its district's code: said as the facility, not as if it were the district
@@ -126,13 +132,10 @@ def test_two_facts_about_one_entity_may_be_how_many_each_service_lists():
 
 def test_a_fact_of_the_entitys_own_record_is_the_entitys():
     # a member looked up by name; one service gives the member's record, another the member's committee
-    block = BlockInfo(kind="SEM", source="s1", records=1, steps=["s2a", "s2b"], tools=["x", "y"],
-                      subjects=["국회의원", "위원회 위원"], fields=["국회의원코드"] * 2, values=["M1", "M1"])
-    spec = _spec(block=block, junctions=[], pattern="SEM",
-                 literals=[Literal_(step="s1", param="HG_NM", label="이름", value="강광순", phrase="강광순")],
-                 subjects={"s1": "국회의원", "s2a": "국회의원", "s2b": "위원회 위원"},
-                 answer=AnswerInfo(kind="facts", step="s2", field="POLY_NM", label="정당명", by="CMIT_NM",
-                                   by_label="위원회명"))
+    spec = _sem("국회의원", ["국회의원", "위원회 위원"],
+                Literal_(step="s1", param="HG_NM", label="이름", value="강광순", phrase="강광순"),
+                ("국회의원코드", "M1"), 1, AnswerInfo(kind="facts", step="s2", field="POLY_NM", label="정당명",
+                                                  by="CMIT_NM", by_label="위원회명"))
     assert TemplateWriter().write(spec, np.random.default_rng(0)) == "강광순의 정당명과 위원회명은 각각 무엇인가?"
     # one label for both: which service each comes from is what tells them apart
     same = spec.model_copy(update={"answer": spec.answer.model_copy(update={"by_label": "정당명"})})

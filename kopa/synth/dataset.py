@@ -25,6 +25,7 @@ from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -128,12 +129,6 @@ def _context(graph_run: str, digest: str, backend: str, seed: int, hold_out: tup
     return _CONTEXTS[key]
 
 
-def _completed(data: bytes) -> Future[bytes]:
-    done: Future[bytes] = Future()
-    done.set_result(data)
-    return done
-
-
 def _run_chunk(job: ChunkJob, writer: QueryWriter | None = None) -> bytes:
     """Build the chunk's trajectories and write its part file (atomically); the file's bytes."""
     part = Path(job.part)
@@ -194,8 +189,9 @@ def synth_run(graph_run: Path, out: Path, n: int, *, seed: int = 0, workers: int
             rate = found() / done if done else 1.0
             while (chunk < last and len(pending) < (2 * workers if workers > 1 else 1)
                    and found() + rate * CHUNK * len(pending) < n):
-                pending[chunk] = (executor.submit(_run_chunk, job(chunk)) if workers > 1 else
-                                  _completed(_run_chunk(job(chunk), writer)))
+                # in this process the writer goes along (a model writer cannot be pickled to a worker)
+                pending[chunk] = executor.submit(_run_chunk if workers > 1 else partial(_run_chunk, writer=writer),
+                                                 job(chunk))
                 chunk += 1
             if not pending:
                 break
