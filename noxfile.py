@@ -2,7 +2,7 @@
 
     nox -s demo     install kopa and run the main job on the embedded simulator: multi-step chains, then
                     KOPA-Bench with the offline baselines (a table and runs/baselines/report.md)
-    nox             the default sessions: tests, ray, rl, clients and wheel (what CI runs)
+    nox             the default sessions: tests, perf_smoke, ray, rl, clients and wheel (what CI runs)
     nox -s tests    install kopa with test extras, lint, and run the fast test suite
     nox -s ray      install kopa with the ray extra and run the Ray executor's tests on a local
                     ray.init(num_cpus=2): the same bytes as in-process (skipped by `tests`, which has no Ray)
@@ -10,6 +10,7 @@
                     path, reward manager, GRPO advantages, dataset loader and Hydra config (tests marked verl)
     nox -s slow     the slow tests (full-scale worlds)
     nox -s perf     the performance harness in benchmark/perf (prints numbers; asserts nothing)
+    nox -s perf_smoke  every benchmark/perf script at a small size: each runs to its end (what CI runs)
     nox -s clients  unmodified third-party client libraries (OpenDART, KRX, NEIS, Seoul) against the
                     served simulator
     nox -s wheel    build the wheel, install it (no extras) into a fresh environment outside the source
@@ -26,7 +27,7 @@ import nox
 
 nox.options.default_venv_backend = "venv"
 nox.options.reuse_existing_virtualenvs = True
-nox.options.sessions = ["tests", "ray", "rl", "clients", "wheel"]
+nox.options.sessions = ["tests", "perf_smoke", "ray", "rl", "clients", "wheel"]
 
 PYTHON = "3.11"
 
@@ -92,6 +93,12 @@ def perf(session: nox.Session) -> None:
     session.install("-e", ".")
     for script in ("tool_calls.py", "paging.py", "world_build.py", "recording.py", "bench_oracle.py", "serve_load.py", "cli_start.py"):
         session.run("python", f"benchmark/perf/{script}", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def perf_smoke(session: nox.Session) -> None:
+    session.install("-e", ".[test]")
+    session.run("pytest", "-m", "perf", "-n", "2", "tests/test_perf_scripts.py", *session.posargs)
 
 
 @nox.session(python=PYTHON)

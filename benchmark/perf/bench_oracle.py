@@ -29,7 +29,7 @@ def main() -> None:
     episodes = run_bench(RunConfig(policy="oracle", rollouts=args.rollouts), out, workers=args.workers)
     elapsed = time.perf_counter() - started
     passed = sum(e.score.passed for e in episodes)
-    calls = sum(len(e.calls) for e in episodes)
+    calls = sum(e.calls for e in episodes)
     report(f"oracle: {len(load_tasks())} tasks x {args.rollouts} rollouts, in-process simulator (target <= 30 s)", [
         ("episodes", f"{len(episodes)} ({passed} passed)"),
         ("wall time", f"{elapsed:.1f} s ({len(episodes) / elapsed:.1f} episodes/s, {calls / elapsed:,.0f} tool calls/s)"),

@@ -76,8 +76,9 @@ def main() -> None:
         others = {pid: peak_of(pid) for pid in descendants(os.getpid())}
     own = peak_rss_mb()
     calls = sum(h["calls"] for h in phase.history)
-    # The loop's time: from the end of the skeleton (one iteration's length before the first stamp).
-    loop = stamps[-1] - (stamps[0] - (stamps[1] - stamps[0] if len(stamps) > 1 else 0)) if stamps else elapsed
+    # The loop's time: from the end of the skeleton (one iteration's length before the first stamp); with
+    # fewer than two iterations no length is known, and the whole run stands for it.
+    loop = stamps[-1] - (stamps[0] - (stamps[1] - stamps[0])) if len(stamps) > 1 else elapsed
     largest = sorted(others.values(), reverse=True)[:4]
     report(f"EDGE Phase A, {len(skeleton.nodes)} tools, T={args.T}, M={args.M}, backend {args.backend}, "
            f"executor {args.executor} x {executor.workers}", [
