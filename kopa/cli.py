@@ -102,7 +102,7 @@ def main(debug: bool) -> None:
     Start here:
       kopa demo                       multi-step lookup chains on the embedded simulator
       kopa bench baselines            KOPA-Bench with the offline baselines: what it measures, how agents fail
-      kopa tools list                 every tool of the ten platforms
+      kopa tools list                 every tool of the eleven platforms
       kopa tools show find_dart_corp_code
       kopa call find_dart_corp_code corp_name=라이트론
       kopa sim serve --port 8800      the simulator over HTTP on loopback
