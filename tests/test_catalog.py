@@ -59,6 +59,15 @@ def test_tool_names_are_unique_and_descriptions_korean():
         assert tool.spec.output, f"{tool.name} documents no output fields"
 
 
+def test_a_parameter_s_field_names_one_of_its_tool_s_output_fields():
+    """`field` says which output field a parameter filters on (a client-side filter applies it; synthesis
+    states a search by that field's values), so it must be one the tool answers with."""
+    named = [(t, p) for t in CATALOG for p in t.spec.params if p.field]
+    assert any(p.location != "client" for _, p in named)  # server-side searches document theirs too
+    for tool, param in named:
+        assert param.field in {f.name for f in tool.spec.output}, f"{tool.name}.{param.name} → {param.field}"
+
+
 def _answers(simulator, backend, tool):
     """Routed to an endpoint, never 'unknown service', and the parser recognises the answer."""
     request = family_of(tool.family).build(tool, {}, backend.issue_key(tool.auth.key_id) if tool.auth else None)

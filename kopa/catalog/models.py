@@ -50,7 +50,9 @@ class ParamSpec(_Strict):
     location: Literal["query", "path", "client"] = "query"
     paging: bool = Field(False, description="a pagination parameter (page number, page size, row window)")
     match: Literal["exact", "contains"] = Field("contains", description="client-side filter semantics")
-    field: str | None = Field(None, description="output field a client-side filter tests")
+    field: str | None = Field(None, description="output field the parameter filters on: required of a client-side "
+                                                "filter, which kopa applies to it; documentation on a server-side "
+                                                "search (`query` searches 법령명한글)")
     enum_from: Literal["platforms"] | None = Field(
         None, description="the loader fills `enum` with every catalog platform's id (and names them in the "
                           "description), so that adding a platform is adding its own file")
