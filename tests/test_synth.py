@@ -907,3 +907,76 @@ def test_a_one_record_pick_hands_on_the_arguments_that_record_pairs_with_its_cod
     assert "srchTrprDegr" not in ChainBuild._record_bindings(edge, tied, "s1", target, most)
     same = [{**r, "trprDegr": "1"} for r in courses]  # one 회차 everywhere: no pairing needed
     assert not ChainBuild._varying_companions(edge, same, "srchTrprId", target)
+
+
+def test_a_dated_start_with_nothing_for_today_tries_the_days_before(graph_run):
+    """KRX publishes a trading day after it closes: a start on today's date has no rows, and the chain asks
+    about the last day the service has — the days before, in order, and nothing but the date changed."""
+    _, phase = graph_run
+    ctx = SynthContext(phase.graph, CATALOG, open_backend("sim"), phase.cache, seed=0)
+    tool = CATALOG["get_krx_kospi_daily_trading"]
+    today = dt.date.fromisoformat(ctx.today)
+    args = {"basDd": today.strftime("%Y%m%d")}
+    runtime = _runtime()
+    assert not runtime.call(tool.name, args).records
+    earlier = ChainBuild(ctx, 0)._earlier(tool, args)
+    assert earlier == [{"basDd": (today - dt.timedelta(days=k)).strftime("%Y%m%d")} for k in range(1, 5)]
+    assert any(runtime.call(tool.name, a).records for a in earlier)  # a long weekend is four days at most
+    assert ChainBuild(ctx, 0)._earlier(tool, {"basDd": "20250102"}) == []  # a day the user stated stays
+
+
+def test_an_edge_that_hands_a_start_its_own_argument_back_gives_it_no_reach(graph_run):
+    from kopa.synth.trajectory import hands_back
+
+    day = CATALOG["get_krx_kospi_daily_trading"]  # requires basDd; its rows carry BAS_DD, the same day
+    assert hands_back(_edge(day.name, "get_krx_kosdaq_daily_trading", basDd="BAS_DD"), day)
+    assert not hands_back(_edge(day.name, "get_stock_price_trend", likeSrtnCd="ISU_SRT_CD"), day)
+    assert not hands_back(_edge(day.name, "x", basDd="BAS_DD", likeSrtnCd="ISU_SRT_CD"), day)
+    _, phase = graph_run
+    ctx = SynthContext(phase.graph, CATALOG, open_backend("sim"), phase.cache, seed=0)
+    for start in ctx.starts:
+        onward = [e for e in ctx.out[start] if not hands_back(e, CATALOG[start])]
+        assert (ctx.reach[start] >= 1) == bool(onward)  # a start whose every edge hands back starts nothing
+
+
+def test_a_search_is_stated_by_a_name_of_the_field_it_searches(graph_run):
+    """국가법령정보센터's `query` searches 법령명: C never saw it filled, so a person names a law C saw
+    returned, and the query calls it by the field's name, not by "법령명에서 검색을 원하는 질의"."""
+    _, phase = graph_run
+    cache = {k: v for k, v in phase.cache.items() if k != "query"} | {"법령명한글": ["도로법"]}
+    build = ChainBuild(SynthContext(phase.graph, CATALOG, open_backend("sim"), cache, seed=0), 0)
+    laws = CATALOG["search_current_laws"]
+    query = next(p for p in laws.spec.params if p.name == "query")
+    assert query in build.stated_filters(laws, {}) and build.stated_value(query) == "도로법"
+    # the small G* holds no law tool: an episode that offers it and issues its key
+    from kopa.eval.task import Task
+    from kopa.synth.trajectory import _state
+
+    task = Task(id="law-probe", query="-", domain="law", platforms=["law"], available_tools=[laws.name], golden=[],
+                reward_basis=["ENVIRONMENT"], state=_state(CATALOG, [laws.name], build.ctx.today))
+    build.env = Environment(task, build.ctx.backend)
+    build.executor = GoldenExecutor(task, build.env)
+    assert build._try(GoldenStep(id="s1", call=laws.name, args={"query": "도로법"})) is not None
+    build._note_literals(laws, build.steps[-1])
+    assert [(x.label, x.phrase) for x in build.literals] == [("법령명", "도로법")]
+
+
+def test_every_attempt_of_a_slot_starts_in_the_slot_s_one_domain(graph_run, monkeypatch):
+    from kopa.synth import trajectory
+
+    _, phase = graph_run
+    ctx = SynthContext(phase.graph, CATALOG, open_backend("sim"), phase.cache, seed=0)
+    seen: dict[int, set] = {}
+    init = trajectory.ChainBuild.__init__
+
+    def noting(self, ctx, index, attempt=0, domain=None):
+        seen.setdefault(index, set()).add(domain)
+        init(self, ctx, index, attempt, domain)
+
+    monkeypatch.setattr(trajectory.ChainBuild, "__init__", noting)
+    made = [synthesize(ctx, i, TemplateWriter()) for i in range(12)]
+    assert all(len(domains) == 1 and None not in domains for domains in seen.values())
+    for c in made:
+        if isinstance(c, Candidate) and c.category != "CMP":
+            start = next(s for s in trajectory._flat(c.task.golden) if s.call)
+            assert CATALOG[start.call].domain in seen[c.index]

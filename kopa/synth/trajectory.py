@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any, Literal
 
@@ -25,7 +26,7 @@ from pydantic import BaseModel, ConfigDict
 
 from kopa.backends.spec import Backend
 from kopa.catalog.loader import Catalog
-from kopa.catalog.models import ParamSpec, Tool
+from kopa.catalog.models import FieldSpec, ParamSpec, Tool
 from kopa.edge.graph import Edge, ToolGraph
 from kopa.edge.phase_a import stream
 from kopa.edge.plan import is_generic
@@ -66,6 +67,7 @@ REAL_SHARE = 0.6
 # unfiltered list call answers with tens of distinct values, so its junction is almost always DRV; a
 # filtered one answers with one or a few, the SEQ and FAN junctions of a lookup-first question.
 NARROW_SHARE = 0.3
+EARLIER_DAYS = 4  # a dated start with nothing for today tries this many days back (a long weekend)
 _HANGUL = re.compile(r"[가-힣]")
 _PERIOD_FORMATS = frozenset({"yyyymmdd", "yyyymm", "yyyy", "yyyyq", "date_range", "age", "hh"})
 
@@ -193,11 +195,21 @@ class SynthContext:
         onward = onward_edges(self.out, self.cache)
         self.depth = chain_depths(self.out, onward)
         self.width = {key: len({e.target for e in edges}) for key, edges in onward.items()}
-        self.reach = {t: 1 + max(self.depth[e.key] for e in edges) for t, edges in self.out.items()}
+        self.reach = {t: 1 + max((self.depth[e.key] for e in edges if not hands_back(e, self.catalog[t])),
+                                 default=-1) for t, edges in self.out.items()}
         self.probe_task = Task(id="synth-probe", query="-", domain="finance", platforms=[],
                                available_tools=sorted(usable | {"evaluate_expression"}), golden=[],
                                reward_basis=["ENVIRONMENT"],
                                state=_state(self.catalog, sorted(usable), self.today))
+
+
+def hands_back(edge: Edge, source: Tool) -> bool:
+    """An edge that binds only arguments its source itself requires (basDd ← BAS_DD from one KRX market's
+    day to another's): its field holds what the source was given, so from a start it hands on nothing the
+    user did not state — no junction, and no reach that would make the tool a start."""
+    required = {p.name.lower() for p in source.spec.params if p.required}
+    bound = _bound_params(edge)
+    return bool(bound) and all(p.lower() in required for p in bound)
 
 
 def _handed_fields(edge: Edge) -> set[str]:
@@ -253,7 +265,7 @@ def _state(catalog: Catalog, tools: list[str], today: str) -> InjectedState:
                          setup=[SetupAction(tool="issue_api_key", args={"platform": p}) for p in platforms])
 
 
-def param_label(param: ParamSpec) -> str:
+def param_label(param: ParamSpec | FieldSpec) -> str:
     label = re.split(r"\s*[:(/,.]|\s-\s", param.description.strip())[0].strip()
     return label[:24] or param.name
 
@@ -276,10 +288,18 @@ def param_value(param: ParamSpec, cache: dict[str, list[str]], today: str, rng: 
         return day[:6]
     if param.format == "yyyy":
         return str(int(day[:4]) - 1)
-    seen = [v for v in cache.get(param.name) or [] if v not in avoid and value_phrase(param, v) is not None]
+    seen = [v for v in cached_values(param, cache) if v not in avoid and value_phrase(param, v) is not None]
     if seen:
         return seen[int(rng.integers(len(seen)))]
     return None
+
+
+def cached_values(param: ParamSpec, cache: dict[str, list[str]]) -> list[str]:
+    """What C holds for `param`; for a search C never saw filled, the values of the output field it searches
+    (a law's 법령명한글 for 국가법령정보센터's `query`): the names a person asks about."""
+    if cache.get(param.name) or not param.field:
+        return cache.get(param.name) or []
+    return cache.get(param.field) or []
 
 
 def startable(tool: Tool, cache: dict[str, list[str]], today: str) -> bool:
@@ -293,9 +313,10 @@ def startable(tool: Tool, cache: dict[str, list[str]], today: str) -> bool:
 class ChainBuild:
     """One trajectory under construction: an environment, a golden executor, the steps so far."""
 
-    def __init__(self, ctx: SynthContext, index: int, attempt: int = 0) -> None:
+    def __init__(self, ctx: SynthContext, index: int, attempt: int = 0, domain: str | None = None) -> None:
         self.ctx = ctx
         self.index = index
+        self.domain = domain  # the domain its start is drawn from (None: drawn at each start)
         self.rng = stream(ctx.seed, "synth-seq", f"{index}.{attempt}")
         self.env = Environment(ctx.probe_task, ctx.backend)
         self.executor = GoldenExecutor(ctx.probe_task, self.env)
@@ -418,8 +439,10 @@ class ChainBuild:
             # part of a name ("이름에 '백운'이 들어간"), unless some record carries the value whole: then the
             # user names that one entity ("삼성전자")
             whole = any(str(v) == str(value) for r in self.executor.run.scope[step.id]["records"] for v in r.values())
-            self.literals.append(Literal_(step=step.id, param=name, label=param_label(spec), value=str(value),
-                                          phrase=phrase, contains=is_contains(spec) and not whole))
+            # a search names what it searches (`query` searches 법령명): the label of that field
+            searched = _field_spec(tool, spec.field) if spec.field and spec.location != "client" else None
+            self.literals.append(Literal_(step=step.id, param=name, label=param_label(searched or spec),
+                                          value=str(value), phrase=phrase, contains=is_contains(spec) and not whole))
 
     # ------------------------------------------------------------ the chain
 
@@ -431,6 +454,8 @@ class ChainBuild:
         by_domain = {d: [t for t in tools if self.ctx.reach[t] >= junctions]
                      for d, tools in self.ctx.starts_by_domain.items()}
         domains = sorted(d for d, tools in by_domain.items() if tools)
+        if self.domain is not None:
+            domains = [d for d in domains if d == self.domain]
         if not domains:
             return None
         starts = by_domain[domains[int(self.rng.integers(len(domains)))]]
@@ -452,13 +477,25 @@ class ChainBuild:
             tool, args = drawn
             name = tool.name
             narrowed = self._narrowed(tool, args, narrow)
-            for tried in ([narrowed] if narrowed is not None else []) + [args]:
+            for tried in ([narrowed] if narrowed is not None else []) + [args] + self._earlier(tool, args):
                 view = self._try(GoldenStep(id="s1", call=name, args=tried))
                 if view is not None:
                     self.tools.append(name)
                     self._note_literals(tool, self.steps[-1])
                     return view
         return None
+
+    def _earlier(self, tool: Tool, args: dict[str, Any]) -> list[dict[str, Any]]:
+        """`args` with today's date moved one to EARLIER_DAYS days back: a service that publishes after the
+        day closes (KRX's daily trading, T+1) has nothing for today, and a person asks about the last day it
+        has ("1월 29일 코스피")."""
+        today = date.fromisoformat(self.ctx.today)
+        specs = {p.name: p for p in tool.spec.params}
+        dated = [k for k, v in args.items() if specs[k].format == "yyyymmdd" and v == today.strftime("%Y%m%d")]
+        if not dated:
+            return []
+        return [{**args, **dict.fromkeys(dated, (today - timedelta(days=back)).strftime("%Y%m%d"))}
+                for back in range(1, EARLIER_DAYS + 1)]
 
     def _narrowed(self, tool: Tool, args: dict[str, Any], share: float) -> dict[str, Any] | None:
         """`args` plus one optional filter argument with a value from C, for `share` of the starts."""
@@ -476,14 +513,14 @@ class ChainBuild:
         # a sort order ("정렬방법 … DESC: 내림차순") filters nothing: no one asks a question "in descending order"
         return [p for p in tool.spec.params if not p.required and not p.paging and not is_generic(p)
                 and p.default is None and p.name not in args and "정렬" not in p.description
-                and (_stated_enum(p) or any(_statable_name(v) for v in self.ctx.cache.get(p.name) or []))]
+                and (_stated_enum(p) or any(_statable_name(v) for v in cached_values(p, self.ctx.cache)))]
 
     def stated_value(self, param: ParamSpec) -> str:
         """A value of a `stated_filters` parameter: an enum value with a meaning, or a name from C."""
         if param.enum:
             stated = _stated_enum(param)
             return stated[int(self.rng.integers(len(stated)))]
-        names = [v for v in self.ctx.cache[param.name] if _statable_name(v)]
+        names = [v for v in cached_values(param, self.ctx.cache) if _statable_name(v)]
         value = names[int(self.rng.integers(len(names)))]
         if "포함" in param.description and " " in value:
             # a contains-search ("검색값을 포함하는 항목"): one word of a name matches a few records, the
@@ -809,9 +846,18 @@ def synthesize(ctx: SynthContext, index: int, writer, shape: str | None = None,
     else:
         wanted = PREFIX[int(rng.choice(len(PREFIX), p=PREFIX_WEIGHTS[shape]))]
     wanted = wanted if junctions is None else junctions
+    # The slot's domain is drawn once, like its shape: drawn again at each retry, the slots of the domains
+    # whose chains fail more often (law, finance, education) went to traffic and district datasets instead
+    # (among the domains with a start that reaches as far as the shape goes: no district dataset starts a
+    # chain of two junctions)
+    needed = wanted + (shape != "seq")
+    domains = sorted(d for d, starts in ctx.starts_by_domain.items() if any(ctx.reach[t] >= needed for t in starts))
+    if not domains:
+        return Failure(index=index, reason="no_start")
+    domain = domains[int(rng.integers(len(domains)))]
     failure = Failure(index=index, reason="no_start")
     for attempt in range(SHAPE_TRIES):
-        made = _attempt(ctx, index, attempt, writer, shape, wanted)
+        made = _attempt(ctx, index, attempt, writer, shape, wanted, domain)
         if isinstance(made, Candidate):
             return made
         failure = made
@@ -819,10 +865,10 @@ def synthesize(ctx: SynthContext, index: int, writer, shape: str | None = None,
 
 
 def _attempt(ctx: SynthContext, index: int, attempt: int, writer, shape: str,
-             wanted: int) -> Candidate | Failure:
+             wanted: int, domain: str | None = None) -> Candidate | Failure:
     from kopa.synth.templates import BLOCKS, stated_cmp
 
-    build = ChainBuild(ctx, index, attempt)
+    build = ChainBuild(ctx, index, attempt, domain)
     if shape == "CMP" and wanted == 0:
         # the same service asked about two things the user names ("강남구와 서초구의 …")
         made = stated_cmp(build)
