@@ -39,17 +39,29 @@ def write_atomic(path: Path, data: bytes) -> Path:
 T = TypeVar("T")
 
 
-def read_appended(path: Path, parse: Callable[[bytes], T]) -> list[T]:
-    """The records of a JSON-lines file a run appends to, in file order; none if it does not exist yet. A
-    line that does not parse is one an interrupted run cut short: it is skipped, and its unit runs again."""
+def read_appended(path: Path, parse: Callable[[bytes], T], *, error: type[Exception] = ValueError,
+                  finished: bool = False) -> list[T]:
+    """The records of a JSON-lines file a run appends to, in file order; none if it does not exist yet.
+
+    A last line without its newline is one an interrupted run cut short: skipped while the run resumes (its
+    unit runs again), refused when the run is read as `finished` — scores over what is left would be another
+    run's. Any other line that does not parse is refused (`error`, one line naming it): skipped, it would
+    turn a damaged file into a smaller result with nothing said."""
     if not path.exists():
         return []
+    lines = path.read_bytes().split(b"\n")
+    cut = lines.pop()  # b"" when the file ends with its newline
+    if cut and finished:
+        raise error(f"{path}:{len(lines) + 1}: the last line is cut short (an interrupted run); run the command "
+                    "that writes it again to finish it")
     records = []
-    for line in path.read_bytes().splitlines():
+    for number, line in enumerate(lines, 1):
         try:
             records.append(parse(line))
-        except ValueError:  # orjson's JSONDecodeError and pydantic's ValidationError are ValueErrors
-            continue
+        except ValueError as exc:  # orjson's JSONDecodeError and pydantic's ValidationError are ValueErrors
+            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise error(f"{path}:{number}: not a line this run wrote ({reason}); the file is damaged: restore "
+                        "it, or start over with --force") from exc
     return records
 
 

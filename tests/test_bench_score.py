@@ -117,9 +117,9 @@ def test_a_changed_scorer_changes_the_rescored_verdict(oracle_run, tmp_path, mon
 def test_show_needs_scores_and_score_needs_a_run(tmp_path, oracle_run):
     runner = CliRunner()
     not_run = runner.invoke(main, ["bench", "score", str(tmp_path)])
-    assert not_run.exit_code == 1 and "not a run folder" in not_run.output
+    assert not_run.exit_code == 2 and "not a run folder" in not_run.output
     no_scores = runner.invoke(main, ["bench", "show", str(tmp_path)])
-    assert no_scores.exit_code == 1 and "no scores.jsonl" in no_scores.output
+    assert no_scores.exit_code == 2 and "no scores.jsonl" in no_scores.output
     folder, _ = oracle_run
     shown = runner.invoke(main, ["bench", "show", str(folder)])
     assert shown.exit_code == 0, shown.output
@@ -217,3 +217,30 @@ def test_score_answer_jsonl_scores_many_in_order_and_names_bad_lines(monkeypatch
     assert verdicts[4]["details"].startswith("line 6: expected")
     assert verdicts[5]["method"].endswith("no-answer")
     assert "3 bad line(s)" in result.stderr
+
+
+def test_a_damaged_or_cut_episode_line_is_reported_never_scored_around(oracle_run, tmp_path, monkeypatch):
+    """Scores over what is left of a damaged episodes.jsonl would be another run's: `bench score` names
+    the line and exits 2. A cut last line (an interrupted run) is what a resumed run plays again."""
+    import shutil
+
+    folder, scored = oracle_run
+    _offline(monkeypatch)
+    runner = CliRunner()
+    lines = (folder / "episodes.jsonl").read_bytes().splitlines(keepends=True)
+    assert len(lines) == len(scored) >= 2
+    damaged = tmp_path / "damaged"
+    shutil.copytree(folder, damaged)
+    (damaged / "episodes.jsonl").write_bytes(lines[0] + b'{"task_id": "finance-001", "seed"\n' + b"".join(lines[2:]))
+    out = runner.invoke(main, ["bench", "score", str(damaged), "--out", str(tmp_path / "s1")])
+    assert out.exit_code == 2 and "episodes.jsonl:2: not a line this run wrote" in out.output, out.output
+    assert not (tmp_path / "s1" / "scores.jsonl").exists()
+    cut = tmp_path / "cut"
+    shutil.copytree(folder, cut)
+    (cut / "episodes.jsonl").write_bytes(b"".join(lines[:-1]) + lines[-1][: len(lines[-1]) // 2])
+    out = runner.invoke(main, ["bench", "score", str(cut), "--out", str(tmp_path / "s2")])
+    assert out.exit_code == 2 and f"episodes.jsonl:{len(lines)}: the last line is cut short" in out.output
+    # resuming reads past the cut line: the episode it held is played again, and the run scores as before
+    assert [e.task_id for e in read_episodes(cut)] == [s.task_id for s in scored[:-1]]
+    monkeypatch.undo()
+    assert run_bench(RunConfig(policy="oracle", rollouts=2, only=IDS), cut, workers=2) == scored

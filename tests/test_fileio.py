@@ -9,7 +9,7 @@ import stat
 import orjson
 import pytest
 
-from kopa.fileio import claim_run_folder, write_atomic
+from kopa.fileio import claim_run_folder, read_appended, write_atomic
 
 
 def test_an_atomic_write_has_the_mode_the_umask_gives(tmp_path):
@@ -35,3 +35,20 @@ def test_a_run_folder_refuses_another_configuration_and_force_clears_its_parts(t
     claim({"seed": 1, "n": 3}, force=True)
     assert not (tmp_path / "parts" / "00000.jsonl").exists()
     assert orjson.loads((tmp_path / "config.json").read_bytes()) == {"seed": 1, "n": 3}
+
+
+class _Damaged(Exception):
+    pass
+
+
+def test_an_appended_log_skips_only_a_cut_last_line_and_only_while_resuming(tmp_path):
+    log = tmp_path / "episodes.jsonl"
+    assert read_appended(log, orjson.loads) == []
+    log.write_bytes(b'{"a": 1}\n{"a": 2}\n{"a"')
+    assert read_appended(log, orjson.loads, error=_Damaged) == [{"a": 1}, {"a": 2}]
+    with pytest.raises(_Damaged, match=r"episodes.jsonl:3: the last line is cut short"):
+        read_appended(log, orjson.loads, error=_Damaged, finished=True)
+    log.write_bytes(b'{"a": 1}\n{"a"\n{"a": 3}\n')
+    for finished in (False, True):
+        with pytest.raises(_Damaged, match=r"episodes.jsonl:2: not a line this run wrote"):
+            read_appended(log, orjson.loads, error=_Damaged, finished=finished)

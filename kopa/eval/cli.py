@@ -371,12 +371,9 @@ def bench_show(run_dir: str) -> None:
     from kopa.eval.report import write_report
     from kopa.eval.runner import RunFolderError, read_scores
 
-    try:
-        scored = read_scores(Path(run_dir))
-    except RunFolderError as exc:
-        raise click.ClickException(str(exc)) from exc
+    scored = read_scores(Path(run_dir))  # no scores.jsonl, or a damaged one: a user error (exit 2)
     if not scored:
-        raise click.ClickException(f"{run_dir} has no scored episodes")
+        raise RunFolderError(f"{run_dir} has no scored episodes")
     write_report(Path(run_dir), scored)
     console.print(Markdown((Path(run_dir) / "report.md").read_text(encoding="utf-8")))
 
@@ -399,15 +396,13 @@ def bench_score(run_dir: str, out: str | None, judge_model: str | None, judge_ba
     """
     from pathlib import Path
 
-    from kopa.eval.runner import RunFolderError, score_run
-    from kopa.eval.task import TaskFileError
+    from kopa.eval.runner import score_run
 
     folder = Path(out) if out else Path(run_dir)
-    try:
-        scored = score_run(Path(run_dir), folder, judge_model=judge_model, judge_base_url=judge_base_url,
-                           workers=workers)
-    except (RunFolderError, TaskFileError) as exc:
-        raise click.ClickException(str(exc)) from exc
+    # a folder that is no run, a damaged or cut episodes.jsonl, a task set that cannot score it: user errors,
+    # one line and exit 2 (kopa's top-level group)
+    scored = score_run(Path(run_dir), folder, judge_model=judge_model, judge_base_url=judge_base_url,
+                       workers=workers)
     _report(folder, scored)
 
 

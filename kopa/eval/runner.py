@@ -172,8 +172,10 @@ def read_config(run_dir: Path) -> RunConfig:
         raise RunFolderError(f"{path}: not a run configuration: {exc}") from exc
 
 
-def read_episodes(out_dir: Path) -> list[Episode]:
-    return read_appended(out_dir / "episodes.jsonl", Episode.model_validate_json)
+def read_episodes(out_dir: Path, *, finished: bool = False) -> list[Episode]:
+    """The stored episodes; `finished`: the run is read to be scored, so a cut last line is refused too."""
+    return read_appended(out_dir / "episodes.jsonl", Episode.model_validate_json, error=RunFolderError,
+                         finished=finished)
 
 
 def read_scores(folder: Path) -> list[ScoredEpisode]:
@@ -379,7 +381,7 @@ def score_run(run_dir: Path, out_dir: Path | None = None, *, judge_model: str | 
     (its calls go through the run's LLM cache, so a judged re-score replays offline)."""
     out_dir = out_dir or run_dir
     config = read_config(run_dir)
-    episodes = read_episodes(run_dir)
+    episodes = read_episodes(run_dir, finished=True)
     if not episodes:
         raise RunFolderError(f"{run_dir} has no episodes")
     found = load_task_set(config)

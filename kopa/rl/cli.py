@@ -171,7 +171,7 @@ def export_cmd(fmt: str, tasks_path: str | None, only: str, rollouts_dir: str | 
         config = orjson.loads((folder / "config.json").read_bytes())["config"]
         tasks = {t.id: t for t in task_set(config.get("task_set")).tasks()}
         provenance = {k: config.get(k) for k in ("backend", "policy", "seed", "n", "task_set", "model")}
-        records = export.sft_records(read_groups(folder), tasks, provenance)
+        records = export.sft_records(read_groups(folder, finished=True), tasks, provenance)
         path = Path(out or "runs/rl-export/sft.jsonl")
         export.write_sft(path, records)
         click.echo(f"{path}: {len(records)} verified trajectories (chat JSONL)")

@@ -187,8 +187,10 @@ def _prepare(config: RolloutConfig, out: Path, force: bool) -> None:
                         error=RolloutsError, stale=("groups.jsonl", "rollouts.parquet", "stats.json", "report.md"))
 
 
-def read_groups(out: Path) -> list[dict[str, Any]]:
-    return read_appended(out / "groups.jsonl", orjson.loads)
+def read_groups(out: Path, *, finished: bool = False) -> list[dict[str, Any]]:
+    """The stored groups; `finished`: the folder is read for what it holds (an export), so a cut last line
+    is refused too."""
+    return read_appended(out / "groups.jsonl", orjson.loads, error=RolloutsError, finished=finished)
 
 
 def _absolute(config: RolloutConfig) -> RolloutConfig:
