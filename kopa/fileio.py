@@ -3,9 +3,11 @@ and the configuration check a resumable run folder starts with."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
@@ -112,3 +114,26 @@ def claim_digest_folder(out: Path, digest: str, config: dict, *, force: bool, wh
                 (out / name).unlink(missing_ok=True)
     write_atomic(path, orjson.dumps({"config": config, "digest": digest},
                                     option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n")
+
+
+@contextmanager
+def exclusive_writer(out: Path, what: str, error: type[Exception]) -> Iterator[None]:
+    """Hold `out`'s write lock while a run writes it: a second writer on the same folder is refused in one
+    line (`error`) instead of interleaving its appends with the first one's — two `kopa rl rollouts` on one
+    --out once gave 21 groups for 17 tasks. An OS lock (flock) on `out/.lock`: it goes with the process, so
+    a killed run leaves no stale lock behind."""
+    out.mkdir(parents=True, exist_ok=True)
+    fd = os.open(out / ".lock", os.O_RDWR | os.O_CREAT, 0o666 & ~_UMASK)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.read(fd, 32).decode(errors="replace").strip() or "another process"
+        os.close(fd)
+        raise error(f"{out} is being written by {what} in process {holder}; wait for it to finish, or use "
+                    "another --out") from None
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock

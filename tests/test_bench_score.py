@@ -3,6 +3,7 @@ re-scores them with no tool, backend, socket or model; `bench show` re-renders; 
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 
@@ -222,8 +223,6 @@ def test_score_answer_jsonl_scores_many_in_order_and_names_bad_lines(monkeypatch
 def test_a_damaged_or_cut_episode_line_is_reported_never_scored_around(oracle_run, tmp_path, monkeypatch):
     """Scores over what is left of a damaged episodes.jsonl would be another run's: `bench score` names
     the line and exits 2. A cut last line (an interrupted run) is what a resumed run plays again."""
-    import shutil
-
     folder, scored = oracle_run
     _offline(monkeypatch)
     runner = CliRunner()
@@ -244,3 +243,20 @@ def test_a_damaged_or_cut_episode_line_is_reported_never_scored_around(oracle_ru
     assert [e.task_id for e in read_episodes(cut)] == [s.task_id for s in scored[:-1]]
     monkeypatch.undo()
     assert run_bench(RunConfig(policy="oracle", rollouts=2, only=IDS), cut, workers=2) == scored
+
+
+def test_a_folder_a_run_is_writing_is_refused_to_a_second_run_and_to_scoring(oracle_run, tmp_path):
+    from kopa.eval.runner import RunFolderError
+    from kopa.fileio import exclusive_writer
+
+    folder, scored = oracle_run
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    before = (copy / "episodes.jsonl").read_bytes()
+    with exclusive_writer(copy, "a first run", RunFolderError):
+        with pytest.raises(RunFolderError, match=rf"is being written by .* in process {os.getpid()}"):
+            run_bench(RunConfig(policy="oracle", rollouts=3, only=IDS), copy, workers=2)
+        out = CliRunner().invoke(main, ["bench", "score", str(copy)])
+        assert out.exit_code == 2 and "being written by" in out.output, out.output
+    assert (copy / "episodes.jsonl").read_bytes() == before
+    assert score_run(copy) == scored

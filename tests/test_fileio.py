@@ -52,3 +52,16 @@ def test_an_appended_log_skips_only_a_cut_last_line_and_only_while_resuming(tmp_
     for finished in (False, True):
         with pytest.raises(_Damaged, match=r"episodes.jsonl:2: not a line this run wrote"):
             read_appended(log, orjson.loads, error=_Damaged, finished=finished)
+
+
+def test_a_second_writer_of_a_run_folder_is_refused_until_the_first_is_done(tmp_path):
+    from kopa.fileio import exclusive_writer
+
+    with exclusive_writer(tmp_path / "run", "a test run", _Damaged):
+        second = exclusive_writer(tmp_path / "run", "a test run", _Damaged)
+        with pytest.raises(_Damaged, match=rf"being written by a test run in process {os.getpid()}"):
+            second.__enter__()
+        with exclusive_writer(tmp_path / "other", "a test run", _Damaged):  # another folder: its own lock
+            pass
+    with exclusive_writer(tmp_path / "run", "a test run", _Damaged):  # released: the next writer goes on
+        pass

@@ -42,7 +42,7 @@ from kopa.eval.policies.offline import POLICIES
 from kopa.eval.scoring.episode import score_stored
 from kopa.eval.task import Target, Task, TaskSet, task_set
 from kopa.executor import Executor
-from kopa.fileio import claim_digest_folder, drop_partial_line, read_appended, write_atomic
+from kopa.fileio import claim_digest_folder, drop_partial_line, exclusive_writer, read_appended, write_atomic
 
 INFRA_RETRIES = 1  # an infrastructure failure (not the model's) is retried once, then reported apart
 
@@ -208,6 +208,12 @@ def generate(config: RunConfig, out_dir: Path, *, workers: int = 4, force: bool 
     """Play every (task, seed, rollout) not yet in ``episodes.jsonl`` and append it there: on ``workers``
     threads, or as units on ``executor`` when one is given; then put the file in the canonical order."""
     checked = _checked_backend(config)  # before the folder is claimed: a refused backend leaves nothing behind
+    with exclusive_writer(out_dir, "another `kopa bench run`", RunFolderError):
+        return _generate(config, out_dir, checked, workers, force, executor, on_episode)
+
+
+def _generate(config: RunConfig, out_dir: Path, checked: Backend | None, workers: int, force: bool,
+              executor: Executor | None, on_episode: Callable[[Episode], Any] | None) -> list[Episode]:
     prepare_folder(config, out_dir, force)
     tasks = select_tasks(config)
     targets = load_task_set(config).targets()
@@ -381,7 +387,8 @@ def score_run(run_dir: Path, out_dir: Path | None = None, *, judge_model: str | 
     (its calls go through the run's LLM cache, so a judged re-score replays offline)."""
     out_dir = out_dir or run_dir
     config = read_config(run_dir)
-    episodes = read_episodes(run_dir, finished=True)
+    with exclusive_writer(run_dir, "`kopa bench run`", RunFolderError):  # not while its episodes are written
+        episodes = read_episodes(run_dir, finished=True)
     if not episodes:
         raise RunFolderError(f"{run_dir} has no episodes")
     found = load_task_set(config)

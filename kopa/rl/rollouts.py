@@ -37,7 +37,7 @@ from kopa.eval.runner import RunConfig, make_policy, play_one
 from kopa.eval.scoring.episode import score_stored
 from kopa.eval.task import Target, Task, task_set
 from kopa.executor import Executor
-from kopa.fileio import claim_digest_folder, drop_partial_line, read_appended, write_atomic
+from kopa.fileio import claim_digest_folder, drop_partial_line, exclusive_writer, read_appended, write_atomic
 from kopa.rl.advantages import EPSILON, group_advantages
 from kopa.rl.messages import episode_messages, tool_calls
 from kopa.rl.policy import MixedPolicy, parse_mixed
@@ -213,6 +213,12 @@ def generate(config: RolloutConfig, out: Path, *, executor: Executor | None = No
     # this process use it, units on an executor open their own (one more open: a fraction of a second once
     # the world is built and cached).
     checked = open_checked(task_set(config.task_set).root, config.backend)
+    with exclusive_writer(out, "another `kopa rl rollouts`", RolloutsError):
+        return _generate(config, out, tasks, executor, force, on_group, checked)
+
+
+def _generate(config: RolloutConfig, out: Path, tasks: list[Task], executor: Executor | None, force: bool,
+              on_group: Callable[[dict[str, Any]], Any] | None, checked: Backend | None) -> list[dict[str, Any]]:
     _prepare(config, out, force)
     done = {g["task_id"] for g in read_groups(out)}
     pending = [t.id for t in tasks if t.id not in done]
