@@ -29,7 +29,11 @@ nox.options.default_venv_backend = "venv"
 nox.options.reuse_existing_virtualenvs = True
 nox.options.sessions = ["tests", "perf_smoke", "ray", "rl", "clients", "wheel"]
 
-PYTHON = "3.11"
+# The interpreter nox itself runs on (any Python >= 3.11, as pyproject's requires-python says; an older one
+# fails loudly at install). A pinned version made every session "skipped" with exit 0 where only 3.12 or
+# 3.13 was installed; a version a session does name must exist, or the run fails.
+PYTHON = None
+nox.options.error_on_missing_interpreters = True
 
 # Third-party clients of the real services, pinned: tests/clients routes their HTTP to the simulator.
 # (OpenDartReader 0.2.3 requires Python 3.13; 0.2.2 is the newest for 3.11.)

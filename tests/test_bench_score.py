@@ -258,5 +258,8 @@ def test_a_folder_a_run_is_writing_is_refused_to_a_second_run_and_to_scoring(ora
             run_bench(RunConfig(policy="oracle", rollouts=3, only=IDS), copy, workers=2)
         out = CliRunner().invoke(main, ["bench", "score", str(copy)])
         assert out.exit_code == 2 and "being written by" in out.output, out.output
+        out = CliRunner().invoke(main, ["bench", "run", "--policy", "oracle", "--only", "finance-001", "--out",
+                                        str(copy)])
+        assert out.exit_code == 2 and "being written by" in out.output, out.output
     assert (copy / "episodes.jsonl").read_bytes() == before
     assert score_run(copy) == scored

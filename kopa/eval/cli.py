@@ -17,6 +17,7 @@ from kopa.cli_options import (
     workers_option,
 )
 from kopa.console import LazyConsole, Table
+from kopa.errors import UserError
 
 console = LazyConsole(soft_wrap=True)
 
@@ -295,6 +296,8 @@ def _run_with_progress(runs, total: int, workers: int, force: bool, executor=Non
                                          on_episode=lambda e: progress.advance(bar)))
             except ConfigChanged as exc:
                 raise click.UsageError(str(exc)) from exc
+            except UserError:
+                raise  # one line and exit 2 (a folder another run is writing, a refused backend …)
             except ValueError as exc:  # a missing model or target
                 raise click.ClickException(str(exc)) from exc
     return results
