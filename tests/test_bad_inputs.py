@@ -491,3 +491,26 @@ def test_a_target_failing_its_schema_names_the_task_and_field(tmp_path):
     with pytest.raises(TaskFileError) as caught:
         load_targets(tmp_path)
     assert one_line(caught).startswith(f"{tmp_path / 'finance.json'}: target {target['task_id']}: optimal_calls: ")
+
+
+def test_a_command_that_only_writes_a_backend_down_still_refuses_an_unknown_kind(tmp_path):
+    from click.testing import CliRunner
+
+    from kopa.backends.spec import backend_kind
+    from kopa.cli import main
+
+    assert backend_kind("replay:runs/rec") == "replay" and backend_kind("faults:realistic@sim") == "faults"
+    with pytest.raises(BackendError) as exc:
+        backend_kind("nope")
+    assert "unknown backend 'nope'" in one_line(exc)
+    out = CliRunner().invoke(main, ["rl", "verl-config", "--backend", "simm", "-o", str(tmp_path / "t.yaml")])
+    assert out.exit_code == 2 and "did you mean sim?" in out.output and not (tmp_path / "t.yaml").exists()
+
+
+def test_a_misspelt_held_out_platform_is_refused_before_anything_is_written(tmp_path):
+    from kopa.synth.dataset import SynthError, synth_run
+
+    with pytest.raises(SynthError) as exc:
+        synth_run(tmp_path / "no-graph", tmp_path / "synth", 2, hold_out=frozenset({"dart", "dartt"}))
+    assert "unknown platform 'dartt' (did you mean dart?)" in one_line(exc)
+    assert not (tmp_path / "synth").exists()

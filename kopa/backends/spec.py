@@ -273,6 +273,15 @@ def _open_faults(spec: str, rest: str, *, strict_keys: bool) -> Backend:
                    fault_log=log)
 
 
+def backend_kind(spec: str) -> str:
+    """The kind a backend string names (sim, live, …), checked without opening it — for a command that only
+    writes the string down for later (`kopa rl verl-config`)."""
+    name = spec.partition(":")[0]
+    if name not in KINDS:
+        raise BackendError(f"unknown backend {name!r} in {spec!r}{suggest(name, KINDS)}; valid: {USAGE}")
+    return name
+
+
 def open_backend(spec: str = "sim", *, strict_keys: bool = False) -> Backend:
     """The backend a backend string names. Every option is checked: an unknown or misspelled one, a
     value of the wrong type, or a missing part is a BackendError naming it and the valid choices."""
@@ -287,4 +296,5 @@ def open_backend(spec: str = "sim", *, strict_keys: bool = False) -> Backend:
         from kopa.backends.recorded import open_recorded
 
         return open_recorded(name, rest, spec, strict_keys=strict_keys)
-    raise BackendError(f"unknown backend {name!r} in {spec!r}{suggest(name, KINDS)}; valid: {USAGE}")
+    backend_kind(spec)  # an unknown kind: refused with the valid ones
+    raise AssertionError(f"backend kind {name!r} is in KINDS but not opened")

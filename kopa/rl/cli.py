@@ -203,10 +203,12 @@ def verl_config_cmd(tasks_paths: tuple[str, ...], only: str, training_backend: s
     """
     from pathlib import Path
 
+    from kopa.backends.spec import backend_kind
     from kopa.fileio import write_atomic
     from kopa.rl.rollouts import RolloutConfig, select
     from kopa.rl.verl_config import render, tool_config
 
+    backend_kind(training_backend)  # written down for training, opened only there: at least a known kind
     sets: list[str | None] = [*tasks_paths] or [None]
     if with_kopa_bench and None not in sets:
         sets.append(None)

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 import orjson
 import yaml
 
-from kopa.backends.spec import open_backend
+from kopa.backends.spec import open_backend, suggest
 from kopa.backends.world import WorldStamp, world_stamp, write_stamp
 from kopa.catalog.loader import load_catalog
 from kopa.edge.graph import ToolGraph
@@ -150,6 +150,11 @@ def synth_run(graph_run: Path, out: Path, n: int, *, seed: int = 0, workers: int
     in `workers` processes (kopa.executor); a model-backed writer runs in this process only."""
 
     writer = writer or TemplateWriter()
+    platforms = tuple(sorted(set(load_catalog().platforms) - {"session"}))
+    unknown = sorted(hold_out - set(platforms))
+    if unknown:  # a misspelt platform held out nothing, and the run looked like a held-out split
+        raise SynthError(f"--hold-out-platforms: unknown platform {', '.join(map(repr, unknown))}"
+                         f"{suggest(unknown[0], platforms)}; platforms: {', '.join(platforms)}")
     if workers > 1 and writer.name != "template":
         raise SynthError("--workers > 1 needs the template writer (a model writer runs in one process)")
     if workers > 1 and recorded_backends(backend_spec)[1] is not None:
