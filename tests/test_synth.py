@@ -547,6 +547,21 @@ def test_synth_and_filter_commands_write_a_task_set(graph_run, tmp_path):
     assert (both / "dataset.jsonl").read_bytes() == b"\n".join(kept) + b"\n"
 
 
+def test_a_run_made_with_a_relative_graph_path_is_filtered_from_any_folder(graph_run, tmp_path, monkeypatch):
+    import os
+
+    out, _ = graph_run
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    made = runner.invoke(main, ["edge", "synth", "--graph", os.path.relpath(out), "--out", "synth", "--count", "2"])
+    assert made.exit_code == 0, made.output
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    filtered = runner.invoke(main, ["edge", "filter", str(tmp_path / "synth")])
+    assert filtered.exit_code == 0, filtered.output
+    assert (tmp_path / "synth" / "dataset.jsonl").exists()
+
+
 def test_stage_one_rules_catch_planted_defects(candidates):
     from kopa.synth.filters import stage1
 

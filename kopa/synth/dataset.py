@@ -161,7 +161,8 @@ def synth_run(graph_run: Path, out: Path, n: int, *, seed: int = 0, workers: int
         raise SynthError("--workers > 1 cannot record: one recording is written by one process (use --workers 1)")
     backend_spec = _absolute_recording(backend_spec)
     digest = _load_graph_run(graph_run)[2]
-    _config(out, {"version": SYNTH_VERSION, "graph_run": str(graph_run), "graph_sha256": digest, "seed": seed,
+    # the G* folder as an absolute path, like a recording's: `kopa edge filter` reads it from any folder
+    _config(out, {"version": SYNTH_VERSION, "graph_run": str(graph_run.resolve()), "graph_sha256": digest, "seed": seed,
                   "backend": backend_spec,
                   "phi": PHI, "writer": writer.name, "hold_out": sorted(hold_out), "chunk": CHUNK,
                   "max_pages": max_pages}, force)
