@@ -12,6 +12,7 @@ carries what it needs and returns what it changed.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
@@ -78,7 +79,8 @@ class LocalExecutor:
             from concurrent.futures import ProcessPoolExecutor
 
             # spawn, not fork: a forked child would inherit threads (duckdb, httpx) mid-state.
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_exit_with_parent, initargs=(os.getpid(),))
         return self._pool
 
     def imap(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[R]:
@@ -100,6 +102,21 @@ class LocalExecutor:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _exit_with_parent(parent: int) -> None:
+    """A pool worker's initializer: when its parent is gone — killed, even by SIGKILL, which leaves no
+    chance to shut the pool down — the worker exits within a second instead of working on for nobody
+    (`kill` on `kopa edge synth --workers 2` left both workers running)."""
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="kopa-parent-watch", daemon=True).start()
 
 
 def open_executor(name: str = "local", *, workers: int = 1, address: str | None = None) -> Executor:

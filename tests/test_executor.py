@@ -52,6 +52,51 @@ def test_local_pool_runs_even_a_single_unit_in_another_process():
         assert executor.map(_pid, ["only"]) != [os.getpid()]
 
 
+_KILLED_PARENT = """
+import multiprocessing, sys, time
+from kopa.executor import LocalExecutor
+executor = LocalExecutor(2)
+for _ in range(2):
+    executor.submit(time.sleep, 600)  # two long units: both workers busy, as synthesis keeps them
+time.sleep(0.5)
+print(" ".join(str(p.pid) for p in multiprocessing.active_children()), flush=True)
+time.sleep(600)
+"""
+
+
+def test_workers_exit_when_their_parent_is_killed():
+    """kill -9 leaves a pool no chance to shut down: its workers notice their parent is gone and exit,
+    instead of working on for nobody."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    parent = subprocess.Popen([sys.executable, "-c", _KILLED_PARENT], stdout=subprocess.PIPE, text=True)
+    try:
+        workers = [int(pid) for pid in parent.stdout.readline().split()]
+        assert len(workers) >= 2 and all(_alive(pid) for pid in workers)
+    finally:
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+    deadline = time.monotonic() + 60  # a bound on waiting for the event, not a speed the test asserts
+    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    left = [pid for pid in workers if _alive(pid)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left, f"workers {left} outlived their killed parent"
+
+
+def _alive(pid: int) -> bool:
+    """Whether `pid` runs (a zombie does not: it has exited and waits for its reaper)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
 def test_executor_names_and_options_are_checked():
     with pytest.raises(UserError, match="--address is for --executor ray"):
         open_executor("local", address="auto")
