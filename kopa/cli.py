@@ -135,10 +135,13 @@ def tools_list(platform: str | None, domain: str | None, as_json: bool) -> None:
         click.echo(json.dumps([t.openai_schema() for t in selected], ensure_ascii=False, indent=2))
         return
     table = Table(title=f"{len(selected)} tools")
-    for col in ("tool", "platform", "domain", "title"):
+    for col in ("tool", "platform", "domain", "real", "title"):
         table.add_column(col)
     for t in selected:
-        table.add_row(t.name, t.platform, t.domain or "-", t.spec.title)
+        # real: a documented endpoint of the live service; "sim": the simulator's own (the generated long
+        # tail), which --backend live refuses
+        table.add_row(t.name, t.platform, t.domain or "-", "" if t.family == "session" else
+                      "yes" if t.spec.real else "sim", t.spec.title)
     console.print(table)
     counts: dict[str, int] = {}
     for t in selected:
@@ -146,6 +149,10 @@ def tools_list(platform: str | None, domain: str | None, as_json: bool) -> None:
     platforms = [p for p in counts if p != "session"]
     console.print(f"{len(selected)} tools across {len(platforms)} platforms: "
                   + ", ".join(f"{p} {n}" for p, n in sorted(counts.items())))
+    simulated = sum(not t.spec.real for t in selected if t.family != "session")
+    if simulated:
+        console.print(f"{simulated} of them are simulator-only (real = sim): no real service has their endpoint, "
+                      "and --backend live refuses them")
 
 
 @tools.command("show")
@@ -167,7 +174,9 @@ def tools_show(name: str, schema: bool) -> None:
     console.print(f"[bold]{spec.name}[/bold] — {spec.title}  ({tool.platform}, {tool.family} family)")
     console.print(spec.description)
     if tool.family != "session":
-        console.print(f"{spec.method} {tool.base_url}{spec.path}" + (" [simulator only]" if not spec.real else ""))
+        # (an escaped bracket: rich would read "[simulator only]" as markup and print nothing)
+        console.print(f"{spec.method} {tool.base_url}{spec.path}"
+                      + (" \\[simulator only: no real service has this endpoint]" if not spec.real else ""))
         if tool.auth:
             console.print(f"key: {tool.auth.location} {tool.auth.name} (env {tool.auth.env_var})")
     params = Table(title="parameters")

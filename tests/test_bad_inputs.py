@@ -514,3 +514,41 @@ def test_a_misspelt_held_out_platform_is_refused_before_anything_is_written(tmp_
         synth_run(tmp_path / "no-graph", tmp_path / "synth", 2, hold_out=frozenset({"dart", "dartt"}))
     assert "unknown platform 'dartt' (did you mean dart?)" in one_line(exc)
     assert not (tmp_path / "synth").exists()
+
+
+def test_the_live_services_are_never_sent_a_simulator_only_tool(monkeypatch, tmp_path):
+    """About 2,300 tools are the simulator's own long tail: their paths exist on no real host, and a
+    request would carry a real key there. On the real hosts each is refused before anything is sent;
+    on a served simulator (live:URL) and in-process it answers as before."""
+    import socket
+
+    from click.testing import CliRunner
+
+    from kopa.catalog import load_catalog
+    from kopa.cli import main
+
+    monkeypatch.setenv("KOPA_TODAY", "2026-01-30")
+    catalog = load_catalog()
+    tool = next(t for t in catalog if not t.spec.real and t.family != "session"
+                and not any(p.required for p in t.spec.params))
+    real = next(t for t in catalog if t.spec.real and t.family != "session")
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a request was sent")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    for spec in ("live", "faults:realistic@live", f"record:{tmp_path / 'rec'}@live"):
+        backend = open_backend(spec)
+        assert backend.real_hosts, spec
+        result = ToolRuntime(backend).call(tool.name, {})
+        assert not result.ok and result.error.kind == "simulator_only" and "nothing was sent" in result.error.message
+    assert not open_backend("live:http://127.0.0.1:9").real_hosts  # a served simulator answers every tool
+    monkeypatch.undo()
+    runtime = ToolRuntime(open_backend("sim"))  # in-process: it answers as before
+    runtime.call("issue_api_key", {"platform": tool.platform})
+    assert runtime.call(tool.name, {}).ok
+    listed = CliRunner().invoke(main, ["tools", "list", "--platform", tool.platform])
+    assert listed.exit_code == 0 and "simulator-only (real = sim)" in listed.output
+    shown = CliRunner().invoke(main, ["tools", "show", tool.name])
+    assert "[simulator only: no real service has this endpoint]" in shown.output
+    assert "simulator only" not in CliRunner().invoke(main, ["tools", "show", real.name]).output

@@ -134,4 +134,5 @@ def _open_record(spec: str, rest: str, *, strict_keys: bool) -> Backend:
                                    inner.provenance)
     return Backend("record", transport, f"record into {directory} from {inner.description}", inner.key_source,
                    simulator=inner.simulator, virtual_today=inner.virtual_today,
-                   observer=SnapshotRecorder(snapshot, clock, inner.provenance), provenance=inner.provenance)
+                   observer=SnapshotRecorder(snapshot, clock, inner.provenance), provenance=inner.provenance,
+                   real_hosts=inner.real_hosts)

@@ -92,6 +92,10 @@ class Backend:
     provenance: str = ""  # what answers: written beside every recorded call
     clock: Any = None  # what backoff waits on: virtual for in-process backends, real for live ones
     fault_log: Any = None  # the injected faults, when the backend is wrapped in faults:
+    # requests go to the real services' hosts (live with no redirect, or a recording or faults over one):
+    # a simulator-only tool is refused there before any request — its path exists nowhere, and the request
+    # would carry a real key to it
+    real_hosts: bool = False
 
     def __post_init__(self) -> None:
         if self.clock is None:
@@ -240,7 +244,7 @@ def _open_live(spec: str, rest: str) -> Backend:
         served = _served_today(redirect) if redirect else None
         today = dt.date.fromisoformat(served) if served else None
     return Backend("live", LiveTransport(redirect), where, EnvKeys(), virtual_today=today,
-                   provenance=f"live via {redirect}" if redirect else "live")
+                   provenance=f"live via {redirect}" if redirect else "live", real_hosts=redirect is None)
 
 
 def _open_faults(spec: str, rest: str, *, strict_keys: bool) -> Backend:
@@ -270,7 +274,7 @@ def _open_faults(spec: str, rest: str, *, strict_keys: bool) -> Backend:
                    f"{inner.description} with faults {name} (seed {seed})", inner.key_source,
                    simulator=inner.simulator, virtual_today=inner.virtual_today, observer=inner.observer,
                    provenance=f"{inner.provenance} faults={name} seed={seed}", clock=inner.clock,
-                   fault_log=log)
+                   fault_log=log, real_hosts=inner.real_hosts)
 
 
 def backend_kind(spec: str) -> str:

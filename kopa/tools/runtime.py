@@ -127,6 +127,10 @@ class ToolRuntime:
         refused = check_arguments(tool, args)
         if refused is not None:
             return ToolResult(tool=name, arguments=args, ok=False, error=refused)
+        if self.backend.real_hosts and not tool.spec.real:
+            return _structural(name, args, "simulator_only",
+                               f"{name} is simulator-only: no real service answers it (it answers on --backend sim "
+                               "or a served simulator); nothing was sent")
         self._sent = []
         self._attempts = []
         started = time.perf_counter()
