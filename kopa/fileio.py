@@ -61,7 +61,7 @@ def read_appended(path: Path, parse: Callable[[bytes], T], *, error: type[Except
         try:
             records.append(parse(line))
         except ValueError as exc:  # orjson's JSONDecodeError and pydantic's ValidationError are ValueErrors
-            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
             raise error(f"{path}:{number}: not a line this run wrote ({reason}); the file is damaged: restore "
                         "it, or start over with --force") from exc
     return records

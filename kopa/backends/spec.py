@@ -282,8 +282,12 @@ def backend_kind(spec: str) -> str:
     writes the string down for later (`kopa rl verl-config`)."""
     name = spec.partition(":")[0]
     if name not in KINDS:
-        raise BackendError(f"unknown backend {name!r} in {spec!r}{suggest(name, KINDS)}; valid: {USAGE}")
+        raise _unknown_kind(name, spec)
     return name
+
+
+def _unknown_kind(name: str, spec: str) -> BackendError:
+    return BackendError(f"unknown backend {name!r} in {spec!r}{suggest(name, KINDS)}; valid: {USAGE}")
 
 
 def open_backend(spec: str = "sim", *, strict_keys: bool = False) -> Backend:
@@ -300,5 +304,4 @@ def open_backend(spec: str = "sim", *, strict_keys: bool = False) -> Backend:
         from kopa.backends.recorded import open_recorded
 
         return open_recorded(name, rest, spec, strict_keys=strict_keys)
-    backend_kind(spec)  # an unknown kind: refused with the valid ones
-    raise AssertionError(f"backend kind {name!r} is in KINDS but not opened")
+    raise _unknown_kind(name, spec)
