@@ -38,7 +38,7 @@ from kopa.synth.filters import (
     resolve_again,
     unreferenced_steps,
 )
-from kopa.synth.junction import PHI, _argbest, _threshold, field_label, numbers
+from kopa.synth.junction import PHI, _argbest, _threshold, field_label, numbers, roundest
 from kopa.synth.query import TemplateWriter
 from kopa.synth.trajectory import BlockInfo, Candidate, ChainBuild, SynthContext, synthesize
 from kopa.tools.runtime import ToolRuntime
@@ -722,18 +722,38 @@ def _brute_thresholds(records, g, field, op, parse):
 @pytest.mark.parametrize("op", ["ge", "le", "after"])
 def test_the_drv_threshold_walk_chooses_what_filtering_every_pivot_would(op):
     rng = np.random.default_rng(5)
+    rounded = 0
     for trial in range(60):
         n = int(rng.integers(2, 40))
-        records = [{"g": str(int(rng.integers(20250101, 20250110))), "f": f"v{int(rng.integers(0, 12))}"}
-                   for _ in range(n)]
-        parse = int
+        if op == "after":
+            values = [str(int(rng.integers(20250101, 20250110))) for _ in range(n)]
+        else:  # measures, some with decimals: the stated threshold is rounded between observed values
+            values = [str(int(rng.integers(0, 10**int(rng.integers(1, 9))))) if trial % 3 else
+                      f"{rng.uniform(0, 500):.2f}" for _ in range(n)]
+        records = [{"g": v, "f": f"v{int(rng.integers(0, 12))}"} for v in values]
+        parse = Decimal
         allowed = _brute_thresholds(records, "g", "f", op, parse)
         found = _threshold(records, [parse(r["g"]) for r in records], "g", "f", op, np.random.default_rng(trial))
         if not allowed:
             assert found is None
             continue
         pivot, passed = found
-        assert allowed[int(pivot)] == passed
+        # what filtering every record by the stated pivot passes is what the walk computed, and one of the
+        # selections an observed pivot allows
+        assert passed in allowed.values()
+        chosen = [r for r in records if {"ge": parse(r["g"]) >= Decimal(pivot), "le": parse(r["g"]) <= Decimal(pivot),
+                                         "after": parse(r["g"]) > Decimal(pivot)}[op]]
+        assert list(dict.fromkeys(r["f"] for r in chosen)) == passed
+        rounded += pivot not in values
+    assert (rounded > 0) == (op != "after")  # a day is stated as the service wrote it
+
+
+def test_the_roundest_threshold_stays_between_the_pivot_and_the_next_value():
+    assert roundest(Decimal(84940), Decimal(84000)) == "84900"  # "84,900 이상": 84,000 must not pass
+    assert roundest(Decimal(84940), Decimal(86000)) == "85000"  # "85,000 이하"
+    assert roundest(Decimal("150.02"), Decimal("149.9")) == "150"
+    assert roundest(Decimal("1.74"), Decimal("1.8")) == "1.74"  # nothing rounder lies between
+    assert roundest(Decimal(2346619536615), Decimal(2300000000000)) == "2340000000000"
 
 
 def test_max_and_min_are_refused_on_ties_that_hand_on_different_values():

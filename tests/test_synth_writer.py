@@ -33,7 +33,7 @@ def test_particles_follow_the_final_consonant():
 
 def test_the_template_states_the_condition_and_precision_but_no_handed_value():
     text = TemplateWriter().write(_spec(), np.random.default_rng(0))
-    assert text == ("2026년 1월 30일 코스닥 일별매매 중 거래량이 1000 이상인 것들의 종목 각각의 기업개황의 매출액 "
+    assert text == ("2026년 1월 30일 코스닥 일별매매 중 거래량이 1,000 이상인 것들의 종목 각각의 기업개황의 매출액 "
                     "합계는 얼마인가? (소수점 둘째 자리까지)")
     assert "A000111" not in text and "20260130" not in text and "종목코드" not in text
 
@@ -80,6 +80,29 @@ def test_a_chain_is_told_a_step_at_a_time_and_a_handed_noun_its_subject_holds_is
         "IC별 교통량 중 교통량이 가장 큰 것의 고속도로 영업소를 찾고, 그 고속도로 영업소의 휴게소 주유소는 모두 몇 건인가?")
 
 
+def test_a_selection_reads_as_a_person_states_it():
+    """The most frequent value is "X가 가장 많은 Y" (a bare code: "곳"); a day strictly after is said from the
+    next day on; a large threshold in 만/억/조."""
+    mode = JunctionInfo(kind="DRV", source="s1", target="s2", source_tool="a", target_tool="b", field="corp_code",
+                        param="corp_code", field_label="고유번호", cardinality=90, records=900, total=900,
+                        process="mode", pivot_field="corp_code", pivot_label="고유번호", passed=["00126380"])
+    spec = _spec(junctions=[mode], subjects={"s1": "공시", "s2": "기업개황"}, literals=[],
+                 answer=AnswerInfo(kind="field", step="s2", field="ceo_nm", label="대표자명"))
+    assert TemplateWriter().write(spec, np.random.default_rng(0)) == "공시가 가장 많은 곳의 기업개황에서 대표자명은 무엇인가?"
+    county = mode.model_copy(update={"field": "SIGUN_CD", "field_label": "시군코드", "pivot_field": "SIGUN_CD"})
+    spec = spec.model_copy(update={"junctions": [county], "subjects": {"s1": "경기도 낚시터", "s2": "경기도 맛집"}})
+    assert TemplateWriter().write(spec, np.random.default_rng(0)).startswith("경기도 낚시터가 가장 많은 시군의 경기도 맛집")
+    after = mode.model_copy(update={"process": "after", "pivot_field": "PROPOSE_DT", "pivot_label": "제안일",
+                                    "pivot": "2026-01-31", "passed": ["1", "2"], "field_label": "의안번호"})
+    spec = spec.model_copy(update={"junctions": [after], "subjects": {"s1": "의안", "s2": "의안 상세"}})
+    assert TemplateWriter().write(spec, np.random.default_rng(0)).startswith(
+        "의안 중 제안일이 2026년 2월 1일 이후인 것들")
+    big = after.model_copy(update={"process": "ge", "pivot_field": "mktcap", "pivot_label": "시가총액",
+                                   "pivot": "2340000000000"})
+    spec = spec.model_copy(update={"junctions": [big]})
+    assert "시가총액이 2조 3,400억 이상인 것들" in TemplateWriter().write(spec, np.random.default_rng(0))
+
+
 def test_a_real_time_chain_states_its_date():
     assert TemplateWriter().write(_spec(as_of="2026-01-30"), np.random.default_rng(0)).startswith(
         "2026년 1월 30일 기준으로")
@@ -92,7 +115,7 @@ def test_blocks_are_worded_by_type():
     spec = _spec(block=block, junctions=[]).model_copy(update={"answer": AnswerInfo(kind="count", step="s2",
                                                                                     number=True)})
     text = TemplateWriter().write(spec, np.random.default_rng(0))
-    assert "인구가 5000 이상이면 가 현황, 아니면 나 현황을 볼 때" in text and text.endswith("해당 자료는 모두 몇 건인가?")
+    assert "인구가 5,000 이상이면 가 현황, 아니면 나 현황을 볼 때" in text and text.endswith("해당 자료는 모두 몇 건인가?")
 
 
 def test_a_comparison_of_two_named_places_names_them_and_not_the_lookup():

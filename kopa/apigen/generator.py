@@ -25,7 +25,7 @@ from kopa.apigen.sampler import Prompt, cached_values, entity_params, varying_pa
 from kopa.apigen.values import ValueCache
 from kopa.catalog.models import ParamSpec, Tool
 from kopa.llm.client import ChatModel
-from kopa.synth.query import josa
+from kopa.synth.frames import josa
 from kopa.synth.trajectory import param_label
 
 GENERATION_TEMPERATURE = 0.7  # the seed's

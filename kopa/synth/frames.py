@@ -33,6 +33,68 @@ ISO_DAY = re.compile(r"^(19|20)\d{2}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$")
 _DATE_WORDS = ("일자", "날짜", "기준일", "YYYYMMDD", "일(", "시작일", "종료일")
 _MONTH_WORDS = ("년월", "YYYYMM", "기준월")
 _YEAR_WORDS = ("연도", "년도", "YYYY")
+_CATCH_ALL = ("기타", "그외", "그 외", "등")
+
+
+_DIGIT_BATCHIM = {"0": True, "1": True, "2": False, "3": True, "4": False, "5": False, "6": True, "7": True,
+                  "8": True, "9": False}
+
+
+def _batchim(word: str) -> tuple[bool, bool]:
+    """(ends in a final consonant, that consonant is ㄹ) for the last readable character of `word`."""
+    for ch in reversed(word.strip()):
+        if "가" <= ch <= "힣":
+            final = (ord(ch) - 0xAC00) % 28
+            return final != 0, final == 8
+        if ch.isdigit():
+            return _DIGIT_BATCHIM[ch], ch in "178"
+        if ch.isalpha():
+            return ch.lower() in "lmn", ch.lower() == "l"
+    return False, False
+
+
+def josa(word: str, pair: str) -> str:
+    """`word` with the particle of `pair` ('을/를', '이/가', '은/는', '으로/로') that its ending takes."""
+    final, rieul = _batchim(word)
+    with_final, without = pair.split("/")
+    if pair == "으로/로":
+        return word + ("로" if not final or rieul else "으로")
+    if pair == "와/과":
+        return word + ("과" if final else "와")
+    return word + (with_final if final else without)
+
+
+def description_label(description: str) -> str:
+    """A short Korean label from a field's or parameter's description: up to the first separator."""
+    label = re.split(r"\s*[:(/,]|\s-\s", description.strip())[0].strip()
+    if len(label) < 2:  # "음/양력 구분" is not "음": the slash joins the name's own parts
+        label = re.split(r"\s*[:(,]|\s-\s", description.strip())[0].strip()
+    # a column name for a label ("영역_면적", "자치구_") reads with spaces
+    return label.replace("_", " ").strip()[:24]
+
+
+def param_label(param: ParamSpec) -> str:
+    return description_label(param.description)
+
+
+def number_phrase(text: str) -> str:
+    """A number as a Korean reader writes it: '6000' → '6,000', '470000000' → '4억 7,000만',
+    '2340000000000' → '2조 3,400억'; a decimal as it is."""
+    if not re.fullmatch(r"-?\d+", text):
+        return text
+    n = int(text)
+    if abs(n) < 100_000_000:
+        return f"{n:,}"
+    sign, n = ("-" if n < 0 else ""), abs(n)
+    parts = []
+    for unit, size in (("조", 10**12), ("억", 10**8), ("만", 10**4)):
+        if n >= size:
+            parts.append(f"{n // size:,}{unit}")
+            n %= size
+    if n:
+        parts.append(f"{n:,}")
+    return sign + " ".join(parts)
+
 
 
 def subject(tool: Tool) -> str:
@@ -70,12 +132,16 @@ def date_phrase(value: str) -> str | None:
 
 
 def enum_meaning(param: ParamSpec, value: str) -> str | None:
-    """The meaning the parameter's description gives an enum value ('A 정기공시', 'Y(유가)', '11011 사업보고서')."""
-    found = re.search(rf"(?<![\w]){re.escape(value)}\s*(?:\(([^)]+)\)|[:=]?\s*([가-힣][^,;/)]*))", param.description)
-    if found is None:
-        return None
-    meaning = (found.group(1) or found.group(2) or "").strip()
-    return meaning if HANGUL.search(meaning) else None
+    """The meaning the parameter's description gives an enum value ('A 정기공시', 'Y(유가)', '11011 사업보고서');
+    a Korean value is its own meaning ('특수학교', not the '등' that follows it). A catch-all ('기타') is
+    not something a person asks for."""
+    if HANGUL.search(value):
+        meaning = value
+    else:
+        found = re.search(rf"(?<![\w]){re.escape(value)}\s*(?:\(([^)]+)\)|[:=]?\s*([가-힣][^,;/)]*))",
+                          param.description)
+        meaning = "" if found is None else (found.group(1) or found.group(2) or "").strip()
+    return meaning if HANGUL.search(meaning) and meaning not in _CATCH_ALL else None
 
 
 def is_code_like(description: str) -> bool:
@@ -89,7 +155,12 @@ def value_phrase(param: ParamSpec, value: object) -> str | None:
     if not text or param.paging:
         return None
     if param.enum and text in param.enum:
-        return enum_meaning(param, text) or (text if HANGUL.search(text) else None)
+        meaning = enum_meaning(param, text)
+        label = param_label(param)
+        # a kind that does not say what it classifies ('산', '대지' of 지번구분) is said with its label
+        if meaning is not None and label and (len(meaning) == 1 or label.endswith("구분")):
+            return f"{josa(label, '이/가')} '{meaning}'인"
+        return meaning
     if HANGUL.search(text):
         return text
     desc = param.description
@@ -113,5 +184,5 @@ def entity_noun(label: str) -> str | None:
     ('고유번호') or a field that is not an identifier."""
     if not is_code_like(label):
         return None
-    noun = re.sub(r"\s*(?:고유번호|코드|아이디|ID|번호|식별자|고유|일련)+$", "", label).strip()
+    noun = re.sub(r"\s*(?:고유번호|코드|아이디|ID|번호|식별자|고유|일련|표준|등록)+$", "", label).strip()
     return noun if HANGUL.search(noun) and noun != label else None

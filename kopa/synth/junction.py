@@ -12,13 +12,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, InvalidOperation
 from typing import Any, Literal
 
 import numpy as np
 
 from kopa.catalog.models import Tool
-from kopa.synth.frames import ISO_DAY
+from kopa.synth.frames import ISO_DAY, description_label
 
 PHI = 5  # the paper's fan-out budget φ
 JunctionKind = Literal["SEQ", "FAN", "DRV"]
@@ -68,11 +68,7 @@ def field_label(tool: Tool, name: str) -> str:
     """A short Korean label for an output field: its description up to the first separator."""
     for f in tool.spec.output:
         if f.name == name:
-            label = re.split(r"\s*[:(/,]|\s-\s", f.description.strip())[0].strip()
-            if len(label) < 2:  # "음/양력 구분" is not "음": the slash joins the name's own parts
-                label = re.split(r"\s*[:(,]|\s-\s", f.description.strip())[0].strip()
-            # a column name for a label ("영역_면적", "자치구_") reads with spaces
-            return label.replace("_", " ").strip()[:24] or name
+            return description_label(f.description) or name
     return name
 
 
@@ -210,8 +206,23 @@ def _threshold(records: list[dict], column: list[Any], g: str, field: str, op: s
         return None
     pivot, count = options[int(rng.integers(len(options)))]
     passed = distinct([records[i].get(field) for i in sorted(i for _, i in keyed[:count])])
-    text = str(records[column.index(pivot)][g])  # the value as the service wrote it
-    return text, passed
+    if op == "after":
+        return str(records[column.index(pivot)][g]), passed  # the day as the service wrote it
+    # the roundest number between the pivot and the next observed value passes the same records: a person
+    # says "8만 5,000 이상", not "84940 이상" (`_threshold` only offers a pivot with a next value)
+    return roundest(Decimal(pivot), Decimal(keyed[count][0])), passed
+
+
+def roundest(pivot: Decimal, bound: Decimal) -> str:
+    """The number with the fewest significant digits from `pivot` (included) towards `bound` (excluded),
+    as plain digits: 84940 towards 84000 → '84900'; 84940 towards 86000 → '85000'."""
+    upward = bound > pivot
+    for e in range(max(abs(pivot), abs(bound)).adjusted(), min(int(pivot.as_tuple().exponent), 0) - 1, -1):
+        step = Decimal(1).scaleb(e)
+        r = (pivot / step).to_integral_value(rounding=ROUND_CEILING if upward else ROUND_FLOOR) * step
+        if (pivot <= r < bound) if upward else (bound < r <= pivot):
+            return format(r.quantize(step) if e < 0 else r.quantize(Decimal(1)), "f")
+    return format(pivot, "f")
 
 
 def _pivot_options(tool: Tool, records: list[dict], field: str, g: str, rng: np.random.Generator,

@@ -11,44 +11,17 @@ type-specific prompt and the same information.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import Protocol
 
 import numpy as np
 import orjson
 
-from kopa.synth.frames import HANGUL, date_phrase, entity_noun, is_code_like
+from kopa.synth.frames import HANGUL, ISO_DAY, date_phrase, entity_noun, is_code_like, josa, number_phrase
 from kopa.synth.trajectory import AnswerInfo, JunctionInfo, Literal_, QueryInput
 
 PRECISION_PHRASE = {0: "정수로 반올림", 1: "소수점 첫째 자리까지", 2: "소수점 둘째 자리까지", 3: "소수점 셋째 자리까지"}
-_DIGIT_BATCHIM = {"0": True, "1": True, "2": False, "3": True, "4": False, "5": False, "6": True, "7": True,
-                  "8": True, "9": False}
-
-
-def _batchim(word: str) -> tuple[bool, bool]:
-    """(ends in a final consonant, that consonant is ㄹ) for the last readable character of `word`."""
-    for ch in reversed(word.strip()):
-        if "가" <= ch <= "힣":
-            final = (ord(ch) - 0xAC00) % 28
-            return final != 0, final == 8
-        if ch.isdigit():
-            return _DIGIT_BATCHIM[ch], ch in "178"
-        if ch.isalpha():
-            return ch.lower() in "lmn", ch.lower() == "l"
-    return False, False
-
-
-def josa(word: str, pair: str) -> str:
-    """`word` with the particle of `pair` ('을/를', '이/가', '은/는', '으로/로') that its ending takes."""
-    final, rieul = _batchim(word)
-    with_final, without = pair.split("/")
-    if pair == "으로/로":
-        return word + ("로" if not final or rieul else "으로")
-    if pair == "와/과":
-        return word + ("과" if final else "와")
-    return word + (with_final if final else without)
-
-
 class QueryWriter(Protocol):
     name: str
 
@@ -166,10 +139,12 @@ class TemplateWriter:
             most = "가장 큰" if j.process == "max" else "가장 작은"
             return f"{before} 중 {josa(pivot_label, '이/가')} {most} 것{of}의 {subject}"
         if j.process == "mode":
-            return f"{before}에 가장 많이 나오는 {named or j.field_label}의 {subject}"
+            # a bare code names no kind of thing ('고유번호'): "공시가 가장 많은 곳의 기업개황"
+            most = named or ("곳" if is_code_like(j.field_label) else j.field_label)
+            return f"{josa(before, '이/가')} 가장 많은 {most}의 {subject}"
         pivot = j.pivot or ""
-        condition = {"ge": f"{pivot} 이상인", "le": f"{pivot} 이하인", "eq": f"'{pivot}'인",
-                     "after": f"{date_phrase(pivot) or pivot}보다 뒤인"}[j.process or "eq"]
+        condition = {"ge": f"{number_phrase(pivot)} 이상인", "le": f"{number_phrase(pivot)} 이하인",
+                     "eq": f"'{pivot}'인", "after": _after(pivot)}[j.process or "eq"]
         return f"{before} 중 {josa(pivot_label, '이/가')} {condition} 것들{of} 각각의 {subject}"
 
     def _block(self, spec: QueryInput, before: str) -> str:
@@ -202,8 +177,9 @@ class TemplateWriter:
                 return f"{pair} 각각의 {josa(subjects[0], '은/는')} 몇 건 차이 나는가?"
             return (f"{pair}의 {subjects[0]}에서 {b.quantity} 차이(큰 값에서 작은 값을 뺀 값)는 "
                     f"얼마인가?{precision}")
-        tested = (f"{before}의 {josa(b.quantity or '', '이/가')} {b.threshold}" if b.quantity_field is not None
-                  else f"{josa(before, '이/가')} {b.threshold}건")  # how many records the list holds
+        threshold = number_phrase(b.threshold or "")
+        tested = (f"{before}의 {josa(b.quantity or '', '이/가')} {threshold}" if b.quantity_field is not None
+                  else f"{josa(before, '이/가')} {threshold}건")  # how many records the list holds
         condition = f"{tested} 이상이면 {subjects[0]}, 아니면 {josa(subjects[1], '을/를')} 볼 때, "
         if a.kind == "count":  # not the taken branch's subject: that would tell which branch the condition chose
             return condition + "해당 자료는 모두 몇 건인가?"
@@ -250,6 +226,14 @@ def _is_itself(name: Literal_, records: int | None) -> bool:
 def _is_name(literal: Literal_) -> bool:
     """A name the user gives (회사명, 학교명, 구명): the entity the question is about."""
     return literal.phrase == literal.value and HANGUL.search(literal.value) is not None
+
+
+def _after(day: str) -> str:
+    """Strictly after a day, as a person says it: from the next day on ("2026년 1월 29일 이후인")."""
+    if ISO_DAY.match(day) or re.fullmatch(r"(?:19|20)\d{6}", day):
+        following = dt.datetime.strptime(day.replace("-", ""), "%Y%m%d").date() + dt.timedelta(days=1)
+        return f"{date_phrase(following.strftime('%Y%m%d'))} 이후인"
+    return f"{date_phrase(day) or day}보다 늦은"
 
 
 def _day(iso: str) -> str:

@@ -1,0 +1,35 @@
+"""The query writer's vocabulary: how a person states a kind, names what a code identifies, writes a number."""
+
+from __future__ import annotations
+
+from kopa.catalog import load_catalog
+from kopa.synth.frames import entity_noun, enum_meaning, number_phrase, value_phrase
+
+CATALOG = load_catalog()
+
+
+def _param(tool: str, name: str):
+    return next(p for p in CATALOG[tool].spec.params if p.name == name)
+
+
+def test_a_kind_is_stated_by_its_meaning_and_one_that_says_nothing_alone_with_its_label():
+    lot = _param("get_seoul_rent_contracts", "LOTNO_SE")
+    assert enum_meaning(lot, "2") == "산"
+    assert value_phrase(lot, "2") == "지번구분이 '산'인"  # not "산 서울 전월세 계약"
+    use = _param("get_seoul_rent_contracts", "BLDG_USG")
+    assert value_phrase(use, "오피스텔") == "오피스텔"  # a Korean value is its own meaning
+    corp = _param("search_dart_disclosures", "corp_cls")
+    assert value_phrase(corp, "K") == "법인구분이 '코스닥'인"
+    assert value_phrase(corp, "E") is None  # '기타' is no one's question
+
+
+def test_what_an_identifier_names():
+    assert entity_noun("휴게소 표준코드") == "휴게소"
+    assert entity_noun("법인등록번호") == "법인"
+    assert entity_noun("시군구코드") == "시군구"
+    assert entity_noun("고유번호") is None and entity_noun("교통량") is None
+
+
+def test_numbers_are_written_as_a_korean_reader_writes_them():
+    assert [number_phrase(t) for t in ("51", "6000", "85000", "470000000", "2340000000000", "150.1")] == [
+        "51", "6,000", "85,000", "4억 7,000만", "2조 3,400억", "150.1"]
