@@ -25,7 +25,9 @@ from pathlib import Path
 
 import nox
 
-nox.options.default_venv_backend = "venv"
+# venv, unless bootstrap.py found no ensurepip (Debian's python3 without python3-venv): then uv, which it
+# installed beside nox and which needs none
+nox.options.default_venv_backend = os.environ.get("KOPA_NOX_BACKEND", "venv")
 nox.options.reuse_existing_virtualenvs = True
 nox.options.sessions = ["tests", "perf_smoke", "ray", "rl", "clients", "wheel"]
 
