@@ -24,7 +24,7 @@ from kopa.cli_options import (
     json_option,
     out_option,
 )
-from kopa.console import LazyConsole, Table
+from kopa.console import LazyConsole, NarrowTable, Table
 from kopa.errors import UserError
 from sim.errors import SimInputError
 
@@ -134,25 +134,30 @@ def tools_list(platform: str | None, domain: str | None, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps([t.openai_schema() for t in selected], ensure_ascii=False, indent=2))
         return
-    table = Table(title=f"{len(selected)} tools")
-    for col in ("tool", "platform", "domain", "real", "title"):
-        table.add_column(col)
+    from rich.markup import escape
+
+    # at 80 columns: each tool on two lines, its name in full (what a user copies into `kopa tools show` or
+    # `kopa call`, never cut to "…"), its title below
+    table = NarrowTable(title=f"{len(selected)} tools")
+    table.add_column("tool\n  title", overflow="fold")
+    table.add_column("platform\n  domain", no_wrap=True)
+    table.add_column("real", no_wrap=True)
     for t in selected:
         # real: a documented endpoint of the live service; "sim": the simulator's own (the generated long
         # tail), which --backend live refuses
-        table.add_row(t.name, t.platform, t.domain or "-", "" if t.family == "session" else
-                      "yes" if t.spec.real else "sim", t.spec.title)
+        table.add_row(f"{t.name}\n  [dim]{escape(t.spec.title)}[/dim]", f"{t.platform}\n  {t.domain or '-'}",
+                      "" if t.family == "session" else "yes" if t.spec.real else "sim")
     console.print(table)
     counts: dict[str, int] = {}
     for t in selected:
         counts[t.platform] = counts.get(t.platform, 0) + 1
     platforms = [p for p in counts if p != "session"]
     console.print(f"{len(selected)} tools across {len(platforms)} platforms: "
-                  + ", ".join(f"{p} {n}" for p, n in sorted(counts.items())))
+                  + ", ".join(f"{p} {n}" for p, n in sorted(counts.items())), soft_wrap=False)
     simulated = sum(not t.spec.real for t in selected if t.family != "session")
     if simulated:
         console.print(f"{simulated} of them are simulator-only (real = sim): no real service has their endpoint, "
-                      "and --backend live refuses them")
+                      "and --backend live refuses them", soft_wrap=False)
 
 
 @tools.command("show")
@@ -311,11 +316,16 @@ def sim_stats(world_seed: int, scale: str, today, verify: bool, as_json: bool) -
         click.echo(json.dumps({"content_hash": world.content_hash, "recomputed_hash": recomputed,
                                "endpoints": [s.model_dump() for s in stats]}, ensure_ascii=False, indent=2))
         return
-    table = Table(title=f"world {world.config.key()} — records per call")
-    for col in ("endpoint", "table", "unfiltered", "key param", "values", "min", "median", "p90", "max"):
-        table.add_column(col, justify="right" if col not in ("endpoint", "table", "key param") else "left")
+    from rich.markup import escape
+
+    # at 80 columns the endpoint (host and path) and its table fold onto more lines; the numbers never do
+    table = NarrowTable(title=f"world {world.config.key()} — records per call")
+    table.add_column("endpoint\n  table", overflow="fold", ratio=1)
+    for col in ("rows", "key param", "keys", "min", "med", "p90", "max"):
+        table.add_column(col, justify="left" if col == "key param" else "right", no_wrap=col != "key param",
+                         overflow="fold")
     for s in stats:
-        table.add_row(f"{s.host} {s.endpoint}", s.table, f"{s.unfiltered:,}", s.key_param or "",
+        table.add_row(f"{escape(s.host + s.endpoint)}\n  [dim]{s.table}[/dim]", f"{s.unfiltered:,}", s.key_param or "",
                       *(("" if v is None else f"{v:,.0f}") for v in (s.distinct_values, s.per_value_min,
                                                                    s.per_value_median, s.per_value_p90,
                                                                    s.per_value_max)))
