@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 import tempfile
 import threading
 import time
 import weakref
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, TextIO
 
 import numpy as np
 import orjson
@@ -27,13 +28,17 @@ if TYPE_CHECKING:
     import duckdb
 
 
-def generate(config: WorldConfig) -> list[TableData]:
+def generate(config: WorldConfig, progress: Callable[[int, int, str], None] | None = None) -> list[TableData]:
+    """Every served module's tables; `progress(done, of, module)` after each (a full world takes minutes)."""
     from sim.registry import served_modules
 
     ctx = WorldContext(config)
     tables: list[TableData] = []
-    for _, module in served_modules():
+    modules = served_modules()
+    for i, (name, module) in enumerate(modules, 1):
         tables.extend(module.tables(ctx))
+        if progress is not None:
+            progress(i, len(modules), name or "long tail")
     names = [t.name for t in tables]
     if len(set(names)) != len(names):
         raise ValueError(f"duplicate table names: {sorted(n for n in names if names.count(n) > 1)}")
@@ -94,7 +99,8 @@ def write_world(config: WorldConfig, path: Path) -> str:
     import duckdb
 
     t0 = time.perf_counter()
-    tables = generate(config)
+    report = terminal_progress(config, path)
+    tables = generate(config, report)
     as_lists = {t.name: (_as_lists(t), t.entities) for t in tables}
     digest = content_hash(as_lists)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -128,7 +134,34 @@ def write_world(config: WorldConfig, path: Path) -> str:
     finally:
         con.close()
     os.replace(tmp, path)
+    if report is not None:
+        report.done(time.perf_counter() - t0)
     return digest
+
+
+class _TerminalProgress:
+    """One line on a terminal, rewritten as the world's modules are generated, then where it was written."""
+
+    def __init__(self, stream: TextIO, key: str, path: Path) -> None:
+        self.stream, self.key, self.path = stream, key, path
+        self._write(f"building world {key} (once; cached in {path.parent})…")
+
+    def _write(self, text: str) -> None:
+        self.stream.write(text)
+        self.stream.flush()
+
+    def __call__(self, done: int, of: int, module: str) -> None:
+        self._write(f"\r\x1b[Kbuilding world {self.key}: {done}/{of} ({module})")
+
+    def done(self, seconds: float) -> None:
+        self._write(f"\r\x1b[Kworld {self.key} built in {seconds:.0f} s → {self.path}\n")
+
+
+def terminal_progress(config: WorldConfig, path: Path, stream: TextIO | None = None) -> _TerminalProgress | None:
+    """Progress of a world build ("building world s0-full-20260130: 14/36 (krx)") on stderr when it is a
+    terminal; None — nothing printed — for a log, a pipe or a test."""
+    stream = stream if stream is not None else sys.stderr
+    return _TerminalProgress(stream, config.key(), path) if stream.isatty() else None
 
 
 def _insert_rows(con: duckdb.DuckDBPyConnection, table: str, names: list[str], rows: list[tuple]) -> None:
