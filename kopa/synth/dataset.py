@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 import orjson
 import yaml
 
+from kopa.backends.parsed import parse_backend
 from kopa.backends.spec import open_backend, suggest
 from kopa.backends.world import WorldStamp, world_stamp, write_stamp
 from kopa.catalog.loader import load_catalog
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
     from kopa.synth.judges import ModelJudge
     from kopa.synth.solver import ModelSolver
 
-SYNTH_VERSION = 18  # bump when a change makes the same seed build other trajectories: old parts are not reused
+SYNTH_VERSION = 19  # bump when a change makes the same seed build other trajectories: old parts are not reused
 CHUNK = 25
 MAX_ATTEMPTS_PER_TASK = 20  # slots allowed per wanted task before synthesis gives up
 # Answers a process keeps of the simulator's (bodies): synthesis asks the same start pages again for slot
@@ -159,7 +160,7 @@ def synth_run(graph_run: Path, out: Path, n: int, *, seed: int = 0, workers: int
         raise SynthError("--workers > 1 needs the template writer (a model writer runs in one process)")
     if workers > 1 and recorded_backends(backend_spec)[1] is not None:
         raise SynthError("--workers > 1 cannot record: one recording is written by one process (use --workers 1)")
-    backend_spec = _absolute_recording(backend_spec)
+    backend_spec = str(parse_backend(backend_spec).with_absolute_recording())
     digest = _load_graph_run(graph_run)[2]
     # the G* folder as an absolute path, like a recording's: `kopa edge filter` reads it from any folder
     _config(out, {"version": SYNTH_VERSION, "graph_run": str(graph_run.resolve()), "graph_sha256": digest, "seed": seed,
@@ -243,22 +244,8 @@ def read_kept(out: Path) -> list[Candidate]:
 def recorded_backends(spec: str) -> tuple[str, str | None]:
     """(the backend a fresh re-solve runs on, the recording's replay, if the synthesis was recorded): a
     synthesis on `…@record:DIR@INNER` re-solves on `…@INNER` and on `…@replay:DIR`."""
-    parts = spec.split("@")
-    at = next((i for i, p in enumerate(parts) if p.startswith("record:")), None)
-    if at is None:
-        return spec, None
-    directory = parts[at].removeprefix("record:").split(",")[0]
-    return "@".join(parts[:at] + parts[at + 1:]), "@".join([*parts[:at], f"replay:{directory}"])
-
-
-def _absolute_recording(spec: str) -> str:
-    """The record directory as an absolute path, so `kopa edge filter` finds it from anywhere."""
-    parts = spec.split("@")
-    for i, part in enumerate(parts):
-        if part.startswith("record:"):
-            directory, *options = part.removeprefix("record:").split(",")
-            parts[i] = "record:" + ",".join([str(Path(directory).resolve()), *options])
-    return "@".join(parts)
+    fresh, replay = parse_backend(spec).recorded_backends()
+    return (spec, None) if replay is None else (str(fresh), str(replay))
 
 
 FILTER_CHUNK = 20  # candidates a filter worker takes at a time

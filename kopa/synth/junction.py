@@ -30,7 +30,8 @@ _YYYYMMDD = re.compile(r"^(?:19|20)\d{6}$")
 # neither their maximum nor a threshold means anything).
 _NOT_QUANTITY = ("코드", "번호", "ID", "아이디", "일자", "날짜", "년도", "연도", "년월", "전화", "팩스", "우편", "순번",
                  "차수", "대수", "기수", "회차", "URL", "주소", "구분", "여부", "유형", "종류", "시각",  # 시각: a time of day
-                 "좌표", "위도", "경도")  # a position: no one asks for the largest latitude or sums X좌표
+                 "좌표", "위도", "경도",  # a position: no one asks for the largest latitude or sums X좌표
+                 "시작시간", "종료시간", "마감시간")  # a time of day written as a number (영업시작시간 0600)
 
 
 def number(value: Any) -> Decimal | None:

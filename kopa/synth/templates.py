@@ -352,6 +352,8 @@ def cond(build: ChainBuild, view: dict[str, Any]):
     q = quantities[int(build.rng.integers(len(quantities)))]
     value = number(records[0][q]) if q is not None else Decimal(len(records))
     assert value is not None
+    if value == 0:  # "0 이상이면" holds for every count and every measure a person would test: no condition
+        return None
     holds = bool(build.rng.integers(2))
     threshold = _pivot(value, holds)
     sid = f"s{len(build.steps) + 1}"
