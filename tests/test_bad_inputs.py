@@ -496,7 +496,7 @@ def test_a_target_failing_its_schema_names_the_task_and_field(tmp_path):
 def test_a_command_that_only_writes_a_backend_down_still_refuses_an_unknown_kind(tmp_path):
     from click.testing import CliRunner
 
-    from kopa.backends.spec import backend_kind
+    from kopa.backends.parsed import backend_kind
     from kopa.cli import main
 
     assert backend_kind("replay:runs/rec") == "replay" and backend_kind("faults:realistic@sim") == "faults"

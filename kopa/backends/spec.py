@@ -6,13 +6,16 @@ import datetime as dt
 import difflib
 import os
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import httpx
 
 from kopa.errors import UserError
 from sim.errors import SimInputError
 from sim.world.context import Scale, WorldConfig
+
+if TYPE_CHECKING:
+    from kopa.backends.parsed import BackendSpec
 
 # httpx request extension carrying the attempt number (0 = first try) from the runtime's retry loop to
 # transports that care (the fault wrapper); extensions never go on the wire.
@@ -277,22 +280,18 @@ def _open_faults(spec: str, rest: str, *, strict_keys: bool) -> Backend:
                    fault_log=log, real_hosts=inner.real_hosts)
 
 
-def backend_kind(spec: str) -> str:
-    """The kind a backend string names (sim, live, …), checked without opening it — for a command that only
-    writes the string down for later (`kopa rl verl-config`)."""
-    name = spec.partition(":")[0]
-    if name not in KINDS:
-        raise _unknown_kind(name, spec)
-    return name
-
-
 def _unknown_kind(name: str, spec: str) -> BackendError:
     return BackendError(f"unknown backend {name!r} in {spec!r}{suggest(name, KINDS)}; valid: {USAGE}")
 
 
-def open_backend(spec: str = "sim", *, strict_keys: bool = False) -> Backend:
-    """The backend a backend string names. Every option is checked: an unknown or misspelled one, a
-    value of the wrong type, or a missing part is a BackendError naming it and the valid choices."""
+def open_backend(spec: str | BackendSpec = "sim", *, strict_keys: bool = False) -> Backend:
+    """The backend a backend string (or its parsed `BackendSpec`) names. Every option is checked: an unknown
+    or misspelled one, a value of the wrong type, or a missing part is a BackendError naming it and the valid
+    choices."""
+    from kopa.backends.parsed import BackendSpec
+
+    spec = str(spec) if isinstance(spec, BackendSpec) else spec
+    BackendSpec.parse(spec)  # the layers' kinds, options and structure, before anything is opened
     name, _, rest = spec.partition(":")
     if name == "sim":
         return _open_sim(spec, rest, strict_keys=strict_keys)

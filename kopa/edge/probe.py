@@ -24,6 +24,7 @@ import duckdb
 import numpy as np
 import orjson
 
+from kopa.backends.parsed import parse_backend
 from kopa.backends.spec import open_backend
 from kopa.catalog.loader import Catalog
 from kopa.edge.graph import Edge
@@ -59,17 +60,11 @@ class ProbeResult:
 def probe_fault_spec(backend_spec: str, seed: int) -> str:
     """The backend string with its outermost fault seed replaced by one derived from (run seed, original
     fault seed) under the purpose "edge-probe-faults"; a backend without faults is returned as it is."""
-    if not backend_spec.startswith("faults:"):
+    spec = parse_backend(backend_spec)
+    if spec.kind != "faults":
         return backend_spec
-    head, at, inner = backend_spec.removeprefix("faults:").partition("@")
-    name, _, options = head.partition(",")
-    old = "0"
-    for part in options.split(","):
-        key, _, value = part.partition("=")
-        if key.strip() == "seed":
-            old = value.strip()
-    fresh = int(stream(seed, "edge-probe-faults", old).integers(2**31))
-    return f"faults:{name},seed={fresh}{at}{inner}"
+    old = spec.layers[0].option("seed") or "0"  # as written: the stream's name
+    return str(spec.with_fault_seed(int(stream(seed, "edge-probe-faults", old).integers(2**31))))
 
 
 def select_edges(phase: PhaseA, per_class: int | None) -> list[Edge]:

@@ -34,6 +34,7 @@ from typing import Any
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from kopa.backends.parsed import parse_backend
 from kopa.backends.spec import Backend
 from kopa.errors import UserError
 from kopa.eval.environment import Environment, ToolSource
@@ -363,7 +364,7 @@ def _absolute(config: RunConfig) -> RunConfig:
 
 def _play_units(config: RunConfig, jobs: list[tuple[Task, int, int]], executor: Executor, out_dir: Path,
                 on_episode: Callable[[Episode], Any] | None) -> None:
-    if any(part.startswith("record:") for part in config.backend.split("@")):
+    if parse_backend(config.backend).records:
         raise UserError(f"{config.backend}: a recording is written by one process; record with the local "
                         "executor, then run on many from the recording (replay:DIR)")
     shipped = _absolute(config).model_dump()

@@ -203,7 +203,7 @@ def verl_config_cmd(tasks_paths: tuple[str, ...], only: str, training_backend: s
     """
     from pathlib import Path
 
-    from kopa.backends.spec import backend_kind
+    from kopa.backends.parsed import backend_kind
     from kopa.fileio import write_atomic
     from kopa.rl.rollouts import RolloutConfig, select
     from kopa.rl.verl_config import render, tool_config

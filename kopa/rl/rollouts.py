@@ -28,6 +28,7 @@ from typing import Any
 import orjson
 from pydantic import BaseModel, ConfigDict, Field
 
+from kopa.backends.parsed import parse_backend
 from kopa.backends.spec import Backend
 from kopa.backends.world import open_checked
 from kopa.errors import UserError
@@ -203,7 +204,7 @@ def generate(config: RolloutConfig, out: Path, *, executor: Executor | None = No
              on_group: Callable[[dict[str, Any]], Any] | None = None) -> list[dict[str, Any]]:
     """Play every group not yet in ``groups.jsonl``; then the file in task-set order, the Parquet and the
     statistics. Returns the groups in that order."""
-    if any(part.startswith("record:") for part in config.backend.split("@")) and executor is not None \
+    if parse_backend(config.backend).records and executor is not None \
             and not executor.in_process:
         raise RolloutsError(f"{config.backend}: a recording is written by one process; record with one local "
                             "worker, then run on many from the recording (replay:DIR)")

@@ -20,6 +20,7 @@ from typing import Any
 import orjson
 from pydantic import BaseModel
 
+from kopa.backends.parsed import parse_backend
 from kopa.study.grid import DRIFT_SCENARIO, RETRY_ATTEMPTS, StudyConfig, Unit
 
 SUCCESS = ("semantic", "generic")
@@ -128,7 +129,7 @@ def held_out_probe(phase: Any, catalog: Any, config: StudyConfig, unit: Unit, ep
     from kopa.edge.probe import _probe_edge, probe_fault_spec, select_edges
 
     derived = probe_fault_spec(backend_spec(config, unit, epoch=epoch), phase.config.seed)
-    fault_seed = int(derived.partition("@")[0].rpartition(",seed=")[2])
+    fault_seed = parse_backend(derived).fault_seed
     prober = PhaseA(phase.graph, catalog, open_backend_of(config, unit, epoch=epoch, fault_seed=fault_seed),
                     phase.config)
     prober.cache = {k: list(v) for k, v in phase.cache.items()}
