@@ -19,8 +19,9 @@ from kopa.catalog.models import Tool
 from kopa.edge.config import EdgeConfig
 from kopa.edge.embed import HashingEmbedder
 from kopa.edge.graph import build_skeleton
-from kopa.edge.phase_a import ArgumentFiller, stream
+from kopa.edge.phase_a import ArgumentFiller
 from kopa.edge.proposer import OfflineProposer
+from kopa.rng import stream
 
 EDGE_DIR = Path(kopa.edge.__file__).parent
 # The one module allowed to read the truth: it measures graphs against it.

@@ -17,13 +17,13 @@ from kopa.catalog.view import view_of
 from kopa.cli import main
 from kopa.edge.config import EdgeConfig
 from kopa.edge.filler import FillerAnswerError, OpenAIFiller
-from kopa.edge.phase_a import stream
 from kopa.edge.plan import is_generic
 from kopa.edge.proposer import OpenAIProposer
 from kopa.edge.run import build_graph
 from kopa.errors import UserError
 from kopa.llm.cache import CacheMiss, cached_openai_model
 from kopa.llm.client import ChatModelError, OpenAIChatModel
+from kopa.rng import stream
 from tests.fakes.chat_server import ChatServer, Reply, text
 
 SOURCE, TARGET = "find_dart_corp_code", "get_dart_company_overview"

@@ -28,11 +28,11 @@ from kopa.edge.phase_a import (
     PhaseA,
     StepOutcome,
     classify,
-    stream,
     thompson_choice,
     update_posterior,
 )
 from kopa.edge.plan import ParamSource, is_generic
+from kopa.rng import stream
 from kopa.tools.results import ToolError, ToolResult
 
 # Dyadic values: every sum below is exact in binary floating point, so "exactly" means ==.

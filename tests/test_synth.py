@@ -17,13 +17,13 @@ from kopa.backends.spec import open_backend
 from kopa.catalog import load_catalog
 from kopa.cli import main
 from kopa.edge.config import EdgeConfig
-from kopa.edge.phase_a import stream
 from kopa.edge.run import build_graph
 from kopa.eval.environment import Environment
 from kopa.eval.golden import GoldenExecutor, GoldenStep
 from kopa.eval.lint import lint_task
 from kopa.eval.targets import compute_target
 from kopa.eval.task import AnswerKey, AnswerSpec
+from kopa.rng import stream
 from kopa.synth.audit import query_audit
 from kopa.synth.dataset import CHUNK, filter_run, synth_run, write_dataset
 from kopa.synth.filters import (

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from kopa.apigen.record import XRecord
-from kopa.edge.phase_a import stream
+from kopa.rng import stream
 
 SHARE = 8_000 / 60_000
 

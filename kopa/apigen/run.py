@@ -45,9 +45,9 @@ from kopa.apigen.verify import (
 )
 from kopa.backends.spec import open_backend
 from kopa.catalog.loader import Catalog
-from kopa.edge.phase_a import stream
 from kopa.errors import UserError
 from kopa.fileio import claim_run_folder, write_atomic
+from kopa.rng import stream
 from kopa.tools.runtime import ToolRuntime
 
 APIGEN_VERSION = 1  # bump when the same seed would build other samples: old parts are not reused

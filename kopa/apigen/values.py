@@ -17,7 +17,8 @@ from collections.abc import Callable
 from pydantic import BaseModel, ConfigDict
 
 from kopa.catalog.models import Tool
-from kopa.edge.phase_a import ArgumentFiller, stream
+from kopa.edge.phase_a import ArgumentFiller
+from kopa.rng import stream
 from kopa.tools.runtime import ToolRuntime
 
 ROUNDS = 3  # probe rounds: a tool that needs a value another tool returns waits for a later round

@@ -26,7 +26,6 @@ local processes this process is one of the workers: it runs the first batch itse
 
 from __future__ import annotations
 
-import hashlib
 from collections import defaultdict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -43,15 +42,9 @@ from kopa.edge.config import EdgeConfig
 from kopa.edge.graph import Edge, ToolGraph
 from kopa.edge.plan import date_form, is_generic
 from kopa.executor import Executor
+from kopa.rng import stream
 from kopa.tools.results import ToolResult
 from kopa.tools.runtime import RetryPolicy, ToolRuntime
-
-
-def stream(seed: int, purpose: str, key: str = "") -> np.random.Generator:
-    """A named random stream (the same scheme as the simulator's; kopa never imports sim)."""
-    digest = hashlib.sha256(f"{seed}\x1f{purpose}\x1f{key}".encode()).digest()
-    return np.random.Generator(np.random.PCG64(int.from_bytes(digest[:16], "little")))
-
 
 # Where each error kind sits inside its class's configured β range (0 = the low end, 1 = the high end).
 # The paper gives only the ranges; the position says how much the failure tells about the binding.

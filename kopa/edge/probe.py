@@ -28,7 +28,8 @@ from kopa.backends.parsed import parse_backend
 from kopa.backends.spec import open_backend
 from kopa.catalog.loader import Catalog
 from kopa.edge.graph import Edge
-from kopa.edge.phase_a import PhaseA, classify, stream
+from kopa.edge.phase_a import PhaseA, classify
+from kopa.rng import stream
 from kopa.tools.runtime import ToolRuntime
 
 SUCCESS = ("semantic", "generic")

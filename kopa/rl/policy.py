@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kopa.edge.phase_a import stream
 from kopa.errors import UserError
 from kopa.eval.environment import Environment
 from kopa.eval.episode import PolicyOutput
 from kopa.eval.policies.offline import POLICIES
 from kopa.eval.task import Target, Task
+from kopa.rng import stream
 
 HABITS = ("first_page_only", "skip_key", "skip_lookup")
 DEFAULT_SHARE = 0.5

@@ -12,9 +12,9 @@ import re
 from collections import Counter
 
 from kopa.catalog.loader import Catalog
-from kopa.edge.phase_a import stream
 from kopa.eval.lint import mentions
 from kopa.eval.task import load_tasks
+from kopa.rng import stream
 from kopa.synth.filters import intermediate_values
 from kopa.synth.trajectory import Candidate
 

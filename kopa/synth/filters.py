@@ -38,13 +38,13 @@ from pydantic import BaseModel, ConfigDict
 
 from kopa.backends.spec import Backend
 from kopa.catalog.loader import Catalog
-from kopa.edge.phase_a import stream
 from kopa.eval.environment import Environment
 from kopa.eval.golden import GoldenError, GoldenExecutor
 from kopa.eval.lint import LintResult, lint_task, mentions
 from kopa.eval.targets import compute_target
 from kopa.eval.task import AnswerKey, GoldenStep, Target, Task
 from kopa.record.transports import ReplayMiss
+from kopa.rng import stream
 from kopa.synth.frames import date_phrase
 from kopa.synth.judges import ModelJudge, Question, agreed
 from kopa.synth.junction import number

@@ -28,12 +28,12 @@ from kopa.backends.spec import Backend
 from kopa.catalog.loader import Catalog
 from kopa.catalog.models import FieldSpec, ParamSpec, Tool
 from kopa.edge.graph import Edge, ToolGraph
-from kopa.edge.phase_a import stream
 from kopa.edge.plan import is_generic
 from kopa.eval.environment import Environment
 from kopa.eval.golden import GoldenError, GoldenExecutor
 from kopa.eval.targets import compute_target
 from kopa.eval.task import AnswerSpec, GoldenStep, InjectedState, SetupAction, Target, Task
+from kopa.rng import stream
 from kopa.synth.frames import is_contains, subject, value_phrase
 from kopa.synth.junction import (
     PHI,
