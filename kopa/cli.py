@@ -484,7 +484,7 @@ def record_diff(a: str, b: str, out: str | None, as_json: bool) -> None:
 def _diff_report(a: str, b: str):
     from pathlib import Path
 
-    from kopa.record.drift import drift_report
+    from kopa.tools.reissue import drift_report
 
     if not Path(a).exists():
         raise click.BadParameter(f"no snapshot or recording at {a}", param_hint="A")
@@ -637,7 +637,10 @@ def _register_bench() -> None:
     from kopa.mcp.cli import mcp_group
     from kopa.rl.cli import rl
     from kopa.study.cli import study
+    from kopa.synth.cli import filter_command, sample_command, synth_command
 
+    for command in (synth_command, filter_command, sample_command):  # Phase B, under `kopa edge`
+        edge.add_command(command)
     main.add_command(bench)
     main.add_command(edge)
     main.add_command(study)

@@ -270,7 +270,7 @@ def test_a_replay_miss_is_one_line_with_the_request_and_the_nearest(recording, k
 
 
 def test_drift_against_a_mistyped_path_says_so(recording):
-    from kopa.record.drift import drift_report
+    from kopa.tools.reissue import drift_report
 
     with pytest.raises(BackendError) as caught:
         drift_report(str(recording), "runs/no-such-recording")

@@ -15,7 +15,8 @@ from click.testing import CliRunner
 from kopa.backends import BackendError, open_backend
 from kopa.catalog.loader import load_catalog
 from kopa.cli import main
-from kopa.record.drift import compare_snapshots, drift_report
+from kopa.record.drift import compare_snapshots
+from kopa.tools.reissue import drift_report
 from kopa.tools.runtime import ToolRuntime
 from kopa.wire import family_of
 from sim.drift import (

@@ -126,6 +126,12 @@ def parse_backend(text: str | BackendSpec) -> BackendSpec:
     return text if isinstance(text, BackendSpec) else BackendSpec.parse(text)
 
 
+def names_a_backend(text: str) -> bool:
+    """Whether `text` starts as a backend string does (a kind, then `:` or nothing) — to tell one from a
+    mistyped path; whether the rest is right is parse's to say."""
+    return text.partition(":")[0] in KINDS
+
+
 def backend_kind(text: str) -> str:
     """The kind a backend string names (sim, live, …), its layers checked without opening it — for a command
     that only writes the string down for later (`kopa rl verl-config`)."""

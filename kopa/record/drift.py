@@ -3,13 +3,13 @@ format, whose record counts moved, whose error rate moved, which endpoints were 
 
 Only calls present in both snapshots (same tool and arguments, i.e. same call id) are compared, so a
 drift report says what changed in the answers, not what changed in the questions. The other side may be a
-backend: the first snapshot's calls are issued again on it into a temporary recording, then compared.
+backend: `kopa.tools.reissue` issues the first snapshot's calls again on it into a temporary recording
+(that calls tools, a layer above this one), then compares the two here.
 """
 
 from __future__ import annotations
 
 import re
-import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -319,42 +319,7 @@ def compare_snapshots(a: str | Path, b: str | Path, *, a_label: str | None = Non
         only_in_b=sum(cid not in left.calls for cid in right.calls), tools=sorted(by_tool), findings=findings)
 
 
-# ---------------------------------------------------------------- a snapshot against a backend
-
-
-def reissue(snapshot: str | Path, backend_spec: str, directory: Path) -> Path:
-    """Issue every call of a snapshot again on a backend, recording into `directory`; the new snapshot."""
-    from kopa.backends.spec import open_backend
-    from kopa.tools.runtime import ToolRuntime
-
-    calls = sorted(_load(snapshot_path(snapshot)).calls.values(), key=lambda c: c.seq)
-    backend = open_backend(f"record:{directory}@{backend_spec}")
-    runtime = ToolRuntime(backend)
-    try:
-        for key_id in sorted({runtime.catalog[c.tool].auth.key_id for c in calls
-                              if c.tool in runtime.catalog and runtime.catalog[c.tool].auth}):
-            runtime.state.store_key(key_id, backend.issue_key(key_id))
-        for call in calls:
-            runtime.call(call.tool, call.arguments)
-    finally:
-        runtime.client.close()
-        backend.observer.snapshot.close()
-    return directory / SNAPSHOT_FILE
-
-
-def is_snapshot_source(text: str) -> bool:
-    return Path(text).exists()
-
-
-def drift_report(a: str, b: str) -> DriftReport:
-    """A and B are snapshots or recording directories; B may instead be a backend string (sim:…, live…)."""
-    from kopa.backends.spec import KINDS, BackendError
-
-    if is_snapshot_source(b):
-        return compare_snapshots(a, b)
-    if b.partition(":")[0] not in KINDS:  # a mistyped path would otherwise read as an unknown backend
-        raise BackendError(f"{b!r} is neither a snapshot or recording (no such path) nor a backend string "
-                           f"({', '.join(f'{k}:…' for k in KINDS)})")
-    with tempfile.TemporaryDirectory(prefix="kopa-drift-") as tmp:
-        fresh = reissue(a, b, Path(tmp) / "recording")
-        return compare_snapshots(a, fresh, b_label=b)
+def recorded_calls(path: str | Path) -> list[tuple[str, dict[str, Any]]]:
+    """(tool, arguments) of every call of a snapshot (or recording directory), in the order they were made."""
+    calls = sorted(_load(snapshot_path(path)).calls.values(), key=lambda c: c.seq)
+    return [(c.tool, c.arguments) for c in calls]

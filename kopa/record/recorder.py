@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
 from kopa.catalog.models import Tool
 from kopa.record.snapshot import CallRow, Snapshot, call_id
 from kopa.record.transports import canonical_of
-from kopa.tools.results import ToolResult
+
+if TYPE_CHECKING:  # a type only: the recording layer sits below the tools
+    from kopa.tools.results import ToolResult
 
 
 class SnapshotRecorder:

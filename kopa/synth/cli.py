@@ -1,0 +1,194 @@
+"""`kopa edge synth`, `kopa edge filter` and `kopa edge sample`: EDGE Phase B on the command line.
+
+They sit under `kopa edge` beside Phase A's commands (kopa/cli.py attaches them there), but live here:
+Phase B is the layer above Phase A, and edge may not import it.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from kopa.cli_options import (
+    backend_options,
+    compose_backend,
+    out_option,
+    workers_option,
+)
+from kopa.console import LazyConsole
+
+console = LazyConsole(soft_wrap=True)
+
+
+@click.command("synth", short_help="Phase B: cardinality-typed trajectories on G*, as KOPA-Bench tasks.")
+@click.option("--graph", "graph_run", required=True, type=click.Path(exists=True, file_okay=False),
+              help="A finished `kopa edge graph build` run folder (graph.json, checkpoint.json with the cache C).")
+@out_option("Run folder: parts/, candidates.jsonl, failures.jsonl (then `kopa edge filter DIR`).",
+            default="runs/synth")
+@click.option("--count", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Candidates to synthesize (executed trajectories before filtering).")
+@click.option("--path-seed", type=int, default=0, show_default=True,
+              help="The seed Phase B samples its trajectories on G* with: each draws from the stream "
+                   "(seed, index).")
+@workers_option(1, "Worker processes building chunks of trajectories (the dataset does not depend on it).")
+@click.option("--hold-out-platforms", default="", metavar="P,Q",
+              help="Platforms left out of synthesis (e.g. seoul,dart,krx, as the paper's held-out study).")
+@click.option("--max-pages", type=click.IntRange(min=1), default=250, show_default=True,
+              help="Pages one call may read in full (the paper's largest handoff, 224,958 records, is 225 "
+                   "pages of 1,000); a step whose answer needs more is not built.")
+@click.option("--writer", type=click.Choice(["template", "chat"]), default="template", show_default=True,
+              help="Query writer: deterministic Korean templates, or an OpenAI-compatible model.")
+@click.option("--writer-model", default=None, metavar="NAME", help="--writer chat: the model name.")
+@click.option("--writer-base-url", default=None, metavar="URL", help="--writer chat: the OpenAI-compatible base URL.")
+@click.option("--llm-cache", default="runs/llm-cache", show_default=True, type=click.Path(file_okay=False),
+              help="--writer chat: where replies are cached by request hash (replayed offline).")
+@click.option("--force", is_flag=True, help="Discard a run folder made with another configuration.")
+@click.option("--filter", "then_filter", is_flag=True,
+              help="Then filter the candidates as `kopa edge filter DIR --workers N` does (offline judges).")
+@backend_options
+def synth_command(graph_run: str, out: str, count: int, path_seed: int, workers: int, hold_out_platforms: str,
+                  max_pages: int, writer: str, writer_model: str | None, writer_base_url: str | None, llm_cache: str,
+                  force: bool, then_filter: bool, backend_spec: str, record_dir: str | None,
+                  faults: str | None) -> None:
+    """Synthesize trajectories on G* — sequential chains whose junctions are typed SEQ / FAN / DRV by executed
+    cardinality, and SEM / CMP / COND templates — each a KOPA-Bench task whose answer golden execution
+    derives; resumable per chunk. Trajectories execute on --backend (default `sim`, the world KOPA-Bench
+    targets are computed on), whatever backend G* was built with. With --record DIR the synthesis is
+    recorded (one worker), and `kopa edge filter` re-solves every task on a fresh backend and on the
+    recording.
+
+    \b
+      kopa edge synth --graph runs/edge --out runs/synth --count 2500 --workers 2
+      kopa edge synth --graph runs/edge --out runs/synth-rec --count 200 --record runs/synth-rec/recording
+      kopa edge filter runs/synth
+      kopa edge synth --graph runs/edge --out runs/synth --count 2500 --workers 2 --filter   # both at once
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from kopa.synth.dataset import synth_run
+    from kopa.synth.query import ChatWriter, TemplateWriter
+
+    if writer == "chat":
+        if not writer_model:
+            raise click.UsageError("--writer chat needs --writer-model")
+        from kopa.llm.cache import CachedChatModel
+        from kopa.llm.client import OpenAIChatModel
+
+        chosen = ChatWriter(CachedChatModel(OpenAIChatModel(writer_model, writer_base_url), Path(llm_cache)))
+    else:
+        chosen = TemplateWriter()
+    hold_out = frozenset(p.strip() for p in hold_out_platforms.split(",") if p.strip())
+    started = time.perf_counter()
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console.real, transient=True) as progress:
+        bar = progress.add_task("trajectories", total=count)
+        candidates, failures = synth_run(Path(graph_run), Path(out), count, seed=path_seed, workers=workers,
+                                         backend_spec=compose_backend(backend_spec, record_dir, faults),
+                                         hold_out=hold_out, writer=chosen, force=force, max_pages=max_pages,
+                                         progress=lambda done, total: progress.update(bar, completed=done))
+    console.print(f"{len(candidates)} candidates ({len(failures)} failed slots) in "
+                  f"{time.perf_counter() - started:.1f} s → {out}/candidates.jsonl"
+                  + ("" if then_filter else f"; next: kopa edge filter {out}"))
+    if then_filter:
+        _filter_shown(Path(out), workers=workers)
+
+
+@click.command("sample", short_help="Phase B: a seeded sample of kept tasks, each query beside its trajectory.")
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
+@click.option("--count", type=click.IntRange(min=1), default=15, show_default=True, help="Tasks to show.")
+@click.option("--sample-seed", "seed", type=int, default=0, show_default=True, help="Which tasks are drawn.")
+def sample_command(run_dir: str, count: int, seed: int) -> None:
+    """Read the corpus as a reviewer would: each sampled query, the golden trajectory that answers it and
+    the answer, then how many of all kept queries quote a tool title, name a paging parameter, pick "the
+    n-th item" or carry a raw date or a looked-up value (goal: none).
+
+    \b
+      kopa edge sample runs/synth
+      kopa edge sample runs/synth --count 40 --sample-seed 1
+    """
+    from kopa.catalog.loader import load_catalog
+    from kopa.synth.audit import query_audit, sample, trajectory_lines
+    from kopa.synth.dataset import read_kept
+
+    kept = read_kept(Path(run_dir))
+    for c in sample(kept, count, seed):
+        console.print(f"[bold]{c.task.id}[/bold] {c.pattern} · {c.task.domain}")
+        console.print(f"  Q  {c.task.query}", markup=False)
+        for line in trajectory_lines(c):
+            console.print(f"     {line}", markup=False)
+        console.print(f"  A  {c.target.answer}", markup=False)
+    audit = query_audit(kept, load_catalog())
+    console.print(f"{audit['queries']} kept queries: {audit['title']} quote a tool title, {audit['paging']} name a "
+                  f"paging parameter, {audit['nth_item']} pick the n-th item, {audit['code_or_raw_date']} carry a "
+                  "raw date or a looked-up value")
+
+
+@click.command("filter", short_help="Phase B: the three-stage filter, the dataset and its report.")
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
+@click.option("--judge-model", default=None, metavar="NAME[,NAME]",
+              help="Stage 2 model judges (OpenAI-compatible): two models, or one asked in two framings; a task "
+                   "the exact checks let through is dropped when both judges say it leaks or is decorative.")
+@click.option("--judge-base-url", default=None, metavar="URL", help="--judge-model: the OpenAI-compatible base URL.")
+@click.option("--solver-model", default=None, metavar="NAME",
+              help="Stage 3 re-solving by an OpenAI-compatible agent as well: a task it does not solve as a "
+                   "KOPA-Bench episode is dropped (not_resolved). Its base URL is --judge-base-url.")
+@click.option("--llm-cache", default="runs/llm-cache", show_default=True, type=click.Path(file_okay=False),
+              help="--judge-model / --solver-model: where replies are cached by request hash (replayed offline).")
+@workers_option(1, "Worker processes filtering chunks of candidates (the dataset does not depend on it; model "
+                  "judges and solvers need 1).")
+def filter_command(run_dir: str, judge_model: str | None, judge_base_url: str | None, solver_model: str | None,
+                   llm_cache: str, workers: int) -> None:
+    """Stage 1 rules, Stage 2 judges (answer leaking, decorative chains by execution; with --judge-model
+    also two model judges that must agree), Stage 3 re-solving; writes dataset.jsonl, tasks/ + targets/ (a
+    task set for `kopa bench run --tasks DIR`), dropped.jsonl and report.md.
+
+    \b
+      kopa edge filter runs/synth --workers 2
+      kopa edge filter runs/synth --judge-model qwen3-32b --judge-base-url http://127.0.0.1:8000/v1
+      kopa bench run --tasks runs/synth --policy oracle -n 1
+    """
+    judges = None
+    if judge_model:
+        from kopa.llm.cache import CachedChatModel
+        from kopa.llm.client import OpenAIChatModel
+        from kopa.synth.judges import judge_pair
+
+        names = [n.strip() for n in judge_model.split(",") if n.strip()]
+        if len(names) > 2:
+            raise click.BadParameter("one or two model names", param_hint="--judge-model")
+        judges = judge_pair([CachedChatModel(OpenAIChatModel(n, judge_base_url), Path(llm_cache)) for n in names])
+    solver = None
+    if solver_model:
+        from kopa.eval.policies.openai_agent import OpenAIAgentPolicy
+        from kopa.llm.cache import CachedChatModel
+        from kopa.llm.client import OpenAIChatModel
+        from kopa.synth.solver import ModelSolver
+
+        model = OpenAIChatModel(solver_model, judge_base_url, temperature=0.0, seed=0)
+        solver = ModelSolver(OpenAIAgentPolicy(CachedChatModel(model, Path(llm_cache))))
+
+    _filter_shown(Path(run_dir), judges=judges, solver=solver, workers=workers)
+
+
+def _filter_shown(run_dir: Path, **options: Any) -> None:
+    """`filter_run` with a progress bar per stage, then the report and where everything went."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from kopa.synth.dataset import filter_run
+
+    started = time.perf_counter()
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console.real, transient=True) as progress:
+        bars: dict[str, object] = {}
+
+        def tick(stage: str, done: int, total: int) -> None:
+            if stage not in bars:
+                bars[stage] = progress.add_task(stage, total=total)
+            progress.update(bars[stage], completed=done)  # type: ignore[arg-type]
+
+        kept, drops, _ = filter_run(run_dir, progress=tick, **options)
+    console.print((run_dir / "report.md").read_text(encoding="utf-8"))
+    console.print(f"{len(kept)} tasks kept, {len(drops)} dropped in {time.perf_counter() - started:.1f} s → "
+                  f"{run_dir}/dataset.jsonl, tasks/, targets/, dropped.jsonl, report.md")

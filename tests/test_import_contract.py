@@ -1,0 +1,38 @@
+"""The layers DESIGN.md draws, as pyproject.toml's import contract states them, hold — and a contract that
+holds can still fail: an upward import planted in a copy of the tree breaks it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+LINT = [sys.executable, "-c", "import sys; from importlinter.cli import lint_imports_command; "
+                              "sys.exit(lint_imports_command())"]
+
+
+def _lint(tree: Path) -> subprocess.CompletedProcess[str]:
+    # the packages are found on PYTHONPATH (the tree's own, first) and the contract in the tree's pyproject
+    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1"}
+    return subprocess.run([*LINT, "--no-cache"], cwd=tree, env=env, capture_output=True, text=True)
+
+
+def test_the_layers_hold():
+    done = _lint(ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Contracts: 2 kept, 0 broken." in done.stdout
+
+
+def test_an_upward_import_breaks_the_contract(tmp_path):
+    for part in ("kopa", "sim"):
+        shutil.copytree(ROOT / part, tmp_path / part, ignore=shutil.ignore_patterns("__pycache__", "data"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    planted = tmp_path / "kopa" / "tools" / "planted.py"  # the tools reaching up into the benchmark runner
+    planted.write_text("from kopa.eval import runner\n", encoding="utf-8")
+    done = _lint(tmp_path)
+    assert done.returncode == 1
+    assert "kopa.tools is not allowed to import kopa.eval" in done.stdout
+    assert "kopa.tools.planted -> kopa.eval.runner" in done.stdout
