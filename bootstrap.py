@@ -13,6 +13,7 @@ before anything is installed.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -42,13 +43,16 @@ def has_pip(python: Path | str) -> bool:
 
 def create() -> bool:
     """Make .venv-nox with nox (and uv) in it; True when its sessions must be made by uv (no ensurepip)."""
-    try:
-        venv.EnvBuilder(with_pip=True, clear=True).create(ENV)
-        if has_pip(env_python()):
-            install([str(env_python()), "-m", "pip"])
-            return False
-    except (subprocess.CalledProcessError, OSError):
-        pass  # no ensurepip (Debian's python3 without python3-venv): fill it with the system's pip below
+    if importlib.util.find_spec("ensurepip") is not None:
+        try:
+            venv.EnvBuilder(with_pip=True, clear=True).create(ENV)
+            if has_pip(env_python()):
+                install([str(env_python()), "-m", "pip"])
+                return False
+        except (subprocess.CalledProcessError, OSError, SystemExit):  # Debian's venv exits where it cannot
+            pass
+    # no ensurepip (Debian's python3 without python3-venv): an environment without pip, filled by the
+    # system's pip (which installs into it; PEP 668 guards only the system's own site-packages)
     venv.EnvBuilder(with_pip=False, clear=True).create(ENV)
     if not has_pip(sys.executable):
         fail(f"Python {sys.version.split()[0]} has neither ensurepip nor pip; install one of them "
