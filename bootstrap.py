@@ -2,7 +2,8 @@
 
     python3 bootstrap.py demo     install kopa and run the main job on the embedded simulator (nox -s demo)
     python3 bootstrap.py          install kopa and run the tests: nox's default sessions (what CI runs)
-    python3 bootstrap.py ARGS     any other nox arguments (-s tests, -l, ...)
+    python3 bootstrap.py tests    the sessions named (nox -s tests)
+    python3 bootstrap.py -ARGS    any other nox arguments (-l, -s tests -- -k mcp, ...)
 
 nox goes into a virtual environment of its own (.venv-nox/), never into the system Python: a Debian or
 Ubuntu Python refuses `pip install` outside one (PEP 668). Debian also ships Python without ensurepip
@@ -82,6 +83,8 @@ def main(args: list[str]) -> None:
     if marker.exists():
         environment["KOPA_NOX_BACKEND"] = "uv"
     os.chdir(ROOT)
+    if args and not args[0].startswith("-"):  # `bootstrap.py demo`: session names, as `nox -s demo`
+        args = ["-s", *args]
     command = [str(env_python()), "-m", "nox", *args]
     if os.name == "nt":
         raise SystemExit(subprocess.run(command, env=environment).returncode)
