@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.world.context import WorldContext
+from sim.world.floats import sequential_sum
 from sim.world.names import PLACE_STEMS, nfc
 from sim.world.regions import SIDOS, sigungu_of
 
@@ -85,7 +86,7 @@ def _stem_pool() -> tuple[list[str], np.ndarray]:
 def _build(ctx: WorldContext) -> list[School]:
     total = ctx.n(600, 12_000)
     pool, weights = _stem_pool()
-    share_sum = sum(_SIDO_SHARE.values())
+    share_sum = sequential_sum(_SIDO_SHARE.values())
     out: list[School] = []
     for sido_index, sido in enumerate(SIDOS):
         rng = ctx.rng("schools", sido.code)

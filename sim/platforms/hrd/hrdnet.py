@@ -14,6 +14,7 @@ import numpy as np
 
 from sim.endpoints import Bind, Endpoint
 from sim.world.context import WorldContext
+from sim.world.floats import sequential_sum
 from sim.world.names import COMPANY_HEADS, GIVEN, PLACE_STEMS, SURNAMES, person_names
 from sim.world.regions import SIDO_BY_CODE, SIDOS, sigungu_of
 from sim.world.table import TableData
@@ -108,7 +109,7 @@ def _orgs(ctx: WorldContext) -> list[dict]:
     rng = ctx.rng("hrd", "orgs")
     n = ctx.n(40, 900)
     codes = [s.code for s in SIDOS]
-    rest = (1.0 - sum(_SIDO_WEIGHT.values())) / (len(codes) - len(_SIDO_WEIGHT))
+    rest = (1.0 - sequential_sum(_SIDO_WEIGHT.values())) / (len(codes) - len(_SIDO_WEIGHT))
     weights = np.array([_SIDO_WEIGHT.get(c, rest) for c in codes])
     sidos = rng.choice(codes, size=n, p=weights / weights.sum())
     ids = _distinct(rng, n, 10**8)
