@@ -34,8 +34,6 @@ _DATE_WORDS = ("일자", "날짜", "기준일", "YYYYMMDD", "일(", "시작일",
 _MONTH_WORDS = ("년월", "YYYYMM", "기준월")
 _YEAR_WORDS = ("연도", "년도", "YYYY")
 _CATCH_ALL = ("기타", "그외", "그 외", "등")
-
-
 _DIGIT_BATCHIM = {"0": True, "1": True, "2": False, "3": True, "4": False, "5": False, "6": True, "7": True,
                   "8": True, "9": False}
 
@@ -94,7 +92,6 @@ def number_phrase(text: str) -> str:
     if n:
         parts.append(f"{n:,}")
     return sign + " ".join(parts)
-
 
 
 def subject(tool: Tool) -> str:
