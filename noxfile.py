@@ -59,7 +59,7 @@ def demo(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def tests(session: nox.Session) -> None:
     session.install("-e", ".[test]")
-    session.run("ruff", "check", "kopa", "sim", "tests", "benchmark", "noxfile.py", "setup.py")
+    session.run("ruff", "check", "kopa", "sim", "tests", "benchmark", "noxfile.py", "setup.py", "bootstrap.py")
     session.run("pytest", "-n", "2", *session.posargs)
 
 
