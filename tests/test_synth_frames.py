@@ -24,7 +24,8 @@ def test_a_kind_is_stated_by_its_meaning_and_one_that_says_nothing_alone_with_it
 
 
 def test_what_an_identifier_names():
-    assert entity_noun("휴게소 표준코드") == "휴게소"
+    assert entity_noun("휴게소 표준코드") == "휴게소" and entity_noun("시군 행정표준코드") == "시군"
+    assert entity_noun("행정표준코드") is None  # a school's code: no noun of its own
     assert entity_noun("법인등록번호") == "법인"
     assert entity_noun("시군구코드") == "시군구"
     assert entity_noun("고유번호") is None and entity_noun("교통량") is None

@@ -181,5 +181,7 @@ def entity_noun(label: str) -> str | None:
     ('고유번호') or a field that is not an identifier."""
     if not is_code_like(label):
         return None
-    noun = re.sub(r"\s*(?:고유번호|코드|아이디|ID|번호|식별자|고유|일련|표준|등록)+$", "", label).strip()
+    # a standard code names its entity before it ('휴게소 표준코드' → 휴게소, '시군 행정표준코드' → 시군); a
+    # school's bare '행정표준코드' names none
+    noun = re.sub(r"\s*(?:행정표준코드|표준코드|고유번호|코드|아이디|ID|번호|식별자|고유|일련|등록)+$", "", label).strip()
     return noun if HANGUL.search(noun) and noun != label else None
