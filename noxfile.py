@@ -119,13 +119,22 @@ def wheel(session: nox.Session) -> None:
 
     The wheel is built from the sdist (python -m build), so both carry everything the package needs;
     the script runs every command from a folder of its own outside the source tree."""
-    session.install("build")
+    # where uv makes the sessions (no ensurepip: bootstrap.py), uv also makes build's isolated environment
+    # and the user's fresh one; pip in a venv cannot be had there
+    uv = nox.options.default_venv_backend == "uv"
+    session.install("build[uv]" if uv else "build")
     smoke = Path("tests/smoke/installed_cli.sh").resolve()
     with tempfile.TemporaryDirectory(prefix="kopa-wheel-") as tmp:
         dist, env = Path(tmp, "dist"), Path(tmp, "venv")
-        session.run("python", "-m", "build", "--outdir", str(dist), ".", silent=True)
+        session.run("python", "-m", "build", *(["--installer", "uv"] if uv else []), "--outdir", str(dist), ".",
+                    silent=True)
         (built,) = dist.glob("kopa-*.whl")
-        session.run("python", "-m", "venv", str(env))
-        session.run(str(env / "bin" / "python"), "-m", "pip", "install", "--quiet", str(built), external=True)
+        if uv:
+            session.run("python", "-m", "uv", "venv", "--quiet", str(env))
+            session.run("python", "-m", "uv", "pip", "install", "--quiet", "--python", str(env / "bin" / "python"),
+                        str(built))
+        else:
+            session.run("python", "-m", "venv", str(env))
+            session.run(str(env / "bin" / "python"), "-m", "pip", "install", "--quiet", str(built), external=True)
         path = f"{env / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"
         session.run("bash", str(smoke), env={"PATH": path, "VIRTUAL_ENV": str(env)}, external=True)
