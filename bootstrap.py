@@ -20,6 +20,7 @@ import subprocess
 import sys
 import venv
 from pathlib import Path
+from typing import NoReturn
 
 MINIMUM = (3, 11)
 # Pinned: the versions CI runs with. uv makes the sessions' environments where ensurepip is missing.
@@ -29,7 +30,7 @@ ROOT = Path(__file__).resolve().parent
 ENV = ROOT / ".venv-nox"
 
 
-def fail(message: str) -> None:
+def fail(message: str) -> NoReturn:
     print(f"bootstrap: {message}", file=sys.stderr)
     raise SystemExit(2)
 
@@ -63,7 +64,9 @@ def create() -> bool:
 
 
 def install(pip: list[str]) -> None:
-    subprocess.run([*pip, "install", "--quiet", "--disable-pip-version-check", NOX, UV], check=True)
+    done = subprocess.run([*pip, "install", "--quiet", "--disable-pip-version-check", NOX, UV])
+    if done.returncode != 0:  # pip said why above (no network, no index): say what failed, in one line
+        fail(f"could not install {NOX} and {UV} into {ENV.name}/ (pip exited {done.returncode}; see above)")
 
 
 def check_python(version: tuple[int, ...]) -> None:
