@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from kopa.backends.spec import KINDS, SIM_OPTIONS, USAGE, BackendError, fail, parse_options, suggest
+from kopa.backends.spec import KINDS, SIM_OPTIONS, fail, parse_options, unknown_kind
 
 Kind = Literal["sim", "live", "record", "replay", "snapshot", "faults"]
 # Layers that wrap an inner backend (after "@"); the others are a leaf, whose text runs to the end (a
@@ -52,7 +52,7 @@ class BackendSpec(BaseModel):
         while True:
             name, _, body = rest.partition(":")
             if name not in KINDS:
-                raise BackendError(f"unknown backend {name!r} in {text!r}{suggest(name, KINDS)}; valid: {USAGE}")
+                raise unknown_kind(name, text)
             inner = ""
             if name in WRAPPERS:
                 body, at, inner = body.partition("@")

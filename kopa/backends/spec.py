@@ -280,7 +280,7 @@ def _open_faults(spec: str, rest: str, *, strict_keys: bool) -> Backend:
                    fault_log=log, real_hosts=inner.real_hosts)
 
 
-def _unknown_kind(name: str, spec: str) -> BackendError:
+def unknown_kind(name: str, spec: str) -> BackendError:
     return BackendError(f"unknown backend {name!r} in {spec!r}{suggest(name, KINDS)}; valid: {USAGE}")
 
 
@@ -303,4 +303,4 @@ def open_backend(spec: str | BackendSpec = "sim", *, strict_keys: bool = False) 
         from kopa.backends.recorded import open_recorded
 
         return open_recorded(name, rest, spec, strict_keys=strict_keys)
-    raise _unknown_kind(name, spec)
+    raise unknown_kind(name, spec)
