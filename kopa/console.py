@@ -40,6 +40,5 @@ def NarrowTable(*args: Any, **kwargs: Any) -> Any:
     """A table for 80 columns: no vertical rules or edge padding (the box a wide table spends 3 columns
     per column on)."""
     from rich import box
-    from rich.table import Table as RichTable
 
-    return RichTable(*args, box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1, 0, 0), **kwargs)
+    return Table(*args, box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1, 0, 0), **kwargs)
