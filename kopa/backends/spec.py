@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import httpx
 
+from kopa.backends.memo import AnswerMemo
 from kopa.errors import UserError
 from sim.errors import SimInputError
 from sim.world.context import Scale, WorldConfig
@@ -95,6 +96,7 @@ class Backend:
     provenance: str = ""  # what answers: written beside every recorded call
     clock: Any = None  # what backoff waits on: virtual for in-process backends, real for live ones
     fault_log: Any = None  # the injected faults, when the backend is wrapped in faults:
+    answers: AnswerMemo | None = None  # kept answers to calls, when memoized (the in-process simulator only)
     # requests go to the real services' hosts (live with no redirect, or a recording or faults over one):
     # a simulator-only tool is refused there before any request — its path exists nowhere, and the request
     # would carry a real key to it
@@ -116,11 +118,11 @@ class Backend:
         return self.key_source.issue(key_id)
 
     def memoized(self, limit_bytes: int) -> Backend:
-        """This backend answering repeated requests from memory (up to `limit_bytes` of answers), where it
-        is the in-process simulator, whose answer depends on the request alone; any other backend as is."""
-        memoize = getattr(self.transport, "memoize", None)
-        if self.kind == "sim" and memoize is not None:
-            memoize(limit_bytes)
+        """This backend keeping its answers to calls (up to about `limit_bytes` of records as JSON) and giving
+        a repeated call the kept answer, where it is the in-process simulator, whose answer depends on the
+        call alone; any other backend as is (faults and recordings must see every call)."""
+        if self.kind == "sim":
+            self.answers = AnswerMemo(limit_bytes)
         return self
 
 

@@ -6,6 +6,7 @@ import time
 from typing import Any
 
 import httpx
+import orjson
 from pydantic import BaseModel, ConfigDict, Field
 
 from kopa.backends.spec import ATTEMPT_EXTENSION, Backend
@@ -131,10 +132,22 @@ class ToolRuntime:
             return _structural(name, args, "simulator_only",
                                f"{name} is simulator-only: no real service answers it (it answers on --backend sim "
                                "or a served simulator); nothing was sent")
+        memo = self.backend.answers
+        # the key the call carries is part of what was asked: without one the service refuses
+        asked = (name, orjson.dumps(args, option=orjson.OPT_SORT_KEYS),
+                 self.state.key_for(tool.auth.key_id) if tool.auth else None) if memo is not None else None
+        if memo is not None and (kept := memo.get(asked)) is not None:
+            # no observer: only a plain simulator keeps answers, and nothing records it
+            shell, records = kept
+            return shell.model_copy(update={"records": orjson.loads(records)})
         self._sent = []
         self._attempts = []
         started = time.perf_counter()
         result = self._call_service(tool, args)
+        if memo is not None and result.ok:  # a failure is not kept: a retry may be what the caller wants
+            # records kept as JSON: a third of their size as objects, and every caller gets its own copy
+            records = orjson.dumps(result.records)
+            memo.put(asked, (result.model_copy(update={"records": []}), records), len(records))
         observer = self.backend.observer
         if observer is not None:
             observer.observe(tool, args, result, (time.perf_counter() - started) * 1000, self._sent)
