@@ -233,12 +233,20 @@ def unreferenced_steps(task: Task) -> list[str]:
     return [s.id for s in task.golden[:-1] if s.id not in reached]
 
 
-def _perturb(view: dict[str, Any], cache: dict[str, list[str]], rng) -> None:
-    """Replace every scalar of the step's records by another value of its field — one from the validated
-    cache where it holds one the step did not return, else a changed one — the same original mapping to the
-    same replacement, so the result keeps its shape (how many distinct values, which records share one)."""
+def _later_text(task: Task, step_index: int) -> str:
+    """The templates of the steps after `step_index` and of the answer, as one text: a field of the step's
+    records that it never names is read by nothing later, so perturbing it cannot change the answer."""
+    later = [s.model_dump() for s in task.golden[step_index + 1:]]
+    return orjson.dumps([later, task.answer.model_dump() if task.answer else None]).decode()
+
+
+def _perturb(view: dict[str, Any], cache: dict[str, list[str]], rng, later: str) -> None:
+    """Replace every scalar of the step's records that a later template may read (its field's name occurs in
+    `later`) by another value of its field — one from the validated cache where it holds one the step did
+    not return, else a changed one — the same original mapping to the same replacement, so the result keeps
+    its shape (how many distinct values, which records share one)."""
     records = view["records"]
-    names = sorted({k for r in records for k in r})
+    names = sorted(k for k in {k for r in records for k in r} if k in later)
     for name in names:
         originals = {str(r[name]) for r in records if name in r}
         pool = [v for v in cache.get(name, []) if v not in originals]
@@ -272,7 +280,7 @@ def perturbed_answers(task: Task, step_index: int, backend: Backend, cache: dict
         yield from [None] * draws
         return
     scope, turns = dict(executor.run.scope), executor.run.turns
-    step = task.golden[step_index]
+    step, later = task.golden[step_index], _later_text(task, step_index)
     for draw in range(draws):
         executor.run.scope, executor.run.turns = dict(scope), turns
         for k, member in enumerate(step.parallel or [step]):
@@ -282,7 +290,7 @@ def perturbed_answers(task: Task, step_index: int, backend: Backend, cache: dict
                     view = {**view, "records": view["records"][:-1]}
             else:  # `_perturb` rewrites scalars in place: each record copied (its nested values are not touched)
                 view = {**view, "records": [dict(r) for r in view["records"]]}
-                _perturb(view, cache, stream(seed, "synth-perturb", f"{task.id}:{member.id}:{draw}"))
+                _perturb(view, cache, stream(seed, "synth-perturb", f"{task.id}:{member.id}:{draw}"), later)
             executor.run.scope[member.id] = view
         try:
             executor.execute(task.golden[step_index + 1:])
