@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from kopa.catalog import load_catalog
 from kopa.synth.frames import entity_noun, enum_meaning, number_phrase, value_phrase
+from kopa.synth.junction import is_statistics
 
 CATALOG = load_catalog()
 
@@ -29,6 +30,18 @@ def test_what_an_identifier_names():
     assert entity_noun("법인등록번호") == "법인"
     assert entity_noun("시군구코드") == "시군구"
     assert entity_noun("고유번호") is None and entity_noun("교통량") is None
+    # the qualifiers of a code are not what it names
+    assert [entity_noun(x) for x in ("시군 행정코드", "행정표준 학교코드", "표준학교코드", "의안 식별번호",
+                                     "공시대상회사의 고유번호", "대표발의자 국회의원코드", "주차장관리번호")] == [
+        "시군", "학교", "학교", "의안", "회사", "국회의원", "주차장"]
+    # numbers that name no thing a person asks about: a phone, a postcode, a kind, a result's numbering
+    assert [entity_noun(x) for x in ("전화번호", "소재지우편번호", "상하행구분코드", "결과 번호", "단축코드")] == [
+        None] * 5
+
+
+def test_the_most_frequent_value_is_not_asked_of_a_table_of_figures():
+    assert is_statistics(CATALOG["get_seoul_bike_parking_lots_yearly_statistics"])
+    assert not is_statistics(CATALOG["list_gg_public_toilets"])
 
 
 def test_numbers_are_written_as_a_korean_reader_writes_them():

@@ -177,11 +177,29 @@ def is_contains(param: ParamSpec) -> bool:
 
 
 def entity_noun(label: str) -> str | None:
-    """What an identifier field names ('시군구코드' → 시군구, '정류소ID' → 정류소); None for a bare code
-    ('고유번호') or a field that is not an identifier."""
-    if not is_code_like(label):
+    """What an identifier field names ('시군구코드' → 시군구, '정류소ID' → 정류소, '시군 행정코드' → 시군,
+    '행정표준 학교코드' → 학교, '공시대상회사의 고유번호' → 회사); None for a bare code ('고유번호'), a field that
+    is not an identifier, and one that names no thing a person asks about: a phone or postal number, a kind
+    ('상하행구분코드'), a result's own numbering ('결과 번호')."""
+    if not is_code_like(label) or _NOT_ENTITY.search(label):
         return None
     # a standard code names its entity before it ('휴게소 표준코드' → 휴게소, '시군 행정표준코드' → 시군); a
     # school's bare '행정표준코드' names none
-    noun = re.sub(r"\s*(?:행정표준코드|표준코드|고유번호|코드|아이디|ID|번호|식별자|고유|일련|등록)+$", "", label).strip()
-    return noun if HANGUL.search(noun) and noun != label else None
+    noun = _CODE_TAIL.sub("", label).strip()
+    if noun == label:
+        return None
+    if noun.endswith("의") and f"{noun} " in label:  # a genitive before the code: '공시대상회사의 고유번호'
+        noun = noun[:-1]
+    noun = noun.split()[-1] if noun.split() else ""  # '대표발의자 국회의원' → 국회의원
+    noun = _QUALIFIER_HEAD.sub("", noun)  # '표준학교' → 학교, '공시대상회사' → 회사
+    if not HANGUL.search(noun) or noun in _QUALIFIERS or noun.endswith("구분"):
+        return None
+    return noun
+
+
+# what a code's label says of the code itself, not of what it names: stripped from the end, repeatedly
+_CODE_TAIL = re.compile(r"(?:\s*(?:행정표준코드|표준코드|고유번호|코드|아이디|ID|번호|식별자|식별|고유|일련|등록|행정|표준|단축"
+                        r"|정보|관리|지정))+$")
+_QUALIFIER_HEAD = re.compile(r"^(?:행정표준|표준|공시대상)")
+_QUALIFIERS = frozenset({"", "단축", "외부", "결과", "대상", "항목", "현행연혁", "조문가지", "발령", "공포", "접수"})
+_NOT_ENTITY = re.compile(r"전화|팩스|우편|ARS|년분기|삭제된")

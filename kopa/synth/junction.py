@@ -235,7 +235,7 @@ def _pivot_options(tool: Tool, records: list[dict], field: str, g: str, rng: np.
         return processes is None or process in processes
 
     if g == field:
-        most = most_frequent([r[field] for r in records]) if wanted("mode") else None
+        most = most_frequent([r[field] for r in records]) if wanted("mode") and not is_statistics(tool) else None
         return [] if most is None else [Selection("mode", field, None, [most])]
     out: list[Selection] = []
     column = numbers([r[g] for r in records]) if is_measure(tool, g) else None
@@ -307,6 +307,16 @@ def drv_choice(tool: Tool, records: list[dict], field: str, rng: np.random.Gener
         if options:
             return options[int(rng.integers(len(options)))]
     return None
+
+
+def is_statistics(tool: Tool) -> bool:
+    """A tool whose records are figures (a year's, a month's totals), not things: "the district with the
+    most of them" counts rows of a table, which no person asks about ("자전거보관소 연도별 통계가 가장 많은
+    시군구")."""
+    return _STATISTICS.search(tool.spec.title) is not None
+
+
+_STATISTICS = re.compile(r"통계|연도별|월별|일별|시간대별|집계|추이")
 
 
 def most_frequent(values: list[Any]) -> str | None:
