@@ -77,6 +77,14 @@ class IntList(click.ParamType):
         return numbers
 
 
+def check_llm_mode(llm_mode: str, llm_cache: str | None) -> None:
+    """--llm-mode record/replay without --llm-cache would be ignored, and replay would ask the model after all
+    (with no --base-url, the SDK's remote default): refused instead."""
+    if llm_mode != "auto" and not llm_cache:
+        raise click.UsageError(f"--llm-mode {llm_mode} needs --llm-cache DIR (where the model's replies are "
+                               f"{'stored' if llm_mode == 'record' else 'replayed from'})")
+
+
 def compose_backend(backend: str, record_dir: str | None, faults: str | None) -> str:
     """The one backend string that --backend, --record and --faults together name: faults outermost."""
     spec = f"record:{record_dir}@{backend}" if record_dir else backend

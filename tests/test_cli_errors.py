@@ -231,3 +231,12 @@ def test_an_unexpected_eof_is_a_bug_not_a_bare_aborted(monkeypatch):
     result = run("call", "get_current_date")
     assert isinstance(result.exception, RuntimeError) and "unexpected end of input" in str(result.exception)
     assert isinstance(result.exception.__cause__, EOFError) and "Aborted" not in result.output
+
+
+@pytest.mark.parametrize("command", [["bench", "run", "--policy", "openai", "--model", "m"],
+                                     ["rl", "rollouts", "--policy", "openai", "--model", "m"]])
+@pytest.mark.parametrize("mode", ["replay", "record"])
+def test_an_llm_mode_without_a_cache_is_refused_not_ignored(command, mode, tmp_path):
+    line = one_line(run(*command, "--llm-mode", mode, "--out", str(tmp_path / "run")))
+    assert f"--llm-mode {mode} needs --llm-cache DIR" in line
+    assert not (tmp_path / "run").exists()  # nothing was played: replay would have asked the model

@@ -4,6 +4,8 @@ the API key kept out of every file."""
 
 from __future__ import annotations
 
+import base64
+
 import pytest
 
 from kopa.llm import (
@@ -16,7 +18,8 @@ from kopa.llm import (
     parse_arguments,
     request_hash,
 )
-from tests.fakes.chat_server import ChatServer, calls, text
+from kopa.llm.client import JUDGE_KEY_ENV
+from tests.fakes.chat_server import ChatServer, Refusal, calls, text
 
 SECRET = "sk-test-SECRET-do-not-store-5f3a"
 HELLO = [{"role": "user", "content": "안녕하세요"}]
@@ -66,8 +69,11 @@ def test_malformed_tool_arguments_are_a_typed_parse_error():
     assert bad_json.arguments == {} and bad_json.raw_arguments == '{"corp_name": 라이트론'
     assert bad_json.parse_error.startswith("arguments are not valid JSON")
     assert not_object.parse_error == "arguments must be a JSON object, got list"
-    # Sent back as the model wrote it: the conversation stays the model's own.
-    assert reply.assistant_message()["tool_calls"][0]["function"]["arguments"] == '{"corp_name": 라이트론'
+    # Sent back as '{}': a server parses earlier arguments (vLLM answers 400 on text that does not parse);
+    # arguments that parse go back as the model wrote them
+    assert [c["function"]["arguments"] for c in reply.assistant_message()["tool_calls"]] == ["{}", "{}"]
+    good = reply.tool_calls[0].model_copy(update={"raw_arguments": '{ "corp_name":"라이트론" }', "parse_error": None})
+    assert good.sent_back() == '{ "corp_name":"라이트론" }'
     assert parse_arguments('{"a": 1}') == ({"a": 1}, None)
 
 
@@ -138,3 +144,23 @@ def test_a_corrupt_cache_entry_names_its_file(tmp_path):
 def test_bad_mode_is_refused(tmp_path):
     with pytest.raises(ValueError, match="cache mode"):
         CachedChatModel(OpenAIChatModel("m", "http://127.0.0.1:9/v1"), tmp_path, mode="write")  # type: ignore[arg-type]
+
+
+def test_the_key_comes_from_kopas_variable_else_openais_and_a_judge_may_have_its_own(monkeypatch):
+    monkeypatch.delenv("KOPA_LLM_API_KEY")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-from-openai-variable")
+    monkeypatch.setenv("KOPA_JUDGE_API_KEY", "sk-judge-only")
+    with ChatServer([text("a"), text("b")]) as server:
+        _model(server).complete(HELLO)
+        _model(server, api_key_env=JUDGE_KEY_ENV).complete(HELLO)
+    assert [h["authorization"] for h in server.headers] == ["Bearer sk-from-openai-variable", "Bearer sk-judge-only"]
+
+
+def test_a_server_that_echoes_the_key_in_an_error_never_gets_it_into_the_message():
+    encoded = base64.b64encode(SECRET.encode()).decode()
+    echo = Refusal(401, f"Incorrect API key provided: {SECRET} (basic {encoded})")
+    with ChatServer([echo]) as server, pytest.raises(ChatModelError) as caught:
+        _model(server).complete(HELLO)
+    message = str(caught.value)
+    assert "HTTP 401" in message and "Incorrect API key provided: REDACTED" in message
+    assert SECRET not in message and encoded.rstrip("=") not in message

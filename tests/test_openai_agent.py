@@ -18,7 +18,7 @@ from kopa.eval.scoring.action import score_action
 from kopa.eval.task import load_targets, load_tasks
 from kopa.llm import CachedChatModel, OpenAIChatModel
 from kopa.tools.results import ToolResult
-from tests.fakes.chat_server import ChatServer, Reply, calls, last_tool_results, text
+from tests.fakes.chat_server import ChatServer, Reply, calls, last_tool_results, text, vllm_request_error
 
 SECRET = "sk-agent-SECRET-7b1c"
 
@@ -145,6 +145,40 @@ def test_malformed_arguments_are_recorded_refused_and_counted(task, target, back
     verdict = score_action(target.calls, episode.calls, value_compare_args=task.value_compare_args,
                            optimal_calls=target.optimal_calls, max_allowed_calls=target.max_allowed_calls)
     assert verdict.correctness == 0.0 and "1 malformed call(s) counted in N_total" in verdict.details
+
+
+def test_a_malformed_call_then_a_recovery_on_a_server_that_applies_vllms_checks(task, target, backend):
+    # vLLM json.loads every earlier tool call's arguments: the model's broken text must not go back as is,
+    # or the next request is refused and the model's own mistake becomes an infrastructure failure
+    broken = '{"corp_name": 라이트론'
+
+    def recover(request) -> Reply:
+        (result,) = last_tool_results(request)
+        assert result["error"]["kind"] == "bad_arguments" and broken in result["error"]["message"]
+        return _lookup_again(request)
+
+    def _lookup_again(request) -> Reply:
+        return calls(("find_dart_corp_code", {"corp_name": "라이트론"}))
+
+    script = [calls(("find_dart_corp_code", broken)), recover, _bond_and_price, _calculate, _answer]
+    with ChatServer(script, vllm_checks=True) as server:
+        model = OpenAIChatModel("fake-model", server.base_url, max_retries=0)
+        episode, transcript = run_episode(task, target, OpenAIAgentPolicy(model), backend, seed=0, rollout=0)
+    assert server.refused == [] and server.errors == [] and episode.error is None
+    assert [(c.tool, c.turn, c.ok, c.raw_arguments) for c in episode.calls][:2] == [
+        ("find_dart_corp_code", 1, False, broken), ("find_dart_corp_code", 2, True, None)]
+    assert episode.calls[0].malformed.startswith("bad_arguments: ")
+    assert server.requests[1]["messages"][2]["tool_calls"][0]["function"]["arguments"] == "{}"
+    assert transcript.messages[2] == server.requests[1]["messages"][2]  # the record holds what was sent
+    assert _boxed(episode.answer) == target.answer
+    verdict = score_action(target.calls, episode.calls, value_compare_args=task.value_compare_args,
+                           optimal_calls=target.optimal_calls, max_allowed_calls=target.max_allowed_calls)
+    assert "1 malformed call(s) counted in N_total" in verdict.details
+    # what the server would have refused: the broken text sent back verbatim
+    sent = [*server.requests[1]["messages"][:2], {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "call_0_0", "type": "function", "function": {"name": "find_dart_corp_code", "arguments": broken}}]}]
+    assert vllm_request_error({"messages": sent}) is not None
+    assert vllm_request_error({"messages": server.requests[1]["messages"]}) is None
 
 
 def test_malformed_calls_use_up_the_budget(task, target, backend):

@@ -9,6 +9,7 @@ import click
 from kopa.cli_options import (
     IntList,
     backend_options,
+    check_llm_mode,
     compose_backend,
     deprecated_option,
     executor_options,
@@ -236,6 +237,7 @@ def bench_run(policy: str, backend_spec: str, record_dir: str | None, faults: st
 
     if policy == "openai" and not model:
         raise click.UsageError("--policy openai needs --model (and usually --base-url)")
+    check_llm_mode(llm_mode, llm_cache)
     if tools is not None:
         _check_tools(tools, record_dir, faults)
     found = _task_set(tasks_path)

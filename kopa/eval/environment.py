@@ -96,7 +96,9 @@ class Environment:
             result = _refused(tool, arguments, "budget_exceeded",
                               f"call budget of {self.budget} exhausted; answer with what you have")
         elif parse_error is not None:
-            result = _refused(tool, arguments, "bad_arguments", f"{tool}: {parse_error}")
+            # what it wrote is said back: the conversation carries '{}' in its place (ToolCall.sent_back)
+            result = _refused(tool, arguments, "bad_arguments",
+                              f"{tool}: {parse_error}; the arguments were: {_clipped(raw_arguments or '')}")
         elif malformed is not None:
             result = _refused(tool, arguments, "unknown_tool", f"{tool} is not available in this task")
         else:
@@ -104,6 +106,10 @@ class Environment:
         self.calls.append(CallRecord(tool, dict(arguments), result, turn,
                                      raw_arguments if parse_error is not None else None, malformed))
         return result
+
+
+def _clipped(text: str, limit: int = 300) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _refused(tool: str, arguments: dict[str, Any], kind: str, message: str) -> ToolResult:

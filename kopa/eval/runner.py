@@ -124,9 +124,10 @@ def make_judge(config: RunConfig):
         return None
     from kopa.eval.judge import LLMJudge
     from kopa.llm.cache import CachedChatModel
-    from kopa.llm.client import OpenAIChatModel
+    from kopa.llm.client import JUDGE_KEY_ENV, OpenAIChatModel
 
-    model = OpenAIChatModel(config.judge_model, base_url=config.judge_base_url, temperature=0.0)
+    model = OpenAIChatModel(config.judge_model, base_url=config.judge_base_url, temperature=0.0,
+                            api_key_env=JUDGE_KEY_ENV)
     if config.llm_cache:
         model = CachedChatModel(model, Path(config.llm_cache), mode=config.llm_mode)
     return LLMJudge(model)

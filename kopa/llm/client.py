@@ -5,17 +5,22 @@ deterministic implementations satisfy it without a network; `OpenAIChatModel` sp
 chat-completions wire format through the `openai` SDK to any `base_url` (OpenAI, a local vLLM, a fake
 server in tests). `kopa.llm.cache.CachedChatModel` wraps either to record and replay by request hash.
 
-The API key is read from an environment variable at construction and handed straight to the SDK: it is
-never stored on this object, logged, put in a request dict or cached.
+The API key is read from an environment variable at construction (`KOPA_LLM_API_KEY`, else `OPENAI_API_KEY`;
+a judge first reads `KOPA_JUDGE_API_KEY`) and handed straight to the SDK: it is never stored as an
+attribute, logged, put in a request dict or cached, and an error that echoes it is scrubbed.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import os
+from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
+
+from kopa.record.secrets import scrub_text
 
 Message = dict[str, Any]
 
@@ -31,6 +36,14 @@ class ToolCall(BaseModel):
     raw_arguments: str = Field("{}", description="the arguments exactly as the model wrote them")
     parse_error: str | None = None
 
+    def sent_back(self) -> str:
+        """The arguments as the conversation carries them back to the model: its own text when that is a JSON
+        object, else '{}'. An OpenAI-compatible server parses every earlier tool call's arguments (vLLM
+        `json.loads` them and answers 400 when they do not parse; chat templates iterate them as a mapping),
+        so sending malformed text back would fail the next request — the model's mistake would become the
+        server's. The tool result says what was wrong with what it wrote, and the episode keeps the text."""
+        return self.raw_arguments if self.parse_error is None and self.raw_arguments.strip() else "{}"
+
 
 class ChatReply(BaseModel):
     content: str | None = None
@@ -39,12 +52,13 @@ class ChatReply(BaseModel):
     usage: dict[str, int] = Field(default_factory=dict)
 
     def assistant_message(self) -> Message:
-        """The reply as an assistant message to send back: tool-call arguments as the model wrote them,
-        so the conversation the model sees next is the one it produced."""
+        """The reply as an assistant message to send back: tool-call arguments as the model wrote them
+        where they parse (`ToolCall.sent_back`), so the conversation the model sees next is the one it
+        produced and one every server accepts."""
         message: Message = {"role": "assistant", "content": self.content}
         if self.tool_calls:
             message["tool_calls"] = [
-                {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.raw_arguments}}
+                {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.sent_back()}}
                 for c in self.tool_calls
             ]
         return message
@@ -62,6 +76,22 @@ class ChatModel(Protocol):
 
     def complete(self, messages: list[Message], tools: list[dict[str, Any]] | None = None,
                  **params: Any) -> ChatReply: ...
+
+
+# Where a role's API key is read from, first set wins: kopa's own variable for the role, then the one every
+# OpenAI client reads. A local vLLM server needs none.
+AGENT_KEY_ENV = ("KOPA_LLM_API_KEY", "OPENAI_API_KEY")
+JUDGE_KEY_ENV = ("KOPA_JUDGE_API_KEY", *AGENT_KEY_ENV)
+
+
+def api_key(names: tuple[str, ...]) -> str | None:
+    return next((os.environ[n] for n in names if os.environ.get(n)), None)
+
+
+def _key_forms(key: str) -> list[str]:
+    """The key as a server might echo it: raw (scrub_text adds the URL-encoded forms) and base64 (a Basic
+    authorization header)."""
+    return [key, base64.b64encode(key.encode()).decode().rstrip("=")]
 
 
 class ChatModelError(RuntimeError):
@@ -110,7 +140,7 @@ def reply_from_completion(completion: Any) -> ChatReply:
 class OpenAIChatModel:
     """Chat completions with tools through the `openai` SDK, against any OpenAI-compatible `base_url`."""
 
-    def __init__(self, model: str, base_url: str | None = None, *, api_key_env: str = "KOPA_LLM_API_KEY",
+    def __init__(self, model: str, base_url: str | None = None, *, api_key_env: tuple[str, ...] = AGENT_KEY_ENV,
                  temperature: float = 0.0, seed: int | None = None, timeout: float = 120.0,
                  max_retries: int = 2, http_client: Any = None) -> None:
         import openai  # imported here so offline use of kopa never needs the SDK loaded
@@ -119,9 +149,13 @@ class OpenAIChatModel:
         self.base_url = base_url
         self.temperature = temperature
         self.seed = seed
+        key = api_key(api_key_env)
         # A local server still needs *some* key: the SDK refuses to construct without one.
-        self._client = openai.OpenAI(base_url=base_url, api_key=os.environ.get(api_key_env) or "EMPTY",
+        self._client = openai.OpenAI(base_url=base_url, api_key=key or "EMPTY",
                                      timeout=timeout, max_retries=max_retries, http_client=http_client)
+        # a server may echo the key in an error (a 401 naming the key it refused): errors are scrubbed of it
+        # before they reach a message, a log or a run file; only this closure holds it
+        self._scrub: Callable[[str], str] = lambda text: scrub_text(text, _key_forms(key)) if key else text
 
     def __repr__(self) -> str:  # never the key
         return f"OpenAIChatModel(model={self.model!r}, base_url={self.base_url!r})"
@@ -143,9 +177,8 @@ class OpenAIChatModel:
         try:
             completion = self._client.chat.completions.create(model=self.model, messages=messages, **kwargs)
         except openai.APIStatusError as exc:
-            raise ChatModelError(f"{self.model} at {self.base_url}: HTTP {exc.status_code}: {exc.message}") from None
-        except openai.APIConnectionError as exc:
-            raise ChatModelError(f"{self.model} at {self.base_url}: {exc.message}") from None
-        except openai.APIError as exc:
-            raise ChatModelError(f"{self.model} at {self.base_url}: {exc.message}") from None
+            raise ChatModelError(self._scrub(f"{self.model} at {self.base_url}: HTTP {exc.status_code}: "
+                                             f"{exc.message}")) from None
+        except openai.APIError as exc:  # connection failures and unusable responses
+            raise ChatModelError(self._scrub(f"{self.model} at {self.base_url}: {exc.message}")) from None
         return reply_from_completion(completion)

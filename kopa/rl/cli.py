@@ -11,6 +11,7 @@ import click
 from kopa.cli_options import (
     IntList,
     backend_options,
+    check_llm_mode,
     compose_backend,
     executor_options,
     out_option,
@@ -86,6 +87,7 @@ def rollouts_cmd(tasks_path: str | None, only: str, policy: str, n: int, policy_
     if len(policy_seeds) != 1:
         raise click.BadParameter("one seed per rollouts folder (run once per seed, each with its own --out)",
                                  param_hint="--policy-seeds")
+    check_llm_mode(llm_mode, llm_cache)
     config = RolloutConfig(policy=policy, backend=compose_backend(backend_spec, record_dir, faults), n=n,
                            seed=policy_seeds[0], task_set=tasks_path, only=_only(only), norm_adv_by_std=not no_std_norm,
                            model=model, base_url=base_url, llm_cache=llm_cache, llm_mode=llm_mode,

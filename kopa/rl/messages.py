@@ -21,8 +21,10 @@ from kopa.tools.results import ToolResult
 
 
 def _arguments(call: PredictedCall) -> str:
+    # raw_arguments are kept only for a call whose arguments did not parse: a chat template cannot read
+    # them, so the call carries '{}' as the agent loop sent it back (ToolCall.sent_back)
     if call.raw_arguments is not None:
-        return call.raw_arguments
+        return "{}"
     return orjson.dumps(call.arguments).decode()
 
 

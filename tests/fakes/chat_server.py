@@ -47,6 +47,14 @@ class Reply:
         }
 
 
+@dataclass
+class Refusal:
+    """An HTTP error instead of a reply (a 401 that echoes the key it refused, a 503)."""
+
+    status: int
+    message: str
+
+
 def text(content: str) -> Reply:
     return Reply(content=content)
 
@@ -55,7 +63,7 @@ def calls(*tool_calls: tuple[str, dict[str, Any] | str]) -> Reply:
     return Reply(tool_calls=list(tool_calls))
 
 
-Step = Reply | Callable[[Request], Reply]
+Step = Reply | Refusal | Callable[[Request], Reply]
 
 
 def tool_results(request: Request) -> dict[str, Any]:
@@ -74,11 +82,41 @@ def last_tool_results(request: Request) -> list[Any]:
     return tail[::-1]
 
 
-class ChatServer:
-    """`with ChatServer(script) as server:` then point a client at `server.base_url`."""
+def vllm_request_error(body: Request) -> str | None:
+    """What vLLM's OpenAI server refuses with 400 before a model sees the request, as its chat preprocessing
+    does it (vllm/entrypoints/chat_utils.py `_postprocess_messages`, re-implemented here: vLLM itself needs
+    torch and a GPU build): every earlier assistant tool call's `arguments` that is not empty (empty is read
+    as {}) is `json.loads`-ed, and the chat templates of the tool-calling models then iterate the result as
+    a mapping (`arguments|items`). None when the request passes."""
+    messages = body.get("messages")
+    if not isinstance(messages, list) or not messages:
+        return "messages: field required"
+    for m, message in enumerate(messages):
+        if message.get("role") == "tool" and not message.get("tool_call_id"):
+            return f"messages.{m}: a tool message needs tool_call_id"
+        if message.get("role") != "assistant" or not isinstance(message.get("tool_calls"), list):
+            continue
+        for c, call in enumerate(message["tool_calls"]):
+            arguments = call.get("function", {}).get("arguments")
+            if not arguments or isinstance(arguments, dict | list):
+                continue
+            try:
+                parsed = json.loads(arguments)
+            except json.JSONDecodeError as exc:
+                return f"{exc.msg}: line {exc.lineno} column {exc.colno} (char {exc.pos})"
+            if not isinstance(parsed, dict):
+                return f"messages.{m}.tool_calls.{c}: '{type(parsed).__name__}' object has no attribute 'items'"
+    return None
 
-    def __init__(self, script: list[Step]) -> None:
+
+class ChatServer:
+    """`with ChatServer(script) as server:` then point a client at `server.base_url`. With `vllm_checks`
+    it refuses what vLLM's server refuses (`vllm_request_error`), answering 400 in vLLM's error shape."""
+
+    def __init__(self, script: list[Step], *, vllm_checks: bool = False) -> None:
         self.script = list(script)
+        self.vllm_checks = vllm_checks
+        self.refused: list[str] = []
         self.requests: list[Request] = []
         self.headers: list[dict[str, str]] = []
         self.errors: list[str] = []
@@ -108,6 +146,11 @@ class ChatServer:
         self.stop()
 
     def _answer(self, body: Request, headers: dict[str, str]) -> tuple[int, dict[str, Any]]:
+        if self.vllm_checks and (problem := vllm_request_error(body)) is not None:
+            with self._lock:
+                self.refused.append(problem)
+            return 400, {"object": "error", "message": problem, "type": "BadRequestError", "param": None,
+                         "code": 400}
         with self._lock:
             index = len(self.requests)
             self.requests.append(body)
@@ -117,10 +160,12 @@ class ChatServer:
                 return 500, {"error": {"message": "script exhausted", "type": "server_error", "code": None}}
             step = self.script[index]
         try:
-            reply = step(body) if callable(step) else step
+            reply = step(body) if callable(step) and not isinstance(step, Refusal) else step
         except Exception as exc:  # a failing script step is reported, not hidden in a server thread
             self.errors.append(f"step {index}: {type(exc).__name__}: {exc}")
             return 500, {"error": {"message": f"script step failed: {exc}", "type": "server_error", "code": None}}
+        if isinstance(reply, Refusal):
+            return reply.status, {"error": {"message": reply.message, "type": "invalid_request_error", "code": None}}
         return 200, reply.wire(index, body.get("model", "fake"))
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
