@@ -5,11 +5,16 @@ whole episode recorded and replayed offline."""
 
 from __future__ import annotations
 
+import base64
 import json
 import re
+import socket
+from urllib.parse import quote
 
 import pytest
+from click.testing import CliRunner
 
+from kopa.cli import main
 from kopa.eval.environment import Environment
 from kopa.eval.policies.openai_agent import OpenAIAgentPolicy, render_result
 from kopa.eval.policies.prompt import system_prompt
@@ -222,3 +227,41 @@ def test_rollout_seed_combines_the_run_seed_and_the_rollout():
 
     assert policy(None).rollout_seed(3) == 3
     assert policy(1).rollout_seed(0) == 10_000 != policy(0).rollout_seed(1)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _key_pieces(secret: str) -> list[str]:
+    """The key as it could leak: raw, URL-encoded, base64, and every 12-character piece of it."""
+    return [secret, quote(secret, safe=""), base64.b64encode(secret.encode()).decode().rstrip("="),
+            *(secret[i:i + 12] for i in range(len(secret) - 11))]
+
+
+def test_episodes_a_dead_server_could_not_play_are_kept_apart_and_played_by_the_rerun(tmp_path):
+    port = _free_port()  # nothing listens there yet: the model server is down
+    out = tmp_path / "run"
+    command = ["bench", "run", "--policy", "openai", "--model", "fake-model", "--base-url",
+               f"http://127.0.0.1:{port}/v1", "--only", "finance-001", "-n", "2", "--workers", "1", "--out", str(out)]
+    down = CliRunner().invoke(main, command, prog_name="kopa")
+    assert down.exit_code == 1, down.output
+    assert "2 episode(s) not played" in down.output and "run the same command again" in down.output
+    assert not (out / "episodes.jsonl").read_bytes()  # nothing counted as the model's failure
+    unplayed = [json.loads(line) for line in (out / "unplayed.jsonl").read_text().splitlines()]
+    assert [(u["task_id"], u["rollout"]) for u in unplayed] == [("finance-001", 0), ("finance-001", 1)]
+    assert all("ChatModelError" in u["error"] for u in unplayed)
+
+    with ChatServer(SCRIPT * 2, port=port) as server:  # the server is back
+        up = CliRunner().invoke(main, command, prog_name="kopa")
+    assert up.exit_code == 0, up.output
+    assert server.errors == [] and len(server.requests) == 8  # exactly the two unplayed episodes, played
+    assert "2 episodes · pass@1 1.0000" in up.output and not (out / "unplayed.jsonl").exists()
+    scores = [json.loads(line) for line in (out / "scores.jsonl").read_text().splitlines()]
+    assert [s["score"]["passed"] for s in scores] == [True, True]
+    for path in out.rglob("*"):  # no form of the key in any file of the run
+        if path.is_file():
+            data = path.read_bytes().decode("utf-8", "replace")
+            assert not [p for p in _key_pieces(SECRET) if p in data], path

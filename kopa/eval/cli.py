@@ -250,7 +250,10 @@ def bench_run(policy: str, backend_spec: str, record_dir: str | None, faults: st
     with open_executor(executor, workers=workers, address=address) as units:
         scored = _run_with_progress([(config, target)], total, workers, force,
                                     executor=None if units.name == "local" else units)
-    _report(target, scored[0])
+    if scored[0]:
+        _report(target, scored[0])
+    if _unplayed(target):
+        raise SystemExit(1)
 
 
 def _check_tools(tools: str, record_dir: str | None, faults: str | None) -> None:
@@ -335,9 +338,10 @@ def bench_baselines(backend_spec: str, record_dir: str | None, faults: str | Non
                        seeds=policy_seeds, task_set=tasks_path, only=_only(only)), root / name)
             for name in BASELINES]
     total = sum(_episode_count(config, found) for config, _ in runs)
-    metrics = {config.policy: write_report(folder, scored)
-               for (config, folder), scored in zip(runs, _run_with_progress(runs, total, workers, force),
-                                                   strict=True)}
+    played = _run_with_progress(runs, total, workers, force)
+    if sum(_unplayed(folder) for _, folder in runs):
+        raise SystemExit(1)  # a comparison over episodes some policies did not play would not be one
+    metrics = {config.policy: write_report(folder, scored) for (config, folder), scored in zip(runs, played, strict=True)}
     report = write_comparison(metrics, root)
     table = Table(title=f"KOPA-Bench, {next(iter(metrics.values())).overall.tasks} tasks on "
                         f"{runs[0][0].backend} — offline baselines", box=box.SIMPLE_HEAD, title_justify="left")
@@ -350,6 +354,18 @@ def bench_baselines(backend_spec: str, record_dir: str | None, faults: str | Non
     console.print(table)
     console.print(f"report: {report} (plots: {root / 'plots' / 'baselines.png'}; each policy's run folder, "
                   f"report and plots under {root}/<policy>/)")
+
+
+def _unplayed(folder) -> int:
+    """Say how many episodes could not be played and why (the first reason); their number."""
+    from kopa.eval.runner import read_unplayed
+
+    unplayed = read_unplayed(folder)
+    if unplayed:
+        console.print(f"[bold]{len(unplayed)} episode(s) not played[/bold] (the model server or an MCP server "
+                      f"failed; not counted in any figure): {unplayed[0].error}")
+        console.print(f"run the same command again to play them · reasons: {folder / 'unplayed.jsonl'}")
+    return len(unplayed)
 
 
 def _report(folder, scored) -> None:

@@ -14,6 +14,10 @@ from pydantic import BaseModel, Field
 
 from kopa.tools.results import ToolError
 
+# The run folder's file of episodes that could not be played (the model server or an MCP server failed):
+# kept apart from episodes.jsonl, so they never count in pass@1, Action or the CIs; a rerun plays them.
+UNPLAYED = "unplayed.jsonl"
+
 
 class PredictedCall(BaseModel):
     """One call as the environment received it, well-formed or not.

@@ -13,7 +13,8 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from kopa.eval.causes import CAUSES
-from kopa.eval.episode import ScoredEpisode
+from kopa.eval.episode import UNPLAYED, ScoredEpisode
+from kopa.fileio import read_appended
 
 # Two-sided 95% Student-t critical values by degrees of freedom (1..30); 1.96 beyond.
 _T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
@@ -56,7 +57,7 @@ class Metrics(BaseModel):
     domains: list[GroupMetrics]
     platforms: list[GroupMetrics]
     causes: dict[str, int]
-    infrastructure_errors: int
+    not_played: int  # episodes the model or MCP server failed to play: apart, in no figure above
     correctness: float  # mean Corr over scored episodes, ungated
     efficiency: float  # mean Eff over scored episodes, ungated
     calls: int  # every call the policies made, malformed and refused ones included
@@ -75,7 +76,12 @@ def _group(name: str, episodes: list[ScoredEpisode]) -> GroupMetrics:
                         action=statistics.fmean(e.score.action for e in episodes))
 
 
-def compute_metrics(episodes: list[ScoredEpisode]) -> Metrics:
+def compute_metrics(episodes: list[ScoredEpisode], not_played: int = 0) -> Metrics:
+    """The figures over the played episodes; `not_played` (and any episode an older kopa stored with an
+    infrastructure error) is counted apart, never as a failure of the policy."""
+    unplayed = [e for e in episodes if e.error is not None]
+    episodes = [e for e in episodes if e.error is None]
+    not_played += len(unplayed)
     if not episodes:
         raise ValueError("no episodes to report on")
     rollouts = max(e.rollout for e in episodes) + 1
@@ -91,16 +97,15 @@ def compute_metrics(episodes: list[ScoredEpisode]) -> Metrics:
         for p in e.platforms:
             by_platform[p].append(e)
     causes = Counter(e.failure_cause for e in episodes if e.failure_cause)
-    played = [e for e in episodes if e.error is None]
     return Metrics(policy=episodes[0].policy, episodes=len(episodes), rollouts=rollouts,
                    seeds=sorted({e.seed for e in episodes}), overall=_group("all", episodes),
                    unbiased_pass_at_k=unbiased,
                    domains=[_group(d, v) for d, v in sorted(by_domain.items())],
                    platforms=[_group(p, v) for p, v in sorted(by_platform.items())],
                    causes={c: causes[c] for c in CAUSES if causes[c]},
-                   infrastructure_errors=sum(1 for e in episodes if e.error),
-                   correctness=statistics.fmean(e.score.correctness for e in played) if played else 0.0,
-                   efficiency=statistics.fmean(e.score.efficiency for e in played) if played else 0.0,
+                   not_played=not_played,
+                   correctness=statistics.fmean(e.score.correctness for e in episodes),
+                   efficiency=statistics.fmean(e.score.efficiency for e in episodes),
                    calls=sum(e.calls for e in episodes), malformed_calls=sum(e.malformed_calls for e in episodes))
 
 
@@ -130,8 +135,10 @@ def render_markdown(m: Metrics, title: str, scored_with: str | None = None) -> s
         lines += ["| cause | episodes |", "|---|---:|", *[f"| {c} | {n} |" for c, n in m.causes.items()]]
     else:
         lines.append("No failed episode.")
-    if m.infrastructure_errors:
-        lines += ["", f"{m.infrastructure_errors} episode(s) failed for infrastructure reasons (not the policy's)."]
+    if m.not_played:
+        lines += ["", f"**{m.not_played} episode(s) not played**: the model server or an MCP server failed "
+                      "(unplayed.jsonl says why). They are in no figure above; run the same command again to "
+                      "play them."]
     lines += ["", "![pass@1 by domain](plots/pass_by_domain.png)", "", "![failures](plots/failure_causes.png)", ""]
     return "\n".join(lines)
 
@@ -178,7 +185,9 @@ def _scored_with(out_dir: Path) -> str | None:
 
 
 def write_report(out_dir: Path, episodes: list[ScoredEpisode]) -> Metrics:
-    metrics = compute_metrics(episodes)
+    """report.md, metrics.json and the plots of a folder's scored episodes; the episodes its last run could
+    not play (unplayed.jsonl, when the folder is a run folder) are counted apart."""
+    metrics = compute_metrics(episodes, len(read_appended(out_dir / UNPLAYED, bytes)))
     (out_dir / "report.md").write_text(render_markdown(metrics, out_dir.name, _scored_with(out_dir)),
                                        encoding="utf-8")
     (out_dir / "metrics.json").write_text(metrics.model_dump_json(indent=2), encoding="utf-8")

@@ -38,7 +38,7 @@ from kopa.backends.parsed import parse_backend
 from kopa.backends.spec import Backend
 from kopa.errors import UserError
 from kopa.eval.environment import Environment, ToolSource
-from kopa.eval.episode import Episode, PredictedCall, ScoredEpisode, Transcript
+from kopa.eval.episode import UNPLAYED, Episode, PredictedCall, ScoredEpisode, Transcript
 from kopa.eval.policies.offline import POLICIES
 from kopa.eval.scoring.episode import score_stored
 from kopa.eval.task import Target, Task, TaskSet, task_set
@@ -180,6 +180,11 @@ def read_episodes(out_dir: Path, *, finished: bool = False) -> list[Episode]:
                          finished=finished)
 
 
+def read_unplayed(out_dir: Path) -> list[Episode]:
+    """The episodes the last `kopa bench run` on the folder could not play, each with why."""
+    return read_appended(out_dir / UNPLAYED, Episode.model_validate_json, error=RunFolderError)
+
+
 def read_scores(folder: Path) -> list[ScoredEpisode]:
     """The scored episodes of a folder that ``score_run`` wrote (written whole, so never cut short)."""
     path = folder / "scores.jsonl"
@@ -196,7 +201,7 @@ def read_scores(folder: Path) -> list[ScoredEpisode]:
 
 def prepare_folder(config: RunConfig, out_dir: Path, force: bool) -> None:
     claim_digest_folder(out_dir, config.digest(), config.model_dump(), force=force, what="a run",
-                        error=ConfigChanged, stale=("episodes.jsonl", "scores.jsonl", "scoring.json"))
+                        error=ConfigChanged, stale=("episodes.jsonl", "scores.jsonl", "scoring.json", UNPLAYED))
 
 
 def _sorted(items: list, tasks: list[Task] | tuple[Task, ...]) -> list:
@@ -222,7 +227,9 @@ def _generate(config: RunConfig, out_dir: Path, checked: Backend | None, workers
     missing = [t.id for t in tasks if t.id not in targets]
     if missing:
         raise ValueError(f"no targets for {missing[:5]}…; run `kopa bench targets`")
-    done = {episode_key(e.task_id, e.seed, e.rollout) for e in read_episodes(out_dir)}
+    # an episode an older kopa stored with an infrastructure error was never played: played now
+    done = {episode_key(e.task_id, e.seed, e.rollout) for e in read_episodes(out_dir) if e.error is None}
+    (out_dir / UNPLAYED).unlink(missing_ok=True)  # this run plays them again
     jobs = [(task, seed, rollout) for seed in config.seeds for task in tasks for rollout in range(config.rollouts)
             if episode_key(task.id, seed, rollout) not in done]
     transcripts = out_dir / "transcripts"
@@ -236,7 +243,7 @@ def _generate(config: RunConfig, out_dir: Path, checked: Backend | None, workers
         with _where_tools_run(config, checked) as (backend, tools):
             policies = {seed: make_policy(config, seed) for seed in config.seeds}
             _play(jobs, targets, policies, backend, out_dir, workers, on_episode, tools)
-    episodes = _sorted(read_episodes(out_dir), tasks)
+    episodes = _sorted([e for e in read_episodes(out_dir) if e.error is None], tasks)
     _write_canonical(out_dir / "episodes.jsonl", episodes)
     return episodes
 
@@ -292,6 +299,10 @@ def play_one(task: Task, target: Target, policy, backend: Backend | None, seed: 
 
 
 def _store(out_dir: Path, sink, episode: Episode, transcript: Transcript | None) -> None:
+    if episode.error is not None:  # not played: apart (the caller holds the lock or is the only writer)
+        with (out_dir / UNPLAYED).open("ab") as unplayed:
+            unplayed.write(episode.model_dump_json().encode() + b"\n")
+        return
     if transcript is not None:  # written first: an episode line always has its transcript
         name = transcript_name(episode.task_id, episode.seed, episode.rollout)
         (out_dir / "transcripts" / name).write_bytes(
@@ -417,7 +428,10 @@ def score_run(run_dir: Path, out_dir: Path | None = None, *, judge_model: str | 
 def run_bench(config: RunConfig, out_dir: Path, *, workers: int = 4, force: bool = False,
               executor: Executor | None = None, on_episode: Callable[[Episode], Any] | None = None
               ) -> list[ScoredEpisode]:
-    """Generate, then score from the files with the run's judge: the run's scores are a re-score."""
-    generate(config, out_dir, workers=workers, force=force, executor=executor, on_episode=on_episode)
+    """Generate, then score from the files with the run's judge: the run's scores are a re-score. Nothing
+    to score when no episode could be played (see `read_unplayed`)."""
+    played = generate(config, out_dir, workers=workers, force=force, executor=executor, on_episode=on_episode)
+    if not played:
+        return []
     return score_run(out_dir, judge_model=config.judge_model, judge_base_url=config.judge_base_url,
                      workers=workers)

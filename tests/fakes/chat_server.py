@@ -113,7 +113,7 @@ class ChatServer:
     """`with ChatServer(script) as server:` then point a client at `server.base_url`. With `vllm_checks`
     it refuses what vLLM's server refuses (`vllm_request_error`), answering 400 in vLLM's error shape."""
 
-    def __init__(self, script: list[Step], *, vllm_checks: bool = False) -> None:
+    def __init__(self, script: list[Step], *, vllm_checks: bool = False, port: int = 0) -> None:
         self.script = list(script)
         self.vllm_checks = vllm_checks
         self.refused: list[str] = []
@@ -121,7 +121,7 @@ class ChatServer:
         self.headers: list[dict[str, str]] = []
         self.errors: list[str] = []
         self._lock = threading.Lock()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", port), self._handler())
         self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02},
                                         name="fake-chat-server", daemon=True)
 
