@@ -22,7 +22,7 @@ from kopa.eval.environment import Environment
 from kopa.eval.golden import GoldenExecutor, GoldenStep
 from kopa.eval.lint import lint_task
 from kopa.eval.targets import compute_target
-from kopa.eval.task import AnswerKey, AnswerSpec
+from kopa.eval.task import AnswerKey, AnswerSpec, Target
 from kopa.rng import stream
 from kopa.synth.audit import query_audit
 from kopa.synth.dataset import CHUNK, filter_run, synth_run, write_dataset
@@ -34,8 +34,10 @@ from kopa.synth.filters import (
     filter_candidates,
     leak_by_strings,
     order_dependent,
+    paged_differently,
     redundant,
     resolve_again,
+    resolved_in_other_pages,
     unreferenced_steps,
 )
 from kopa.synth.junction import PHI, _argbest, _threshold, field_label, numbers, roundest
@@ -798,7 +800,8 @@ def _tied_pick(c: Candidate):
 def _planted(genuine: Candidate, suffix: str, golden, answer, junctions=None) -> Candidate:
     task = genuine.task.model_copy(update={"id": f"{genuine.task.id}-{suffix}", "golden": golden,
                                            "answer": answer, "query": f"{genuine.task.query} ({suffix})"})
-    return genuine.model_copy(update={"index": genuine.index + {"echo": 20_000, "first": 30_000, "tie": 40_000}[suffix],
+    return genuine.model_copy(update={"index": genuine.index + {"echo": 20_000, "first": 30_000, "tie": 40_000,
+                                                                "pages": 50_000}[suffix],
                                       "task": task,
                                       "target": compute_target(task, open_backend("sim")),
                                       "junctions": junctions if junctions is not None else genuine.junctions})
@@ -843,6 +846,21 @@ def test_planted_echo_hop_first_item_and_tie_tasks_are_dropped_and_the_genuine_o
     assert reasons[echoed.task.id] == (2, "decorative_chain")
     assert reasons[ordered.task.id] == (3, "order_dependent"), drops
     assert reasons[tied.task.id] == (3, "order_dependent"), drops
+
+
+def test_an_answer_that_depends_on_where_the_pages_break_is_dropped_by_the_fresh_re_solve(candidates):
+    # the answer plus how many pages a read took: the same records in the same order, but another page size
+    # changes it (the answer part keeps every step needed, so Stage 2 keeps the task)
+    base, sid = next((c, s.id) for c in candidates for s in c.task.golden
+                     if s.pages == "all" and s.call and c.task.answer.type == "number")
+    value = f"({base.task.answer.value}) * 1000 + {{{sid}.items|len}}"
+    pages = _planted(base, "pages", base.task.golden, base.task.answer.model_copy(update={"value": value}))
+    assert order_dependent(pages, CATALOG, open_backend("sim")) is None  # shuffling records does not show it
+    paged = resolved_in_other_pages(pages.task, CATALOG, open_backend("sim"))
+    assert isinstance(paged, Target) and float(paged.answer) > float(pages.target.answer)
+    assert "pages of another size" in (paged_differently(paged, pages.target) or "")
+    _, drops, _ = filter_candidates([pages], CATALOG, open_backend("sim"), lambda: open_backend("sim"), {})
+    assert [(d.stage, d.reason) for d in drops] == [(3, "order_dependent")] and "pages of another size" in drops[0].detail
 
 
 def test_a_sum_taken_in_another_order_is_the_same_answer_at_the_stated_precision():

@@ -279,12 +279,11 @@ def _stages(candidates: list[Candidate], cache: dict[str, list[str]], config: di
     synthesized); Stage 3 re-solves on a fresh backend and, to judge a re-solve that differs, on the
     recording (else on another fresh one)."""
     fresh, recording = recorded_backends(config["backend"])
-    # Stages 1 and 2 execute each chain's prefixes again and again: memoized. Stage 3 re-solves each task on a
-    # fresh backend; its re-solves under other orders and pages (other requests) share one, memoized.
+    # Stages 1 and 2 execute each chain's prefixes again and again: memoized (Stage 3's re-solves under other
+    # record orders make the same requests, and read it too). Stage 3 re-solves each task on a fresh backend.
     return filter_candidates(candidates, load_catalog(), open_backend(recording or fresh).memoized(MEMO_BYTES),
                              lambda: open_backend(fresh), cache, config["seed"], progress, judges,
-                             second_backend=lambda: open_backend(recording or fresh), solver=solver, dedupe=dedupe,
-                             order_backend=open_backend(fresh).memoized(MEMO_BYTES))
+                             second_backend=lambda: open_backend(recording or fresh), solver=solver, dedupe=dedupe)
 
 
 def _filter_chunk(job: FilterJob) -> bytes:

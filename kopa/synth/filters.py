@@ -17,11 +17,12 @@ step that hands on exactly the values it was handed) is one too, found from the 
 a candidate the exact checks let through is also dropped when two independent model judges agree.
 
 Stage 3, independent re-solving: the task's golden trajectory is executed again on a fresh backend and a
-fresh environment. When its answer and final state differ from the stored ones, a second independent
-re-solve judges the first: two re-solves that agree replace the stored answer (the paper's replacement,
-counted as `answer_replaced`); otherwise the task is dropped (`not_reproduced`). Then the trajectory is
-re-solved under other record orders and page sizes (`order_dependent`): an answer that changes was picked by
-the API's order — a tie, "the first item" — which no question states. With a model solver
+fresh environment, reading its pages in other sizes. When its answer and final state differ from the stored
+ones, plain re-solves judge why: two that agree replace the stored answer (the paper's replacement, counted
+as `answer_replaced`); two that disagree reproduce nothing (`not_reproduced`); an answer that only the other
+page sizes change was picked by where the pages break (`order_dependent`). Then the trajectory is re-solved
+with every call's records shuffled (`order_dependent`): an answer that changes was picked by the API's order
+— a tie, "the first item" — which no question states. With a model solver
 (`kopa.synth.solver`), a task the model does not solve as a KOPA-Bench episode is dropped (`not_resolved`).
 """
 
@@ -361,23 +362,37 @@ def _order_free(key: AnswerKey | None) -> tuple:
 
 
 def order_dependent(candidate: Candidate, catalog: Catalog, backend: Backend, seed: int = 0) -> str | None:
-    """Stage 3's re-solve under other record orders and page sizes: the golden trajectory executed again
-    with each call's records shuffled and each paged read in other pages; a task whose answer then changes
-    picked its answer by the API's order (a tie, "the first item"), which no question can state."""
+    """Stage 3's re-solve under other record orders: the golden trajectory executed again with each call's
+    records shuffled (the same requests, so `backend` may be the one Stages 1-2 read, its answers kept); a
+    task whose answer then changes picked its answer by the API's order (a tie, "the first item"), which no
+    question can state. Other page sizes are `paged_differently`'s."""
     task = candidate.task
-    resized = task.model_copy(update={"golden": [_resized(s, catalog) for s in task.golden]})
     for draw in range(REORDERINGS):
-        solved = resized if draw == 0 else task  # other pages once; the other draws only reorder
-        executor = _Reordered(solved, Environment(solved, backend),
-                              stream(seed, "synth-reorder", f"{task.id}:{draw}"))
+        executor = _Reordered(task, Environment(task, backend), stream(seed, "synth-reorder", f"{task.id}:{draw}"))
         try:
             executor.execute()
             key = executor.answer_key()
         except GoldenError as exc:
-            return f"re-solving with other pages and record order failed: {exc}"
+            return f"re-solving with the records in another order failed: {exc}"
         if _order_free(key) != _order_free(candidate.target.key):
             shown = key.display if key is not None else None
             return f"with the records in another order the answer is {shown!r}, not {candidate.target.answer!r}"
+    return None
+
+
+def resolved_in_other_pages(task: Task, catalog: Catalog, backend: Backend) -> Target | str:
+    """The golden trajectory re-solved on `backend` with every paged read in pages of about half the size
+    (`_resized`): its target, or why it failed."""
+    return _resolved(task.model_copy(update={"golden": [_resized(s, catalog) for s in task.golden]}), backend)
+
+
+def paged_differently(paged: Target | str, stored: Target) -> str | None:
+    """Why a re-solve in other pages (`resolved_in_other_pages`) shows the stored answer picked by where the
+    API's pages break; None when it gives the same answer (compared as a grader compares it)."""
+    if isinstance(paged, str):
+        return f"re-solving with other page sizes failed: {paged}"
+    if _order_free(paged.key) != _order_free(stored.key):
+        return f"read in pages of another size the answer is {paged.answer!r}, not {stored.answer!r}"
     return None
 
 
@@ -437,16 +452,14 @@ def filter_candidates(candidates: list[Candidate], catalog: Catalog, backend: Ba
                       progress: Callable[[str, int, int], None] | None = None,
                       judges: tuple[ModelJudge, ModelJudge] | None = None,
                       second_backend: Callable[[], Backend] | None = None,
-                      solver: ModelSolver | None = None, dedupe: bool = True,
-                      order_backend: Backend | None = None
+                      solver: ModelSolver | None = None, dedupe: bool = True
                       ) -> tuple[list[Candidate], list[Drop], dict[str, int]]:
     """(kept, dropped, notes): notes count the static decorative judge's verdicts beside the executed one,
     the model judges' votes where there are judges, and Stage 3's replaced answers. Redundancy (a Stage 1
     rule across candidates) is decided in index order as the stages keep candidates (`Repeats`): a repeat
     of one already kept is dropped without being filtered. `dedupe=False` leaves it to the caller, so that
-    chunks of candidates can be filtered apart and deduplicated together (`Repeats` there).
-    `order_backend`: where Stage 3 re-solves under other orders and pages (default: a fresh backend each)."""
-    stages = _Stages(catalog, backend, fresh_backend, cache, seed, judges, second_backend, solver, order_backend)
+    chunks of candidates can be filtered apart and deduplicated together (`Repeats` there)."""
+    stages = _Stages(catalog, backend, fresh_backend, cache, seed, judges, second_backend, solver)
     kept: list[Candidate] = []
     drops: list[Drop] = []
     repeats = Repeats(candidates) if dedupe else None
@@ -479,12 +492,10 @@ class _Stages:
 
     def __init__(self, catalog: Catalog, backend: Backend, fresh_backend: Callable[[], Backend],
                  cache: dict[str, list[str]], seed: int, judges: tuple[ModelJudge, ModelJudge] | None,
-                 second_backend: Callable[[], Backend] | None, solver: ModelSolver | None,
-                 order_backend: Backend | None) -> None:
+                 second_backend: Callable[[], Backend] | None, solver: ModelSolver | None) -> None:
         self.catalog, self.backend, self.fresh_backend, self.cache, self.seed = (
             catalog, backend, fresh_backend, cache, seed)
-        self.judges, self.second_backend, self.solver, self.order_backend = (
-            judges, second_backend, solver, order_backend)
+        self.judges, self.second_backend, self.solver = judges, second_backend, solver
         self.notes = {"decorative_static": 0, "decorative_static_not_execution": 0, "answer_replaced": 0}
         if judges is not None:
             self.notes |= {"judge_abstentions": 0, "judges_leak_dropped": 0, "judges_decorative_dropped": 0,
@@ -525,13 +536,20 @@ class _Stages:
             return drop(2, "decorative_chain", judged or (
                 f"perturbing step(s) {', '.join(executed)} leaves the answer unchanged"
                 + (" (and nothing references them)" if unreferenced >= set(executed) else "")))
-        why, replacement = resolve_again(c, self.fresh_backend, self.second_backend)
-        if why is not None:
-            return drop(3, "not_reproduced", why)
-        if replacement is not None:
-            notes["answer_replaced"] += 1
-            c = c.model_copy(update={"target": replacement})
-        ordered = order_dependent(c, self.catalog, self.order_backend or self.fresh_backend(), self.seed)
+        # Stage 3: one re-solve on a fresh backend, its pages read in other sizes, is both the independent
+        # re-solve and the page-size check (a fresh backend makes new requests anyway); only when it disagrees
+        # with the stored answer do plain re-solves (resolve_again) tell which of the two failed
+        paged = resolved_in_other_pages(c.task, self.catalog, self.fresh_backend())
+        if not (isinstance(paged, Target) and _same(paged, c.target)):
+            why, replacement = resolve_again(c, self.fresh_backend, self.second_backend)
+            if why is not None:
+                return drop(3, "not_reproduced", why)
+            if replacement is not None:
+                notes["answer_replaced"] += 1
+                c = c.model_copy(update={"target": replacement})
+            if (by_pages := paged_differently(paged, c.target)) is not None:
+                return drop(3, "order_dependent", by_pages)
+        ordered = order_dependent(c, self.catalog, self.backend, self.seed)  # the same requests: Stage 2's answers
         if ordered is not None:
             return drop(3, "order_dependent", ordered)
         unsolved = self.solver.solve(c, self.fresh_backend()) if self.solver is not None else None
