@@ -6,11 +6,13 @@ whole episode recorded and replayed offline."""
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import re
 import socket
 from urllib.parse import quote
 
+import orjson
 import pytest
 from click.testing import CliRunner
 
@@ -18,7 +20,7 @@ from kopa.cli import main
 from kopa.eval.environment import Environment
 from kopa.eval.policies.openai_agent import OpenAIAgentPolicy, render_result
 from kopa.eval.policies.prompt import system_prompt
-from kopa.eval.runner import run_episode
+from kopa.eval.runner import RunConfig, run_episode
 from kopa.eval.scoring.action import score_action
 from kopa.eval.task import load_targets, load_tasks
 from kopa.llm import CachedChatModel, OpenAIChatModel
@@ -265,3 +267,29 @@ def test_episodes_a_dead_server_could_not_play_are_kept_apart_and_played_by_the_
         if path.is_file():
             data = path.read_bytes().decode("utf-8", "replace")
             assert not [p for p in _key_pieces(SECRET) if p in data], path
+
+
+def test_the_limits_an_episode_meets_are_configured_recorded_and_reported(tmp_path):
+    out = tmp_path / "run"
+    command = ["bench", "run", "--policy", "openai", "--model", "fake-model", "--only", "finance-001", "-n", "1",
+               "--workers", "1", "--out", str(out), "--max-turns", "1", "--max-tool-chars", "300",
+               "--max-tokens", "64", "--llm-retries", "0"]
+    with ChatServer([calls(("find_dart_corp_code", {"corp_name": "전자"}))]) as server:  # many records: cut
+        result = CliRunner().invoke(main, [*command, "--base-url", server.base_url], prog_name="kopa")
+    assert result.exit_code == 0, result.output
+    assert server.requests[0]["max_tokens"] == 64
+    config = json.loads((out / "config.json").read_text())["config"]
+    assert (config["max_turns"], config["max_tool_chars"], config["max_tokens"], config["llm_retries"]) == (1, 300, 64, 0)
+    (episode,) = [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
+    assert episode["limits"] == ["tool_result_cut", "max_turns"] and episode["answer"] is None
+    transcript = json.loads(next((out / "transcripts").glob("*.json")).read_text())
+    shown = json.loads(transcript["messages"][-1]["content"])
+    assert len(transcript["messages"][-1]["content"]) <= 300 and "truncated" in shown
+    assert "tool_result_cut 1, max_turns 1" in (out / "report.md").read_text()
+
+
+def test_runs_at_the_default_limits_keep_the_digest_they_had_before_limits_were_options():
+    before = {k: v for k, v in RunConfig().model_dump().items()
+              if k not in ("tools", "max_tool_chars", "max_tokens", "episode_seconds", "llm_timeout", "llm_retries")}
+    assert RunConfig().digest() == hashlib.sha256(orjson.dumps(before, option=orjson.OPT_SORT_KEYS)).hexdigest()
+    assert RunConfig(max_tool_chars=4000).digest() != RunConfig().digest()

@@ -205,6 +205,19 @@ def _with_run_options(f, rollouts: int):
               help="Sampling temperature of the model (openai policy); the policy seed seeds its sampling.")
 @click.option("--judge-model", help="An LLM judge for open-ended answers (default: the offline judge).")
 @click.option("--judge-base-url", help="OpenAI-compatible endpoint of the judge model.")
+@click.option("--max-turns", type=click.IntRange(min=1), default=16, show_default=True,
+              help="Model calls per episode (openai policy); an episode that uses them all has no answer.")
+@click.option("--max-tool-chars", type=click.IntRange(min=200), default=24_000, show_default=True,
+              help="A tool result the model reads is cut to this many characters (trailing records dropped, "
+                   "with a note); each episode records whether a cut happened.")
+@click.option("--max-tokens", type=click.IntRange(min=1), default=None,
+              help="max_tokens of every model request (default: the server's).")
+@click.option("--episode-seconds", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Wall-clock limit per episode: no model call starts after it (default: none).")
+@click.option("--llm-timeout", type=click.FloatRange(min=0, min_open=True), default=120.0, show_default=True,
+              help="Seconds one model request may take.")
+@click.option("--llm-retries", type=click.IntRange(min=0), default=2, show_default=True,
+              help="Retries of a failed model request, with backoff; an episode still failing is not played.")
 @click.option("--tools", "tools", metavar="mcp:COMMAND|mcp:URL",
               help="List and call the tools over MCP instead of in-process: a kopa MCP server started as a "
                    "stdio command (mcp:'kopa mcp serve --backend sim') or at a Streamable HTTP URL. The "
@@ -213,7 +226,8 @@ def bench_run(policy: str, backend_spec: str, record_dir: str | None, faults: st
               policy_seeds: list[int], tasks_path: str | None, only: str, workers: int, executor: str,
               address: str | None, out: str | None, force: bool, model: str | None, base_url: str | None,
               llm_cache: str | None, llm_mode: str, temperature: float, judge_model: str | None,
-              judge_base_url: str | None, tools: str | None) -> None:
+              judge_base_url: str | None, max_turns: int, max_tool_chars: int, max_tokens: int | None,
+              episode_seconds: float | None, llm_timeout: float, llm_retries: int, tools: str | None) -> None:
     """Run episodes (resumable: finished episodes are skipped), score them from the stored files and
     write the report.
 
@@ -244,7 +258,9 @@ def bench_run(policy: str, backend_spec: str, record_dir: str | None, faults: st
     config = RunConfig(policy=policy, backend=compose_backend(backend_spec, record_dir, faults), rollouts=rollouts,
                        seeds=policy_seeds, task_set=tasks_path, only=_only(only), model=model, base_url=base_url,
                        llm_cache=llm_cache, llm_mode=llm_mode, temperature=temperature, judge_model=judge_model,
-                       judge_base_url=judge_base_url, tools=tools)
+                       judge_base_url=judge_base_url, max_turns=max_turns, max_tool_chars=max_tool_chars,
+                       max_tokens=max_tokens, episode_seconds=episode_seconds, llm_timeout=llm_timeout,
+                       llm_retries=llm_retries, tools=tools)
     target = Path(out or f"runs/{policy}")
     total = _episode_count(config, found)
     with open_executor(executor, workers=workers, address=address) as units:

@@ -53,6 +53,13 @@ class PolicyOutput(BaseModel):
     answer: str | None
     transcript: list[dict[str, Any]] = Field(default_factory=list)
     usage: dict[str, int] = Field(default_factory=dict)
+    limits: list[str] = Field(default_factory=list, description="the cuts and limits the episode met (LIMITS)")
+
+
+# What an episode can run into, recorded per episode so a result can be read with it: a tool result cut to
+# --max-tool-chars (the model saw fewer records than the call returned), the --max-turns model calls used up
+# with no answer, a reply cut at --max-tokens, the --episode-seconds wall-clock limit.
+LIMITS = ("tool_result_cut", "max_turns", "max_tokens", "time_limit")
 
 
 class EpisodeId(BaseModel):
@@ -76,6 +83,7 @@ class Episode(EpisodeId):
                                         description="the canonical end state (EpisodeState.model_dump())")
     state_hash: str = ""
     usage: dict[str, int] = Field(default_factory=dict)
+    limits: list[str] = Field(default_factory=list, description="the cuts and limits it met (LIMITS)")
     error: str | None = None  # an infrastructure failure (retried apart from the model's failures)
 
 
@@ -112,4 +120,5 @@ class ScoredEpisode(EpisodeId):
     failure_cause: str | None = None
     calls: int = 0
     malformed_calls: int = 0
+    limits: list[str] = Field(default_factory=list, description="the cuts and limits the episode met (LIMITS)")
     error: str | None = None  # the episode's infrastructure failure, if any (then it was not scored)

@@ -13,7 +13,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from kopa.eval.causes import CAUSES
-from kopa.eval.episode import UNPLAYED, ScoredEpisode
+from kopa.eval.episode import LIMITS, UNPLAYED, ScoredEpisode
 from kopa.fileio import read_appended
 
 # Two-sided 95% Student-t critical values by degrees of freedom (1..30); 1.96 beyond.
@@ -58,6 +58,7 @@ class Metrics(BaseModel):
     platforms: list[GroupMetrics]
     causes: dict[str, int]
     not_played: int  # episodes the model or MCP server failed to play: apart, in no figure above
+    limits: dict[str, int] = {}  # episodes that met each cut or limit (LIMITS)
     correctness: float  # mean Corr over scored episodes, ungated
     efficiency: float  # mean Eff over scored episodes, ungated
     calls: int  # every call the policies made, malformed and refused ones included
@@ -104,6 +105,7 @@ def compute_metrics(episodes: list[ScoredEpisode], not_played: int = 0) -> Metri
                    platforms=[_group(p, v) for p, v in sorted(by_platform.items())],
                    causes={c: causes[c] for c in CAUSES if causes[c]},
                    not_played=not_played,
+                   limits={x: n for x in LIMITS if (n := sum(x in e.limits for e in episodes))},
                    correctness=statistics.fmean(e.score.correctness for e in episodes),
                    efficiency=statistics.fmean(e.score.efficiency for e in episodes),
                    calls=sum(e.calls for e in episodes), malformed_calls=sum(e.malformed_calls for e in episodes))
@@ -135,6 +137,9 @@ def render_markdown(m: Metrics, title: str, scored_with: str | None = None) -> s
         lines += ["| cause | episodes |", "|---|---:|", *[f"| {c} | {n} |" for c, n in m.causes.items()]]
     else:
         lines.append("No failed episode.")
+    if m.limits:
+        lines += ["", "Episodes that met a cut or limit (set in config.json; a result reads differently under "
+                      "others): " + ", ".join(f"{x} {n}" for x, n in m.limits.items()) + "."]
     if m.not_played:
         lines += ["", f"**{m.not_played} episode(s) not played**: the model server or an MCP server failed "
                       "(unplayed.jsonl says why). They are in no figure above; run the same command again to "

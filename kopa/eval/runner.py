@@ -40,6 +40,7 @@ from kopa.errors import UserError
 from kopa.eval.environment import Environment, ToolSource
 from kopa.eval.episode import UNPLAYED, Episode, PredictedCall, ScoredEpisode, Transcript
 from kopa.eval.policies.offline import POLICIES
+from kopa.eval.policies.openai_agent import MAX_TOOL_CHARS
 from kopa.eval.scoring.episode import score_stored
 from kopa.eval.task import Target, Task, TaskSet, task_set
 from kopa.executor import Executor
@@ -62,7 +63,13 @@ class RunConfig(BaseModel):
     llm_cache: str | None = None
     llm_mode: str = "auto"
     temperature: float = 0.0
-    max_turns: int = 16
+    max_turns: int = Field(16, ge=1, description="model calls per episode (openai policy)")
+    max_tool_chars: int = Field(MAX_TOOL_CHARS, ge=200, description="a tool result the model reads is cut to "
+                                                                    "this many characters (records dropped)")
+    max_tokens: int | None = Field(None, ge=1, description="max_tokens of every model request; None: the server's")
+    episode_seconds: float | None = Field(None, gt=0, description="wall clock per episode; None: no limit")
+    llm_timeout: float = Field(120.0, gt=0, description="seconds one model request may take")
+    llm_retries: int = Field(2, ge=0, description="retries of a failed model request (the SDK's backoff)")
     judge_model: str | None = Field(None, description="an LLM judge for judge/string answers (default: offline)")
     judge_base_url: str | None = None
     tools: str | None = Field(None, description="where tools are listed and called: None in-process on the "
@@ -72,7 +79,14 @@ class RunConfig(BaseModel):
         data = self.model_dump()
         if data["tools"] is None:  # in-process runs keep the digest they had before MCP existed
             del data["tools"]
+        for name, default in _LATER_DEFAULTS.items():  # and runs at the defaults, the one before limits were options
+            if data[name] == default:
+                del data[name]
         return hashlib.sha256(orjson.dumps(data, option=orjson.OPT_SORT_KEYS)).hexdigest()
+
+
+_LATER_DEFAULTS: dict[str, Any] = {"max_tool_chars": MAX_TOOL_CHARS, "max_tokens": None, "episode_seconds": None,
+                                   "llm_timeout": 120.0, "llm_retries": 2}
 
 
 class ConfigChanged(RuntimeError):
@@ -110,10 +124,13 @@ def make_policy(config: RunConfig, seed: int):
 
         if not config.model:
             raise ValueError("the openai policy needs --model (and usually --base-url)")
-        model = OpenAIChatModel(config.model, base_url=config.base_url, temperature=config.temperature, seed=seed)
+        model = OpenAIChatModel(config.model, base_url=config.base_url, temperature=config.temperature, seed=seed,
+                                timeout=config.llm_timeout, max_retries=config.llm_retries)
         if config.llm_cache:
             model = CachedChatModel(model, Path(config.llm_cache), mode=config.llm_mode)
-        return OpenAIAgentPolicy(model, max_turns=config.max_turns)
+        params = {"max_tokens": config.max_tokens} if config.max_tokens is not None else {}
+        return OpenAIAgentPolicy(model, max_turns=config.max_turns, max_tool_chars=config.max_tool_chars,
+                                 params=params, time_limit=config.episode_seconds)
     raise ValueError(f"unknown policy {config.policy!r}; one of {[*POLICIES, 'openai']}")
 
 
@@ -145,7 +162,7 @@ def run_episode(task: Task, target: Target, policy, backend: Backend | None, see
     episode = Episode(task_id=task.id, domain=task.domain, platforms=task.platforms, policy=policy.name,
                       seed=seed, rollout=rollout, answer=output.answer, calls=calls,
                       final_state=orjson.loads(env.state.canonical()), state_hash=env.state.hash(),
-                      usage=output.usage)
+                      usage=output.usage, limits=output.limits)
     transcript = Transcript(task_id=task.id, seed=seed, rollout=rollout, messages=output.transcript,
                             results=[c.result.model_dump(mode="json") for c in env.calls])
     return episode, transcript

@@ -10,11 +10,12 @@ reply asks for no tool (its content is the answer) or after `max_turns` model ca
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from kopa.catalog.loader import load_catalog
 from kopa.eval.environment import Environment
-from kopa.eval.episode import PolicyOutput
+from kopa.eval.episode import LIMITS, PolicyOutput
 from kopa.eval.policies.prompt import initial_messages
 from kopa.eval.task import Target, Task
 from kopa.llm.client import ChatModel, ToolCall
@@ -28,12 +29,13 @@ class OpenAIAgentPolicy:
     name = "openai"
 
     def __init__(self, model: ChatModel, max_turns: int = 16, *, max_tool_chars: int = MAX_TOOL_CHARS,
-                 seed: int = 0, params: dict[str, Any] | None = None) -> None:
+                 seed: int = 0, params: dict[str, Any] | None = None, time_limit: float | None = None) -> None:
         self.model = model
         self.max_turns = max_turns
         self.max_tool_chars = max_tool_chars
         self.seed = seed
-        self.params = dict(params or {})
+        self.params = dict(params or {})  # e.g. max_tokens, sent with every request
+        self.time_limit = time_limit  # seconds of wall clock per episode; no model call starts after it
 
     def rollout_seed(self, rollout: int) -> int:
         """The sampling seed of one rollout: the run's seed (the model's default, else the policy's) and
@@ -54,27 +56,39 @@ class OpenAIAgentPolicy:
         params = {"seed": self.rollout_seed(rollout), **self.params}
         usage: dict[str, int] = {}
         answer: str | None = None
+        limits: set[str] = set()
+        started = time.monotonic()
         for turn in range(1, self.max_turns + 1):
+            if self.time_limit is not None and time.monotonic() - started > self.time_limit:
+                limits.add("time_limit")
+                break
             reply = self.model.complete(messages, tools=tools, **params)
             messages.append(reply.assistant_message())
             usage["llm_calls"] = usage.get("llm_calls", 0) + 1
             for key, value in reply.usage.items():
                 usage[key] = usage.get(key, 0) + value
+            if reply.finish_reason == "length":
+                limits.add("max_tokens")
             if not reply.tool_calls:
                 answer = reply.content
                 break
             for call in reply.tool_calls:
-                messages.append({"role": "tool", "tool_call_id": call.id,
-                                 "content": self._execute(call, env, turn)})
-        return PolicyOutput(answer=answer, transcript=messages, usage=usage)
+                content, cut = self._execute(call, env, turn)
+                if cut:
+                    limits.add("tool_result_cut")
+                messages.append({"role": "tool", "tool_call_id": call.id, "content": content})
+        else:
+            limits.add("max_turns")
+        return PolicyOutput(answer=answer, transcript=messages, usage=usage,
+                            limits=[x for x in LIMITS if x in limits])
 
-    def _execute(self, call: ToolCall, env: Environment, turn: int) -> str:
+    def _execute(self, call: ToolCall, env: Environment, turn: int) -> tuple[str, bool]:
         # A call whose arguments did not parse is still a call the model made: the environment records it
         # (raw arguments kept), counts it against the budget and refuses it with a structural error the
         # model reads, so it may try again.
         result = env.call(call.name, call.arguments, turn, raw_arguments=call.raw_arguments,
                           parse_error=call.parse_error)
-        return render_result(result, self.max_tool_chars)
+        return rendered(result, self.max_tool_chars)
 
 
 def _dump(value: Any) -> str:
@@ -84,11 +98,18 @@ def _dump(value: Any) -> str:
 def render_result(result: ToolResult, limit: int = MAX_TOOL_CHARS) -> str:
     """The tool message content: the result's JSON, cut to `limit` characters by dropping trailing
     records (so it stays valid JSON) with a note saying how many were shown."""
+    return rendered(result, limit)[0]
+
+
+def rendered(result: ToolResult, limit: int = MAX_TOOL_CHARS) -> tuple[str, bool]:
+    """`render_result`'s content, and whether it had to be cut."""
     shown = result.for_model()
     text = _dump(shown)
+    if len(text) <= limit:
+        return text, False
     records = shown.get("records")
-    if len(text) <= limit or not isinstance(records, list):
-        return text if len(text) <= limit else text[:limit] + " …(잘림)"
+    if not isinstance(records, list):
+        return text[:limit] + " …(잘림)", True
     lo, hi = 0, len(records)  # the largest prefix that fits, by bisection
     while lo < hi:
         mid = (lo + hi + 1) // 2
@@ -97,7 +118,7 @@ def render_result(result: ToolResult, limit: int = MAX_TOOL_CHARS) -> str:
         else:
             hi = mid - 1
     text = _dump(_cut(shown, records, lo))
-    return text if len(text) <= limit else text[:limit] + " …(잘림)"
+    return (text if len(text) <= limit else text[:limit] + " …(잘림)"), True
 
 
 def _cut(shown: dict[str, Any], records: list[Any], n: int) -> dict[str, Any]:

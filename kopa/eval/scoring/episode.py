@@ -77,7 +77,7 @@ def score_stored(task: Task, target: Target, episode: Episode, judge: Judge | No
                            answer=episode.answer, target_answer=target.answer, score=EpisodeScore(),
                            calls=len(episode.calls),
                            malformed_calls=sum(c.malformed is not None for c in episode.calls),
-                           error=episode.error)
+                           limits=episode.limits, error=episode.error)
     if episode.error is not None:
         scored.failure_cause = "infrastructure"
         return scored
