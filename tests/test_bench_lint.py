@@ -179,6 +179,14 @@ def test_percent_unit_exactly_when_the_query_asks_in_percent(backend):
     assert threshold == []  # a % in the query that is not what it asks in
 
 
+def test_a_money_unit_exactly_when_the_query_asks_in_one(backend):
+    asks = _lint(backend, _task(query="라이트론의 2026년 1월 일별 종가 평균은 몇 만원인가? (소수점 둘째 자리까지)"))
+    assert asks == [("unit", "answer: the query asks in 만원: set unit: 만원")]
+    sets = _lint(backend, _task(answer={"type": "number", "value": "{calc.records[0].exact}", "precision": 2,
+                                        "unit": "억원"}))
+    assert sets == [("unit", "answer: unit: 억원, but the query does not ask '몇 억원'")]
+
+
 def test_a_number_target_is_the_exact_value(backend):
     problems = _lint(backend, _task(answer={"type": "number", "value": "{calc.records[0].value}",
                                             "precision": 2}))

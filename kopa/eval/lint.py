@@ -50,6 +50,7 @@ PRECISION_PHRASES: dict[int, tuple[str, ...]] = {
     3: ("소수점 셋째 자리까지",),
 }
 # Asking in % / %p ("몇 %인가", "몇 %p 높은가", "%로 답하라", "백분율로"), not a threshold ("습도 80% 이상인 곳은 몇 곳").
+_ASKS_MONEY = re.compile(r"몇 ?(억원|천만원|백만원|만원|천원)")  # the money unit a number is asked in
 _ASKS_PERCENT = re.compile(r"몇\s*(?:%|％|퍼센트)|(?:%|％|퍼센트)\s*(?:p|포인트)?\s*(?:로|단위)|백분율")
 # '799.8 Kcal', '20,800원', '12건': a number with a unit of money, measure or count, nothing else (rule 4:
 # a number task). Not '8호선', '110번', '3층': those numbers are names.
@@ -576,6 +577,11 @@ def _check_numbers(ctx: _Context, key: AnswerKey, out: LintResult) -> None:
         out.add("unit", "answer: the query asks in % / %p: set unit: percent")
     elif spec.unit == "percent" and not asks_percent:
         out.add("unit", "answer: unit: percent, but the query does not ask in % / %p")
+    money = _ASKS_MONEY.search(query)
+    asked = money.group(1) if money else None
+    if asked != (spec.unit if spec.unit != "percent" else None):
+        out.add("unit", f"answer: the query asks in {asked}: set unit: {asked}" if asked else
+                f"answer: unit: {spec.unit}, but the query does not ask '몇 {spec.unit}'")
 
 
 def _check_answer(ctx: _Context, out: LintResult) -> None:

@@ -98,9 +98,11 @@ class AnswerSpec(_Strict):
         None, ge=0, le=10,
         description="number answers: the decimal places the query asks for (0 = 정수로 반올림); "
                     "required when the target is not an integer")
-    unit: Literal["percent"] | None = Field(
-        None, description="number answers: the target is in percent (or %p); a bare number or one with "
-                          "% / %p is read in percent. Without it an answer with % does not pass.")
+    unit: Literal["percent", "억원", "천만원", "백만원", "만원", "천원"] | None = Field(
+        None, description="number answers: what the target is counted in. percent: a bare number or one with "
+                          "% / %p is read in percent (without it an answer with % does not pass). A money "
+                          "unit (the query asks '몇 억원'): a bare number is read in it, and one written with "
+                          "its own magnitude (2,811.42억원, 7억 1,480만원, 281,142,000,000원) is converted to it.")
     aliases: list[str] = Field(default_factory=list,
                                description="string answers: other accepted whole answers (templates)")
     item_forms: list[str] = Field(

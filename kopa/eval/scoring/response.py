@@ -118,11 +118,40 @@ _UNIT_RESIDUE = re.compile(r"[^\W\d_]+")  # unit and framing words around a boxe
 
 @dataclass(frozen=True)
 class Mention:
-    """One number an answer states: its text, its exact value and whether it carries % / %p / 퍼센트."""
+    """One number an answer states: its text, its exact value and whether it carries % / %p / 퍼센트;
+    `won`: the multiplier to won its own words state (억원 10^8, 만원 10^4, 원 1; a Korean magnitude written
+    into it, 7억 1,480만, is already in its value: 1), None when it states no money unit."""
 
     text: str
     value: sympy.Expr
     percent: bool
+    won: int | None = None
+
+
+# A money unit right after a number: the magnitude its words give it (after "2811.42 억원", "3,000원")
+_MONEY_AFTER = re.compile(r"\s?(?P<magnitude>억|천만|백만|만|천)?\s?원|\s?(?P<bare>억|만)(?![가-힣])")
+MONEY_UNITS = {"억원": 10**8, "천만원": 10**7, "백만원": 10**6, "만원": 10**4, "천원": 10**3}
+_MONEY_MAGNITUDE = {"억": 10**8, "천만": 10**7, "백만": 10**6, "만": 10**4, "천": 10**3}
+
+
+def _won(kind: str, after: str) -> int | None:
+    """What a number's own words multiply it by to make won (`Mention.won`)."""
+    money = _MONEY_AFTER.match(after)
+    if kind == "korean":  # 7억 1,480만: the magnitude is in the value already
+        return 1
+    if money is None:
+        return None
+    word = money["magnitude"] or money["bare"]
+    return _MONEY_MAGNITUDE[word] if word else 1
+
+
+def in_money_unit(mention: Mention, unit: str) -> Mention:
+    """`mention` read in the money `unit` the target is counted in: a bare number as it stands, one with
+    its own money words converted (2,811.42억원 in 억원 is 2811.42; 7억 1,480만원 in 만원 is 71480)."""
+    if mention.won is None:
+        return mention
+    return Mention(text=mention.text, value=mention.value * mention.won / MONEY_UNITS[unit], percent=mention.percent,
+                   won=None)
 
 
 def _prepare(text: str) -> str:
@@ -162,7 +191,8 @@ def number_mentions(text: str) -> list[Mention]:
     """Every number the text states, in order: fractions, LaTeX fractions, repeating decimals, scientific
     notation, thousands groups, Korean magnitudes (3만, 1억 2천만) and a percent suffix, as exact values."""
     mentions: list[Mention] = []
-    for match in _NUMBER.finditer(_prepare(text)):
+    prepared = _prepare(text)
+    for match in _NUMBER.finditer(prepared):
         kind = next(k for k in ("repeat", "frac", "sci", "exp", "power", "ratio", "korean", "plain") if match[k])
         try:
             value = _value(kind, match["body"])
@@ -170,7 +200,8 @@ def number_mentions(text: str) -> list[Mention]:
             continue  # a span the scanner took for a number but the parser refuses (e.g. 1/0): no number
         if match["sign"] in ("-", "−", "–"):
             value = -value
-        mentions.append(Mention(text=match.group().strip(), value=value, percent=bool(match["percent"])))
+        mentions.append(Mention(text=match.group().strip(), value=value, percent=bool(match["percent"]),
+                                won=_won(kind, prepared[match.end():])))
     return mentions
 
 
@@ -190,7 +221,7 @@ def read_boxed_number(content: str) -> Mention:
     if len(mentions) == 1:
         residue = _NUMBER.sub(" ", text, count=1)
         if all(_UNIT_RESIDUE.fullmatch(word) for word in residue.split()):
-            return Mention(text=content, value=mentions[0].value, percent=mentions[0].percent)
+            return Mention(text=content, value=mentions[0].value, percent=mentions[0].percent, won=mentions[0].won)
     raise ExpressionError("syntax", f"{content!r} is not one number")
 
 
@@ -227,6 +258,7 @@ def _score_number(spec: AnswerSpec, key: AnswerKey, predicted: str) -> ResponseV
     boxes = boxed_contents(predicted)
     if boxes is None:
         return _fail("number:boxed-unclosed", "a \\boxed{ is never closed")
+    money = MONEY_UNITS.get(spec.unit or "") and spec.unit
     if boxes:
         how, mentions = "boxed", []
         for content in boxes:
@@ -234,12 +266,16 @@ def _score_number(spec: AnswerSpec, key: AnswerKey, predicted: str) -> ResponseV
                 mentions.append(read_boxed_number(content))
             except ExpressionError as exc:
                 return _fail("number:boxed-unparsed", f"\\boxed{{{content}}} is not a number: {exc}")
+        if money:
+            mentions = [in_money_unit(m, money) for m in mentions]
         distinct = _distinct(mentions)
         if len(distinct) > 1:
             return _fail("number:several-boxed", f"{len(distinct)} different boxed values: "
                                                  f"{[m.text for m in distinct]}")
     else:
         how, mentions = "stated", number_mentions(predicted)
+        if money:
+            mentions = [in_money_unit(m, money) for m in mentions]
         if not mentions:
             return _fail("number:no-number", "the answer states no number")
         distinct = _distinct(mentions)
