@@ -117,15 +117,14 @@ def meal_table(ctx: WorldContext) -> TableData:
     return TableData("neis_meal", _columns(_MEAL_FIELDS, rows), dict(_ENT))
 
 
-_MEAL_TEXT: dict[str, list[str]] = {}
-
-
+@functools.cache
 def _meal_text() -> dict[str, list[str]]:
-    if not _MEAL_TEXT:
-        _MEAL_TEXT["cal"] = [f"{550 + k / 10:.1f} Kcal" for k in range(3000)]
-        _MEAL_TEXT["ntr"] = [_NTR.format(*(c * (550 + k / 10) for c in (0.15, 0.045, 0.03, 0.3, 0.4, 0.005)))
-                             for k in range(3000)]
-    return _MEAL_TEXT
+    """The 3,000 calorie and nutrient texts, built once per process. Built whole before it is returned (and
+    cached): a dict filled key by key in place let a second thread of `kopa bench run` see it half-built
+    (KeyError: 'ntr')."""
+    return {"cal": [f"{550 + k / 10:.1f} Kcal" for k in range(3000)],
+            "ntr": [_NTR.format(*(c * (550 + k / 10) for c in (0.15, 0.045, 0.03, 0.3, 0.4, 0.005)))
+                    for k in range(3000)]}
 
 
 def _has_dinner(ctx: WorldContext, s: School) -> bool:
