@@ -50,6 +50,7 @@ PRECISION_PHRASES: dict[int, tuple[str, ...]] = {
     3: ("소수점 셋째 자리까지",),
 }
 # Asking in % / %p ("몇 %인가", "몇 %p 높은가", "%로 답하라", "백분율로"), not a threshold ("습도 80% 이상인 곳은 몇 곳").
+_ASKS_ORDER = re.compile(r"순서로|순서대로|차례로")  # a list asked for in an order ('도로법, 유료도로법 순서로')
 _ASKS_MONEY = re.compile(r"몇 ?(억원|천만원|백만원|만원|천원)")  # the money unit a number is asked in
 _ASKS_PERCENT = re.compile(r"몇\s*(?:%|％|퍼센트)|(?:%|％|퍼센트)\s*(?:p|포인트)?\s*(?:로|단위)|백분율")
 # '799.8 Kcal', '20,800원', '12건': a number with a unit of money, measure or count, nothing else (rule 4:
@@ -591,6 +592,10 @@ def _check_answer(ctx: _Context, out: LintResult) -> None:
         return
     if spec.type != "number" and (spec.precision is not None or spec.unit is not None):
         out.add("number", f"answer: precision and unit are for number answers, not {spec.type}")
+    asks_order = _ASKS_ORDER.search(ctx.task.query) is not None and key.items is not None
+    if asks_order != spec.ordered:
+        out.add("string", "answer: the query asks for the items in an order: set ordered: true" if asks_order else
+                "answer: ordered: true, but the query asks for no order of a list")
     if spec.type == "number":
         _check_numbers(ctx, key, out)
     elif spec.type == "string":

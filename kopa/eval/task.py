@@ -110,6 +110,8 @@ class AnswerSpec(_Strict):
         description="string answers: accepted forms of the value, or of each item of a list target, "
                     "with {} for it (e.g. '제{}조')")
     pattern: str | None = Field(None, description="string answers: a regex the normalised answer must match")
+    ordered: bool = Field(False, description="list answers the query asks for in an order ('도로법, 유료도로법 "
+                                             "순서로'): the items must come in the target's order")
     rubric: Rubric | None = Field(None, description="judge answers: the facts and the wrong forms")
 
 
