@@ -79,14 +79,13 @@ class RunConfig(BaseModel):
         data = self.model_dump()
         if data["tools"] is None:  # in-process runs keep the digest they had before MCP existed
             del data["tools"]
-        for name, default in _LATER_DEFAULTS.items():  # and runs at the defaults, the one before limits were options
-            if data[name] == default:
+        for name in _LIMIT_OPTIONS:  # and runs at the default limits, the one they had before limits were options
+            if data[name] == type(self).model_fields[name].default:
                 del data[name]
         return hashlib.sha256(orjson.dumps(data, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
-_LATER_DEFAULTS: dict[str, Any] = {"max_tool_chars": MAX_TOOL_CHARS, "max_tokens": None, "episode_seconds": None,
-                                   "llm_timeout": 120.0, "llm_retries": 2}
+_LIMIT_OPTIONS = ("max_tool_chars", "max_tokens", "episode_seconds", "llm_timeout", "llm_retries")
 
 
 class ConfigChanged(RuntimeError):
