@@ -344,7 +344,7 @@ def text_key(display: str, **kw: Any) -> AnswerKey:
 
 
 def test_string_normalisation():
-    assert normalise_text("  ＳＫ하이닉스(주)  ") == "sk하이닉스 주"
+    assert normalise_text("  ＳＫ하이닉스(주)  ") == "sk하이닉스"  # the legal form dropped, as ㈜ and 주식회사
     assert normalise_text("라면, 1,522원") == "라면 1522원"  # thousands commas dropped, list commas not
     assert normalise_text("43.80%와 -3, 2024-07-09") == "43.80 와 -3 2024 07 09"
     assert normalise_text("ㄱ") == "ㄱ"  # compatibility jamo kept as written (NFKC would change them)

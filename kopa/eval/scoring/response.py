@@ -317,18 +317,26 @@ def _compare(how: str, stated: Mention, target: sympy.Expr, key: AnswerKey, prec
 # --------------------------------------------------------------------------------------------------
 
 _COMPAT_JAMO = ("\u3131", "\u318e")  # ㄱ..ㆎ: NFKC would turn them into conjoining jamo
+# Equivalent forms accepted by rule, not per task: a URL names its page with or without its scheme and www.
+# (blog.naver.com/x is https://blog.naver.com/x); a company is the same company with or without its legal
+# form — (주), ㈜ (NFKC makes it (주)), 주식회사 (동방화재해상보험(주) is 동방화재해상보험).
+_URL_PREFIX = re.compile(r"(?<![\w.])(?:https?://)?www\.|(?<![\w.])https?://")
+_COMPANY_FORM = re.compile(r"\(주\)|주식회사")
 _THOUSANDS_COMMA = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 _MINUS = re.compile(r"(?<![0-9A-Za-z가-힣])[-−–](?=\d)")
 
 
 def normalise_text(text: str) -> str:
-    """NFKC (Hangul kept in NFC, compatibility jamo as written), casefold, thousands commas dropped
-    (1,522 → 1522), punctuation and symbols → spaces except a decimal point between digits and a leading
-    minus sign, whitespace collapsed."""
+    """NFKC (Hangul kept in NFC, compatibility jamo as written), casefold, a URL's scheme and www. and a
+    company's legal form dropped, thousands commas dropped (1,522 → 1522), punctuation and symbols → spaces
+    except a decimal point between digits and a leading minus sign, whitespace collapsed."""
     text = unicodedata.normalize("NFC", text)
     text = "".join(c if _COMPAT_JAMO[0] <= c <= _COMPAT_JAMO[1] else unicodedata.normalize("NFKC", c)
                    for c in text)
     text = unicodedata.normalize("NFC", text).casefold()
+    text = _URL_PREFIX.sub("", text)
+    if (bare := _COMPANY_FORM.sub(" ", text)).strip():  # never to nothing: a target may be "주식회사" itself
+        text = bare
     text = _THOUSANDS_COMMA.sub("", text)
     text = _MINUS.sub("\x01", text)
     out = []
