@@ -64,6 +64,9 @@ _FRAMING = frozenset({"정답은", "정답", "답은", "답", "최종", "최종�
 _GLUED = frozenset({"", "은", "는", "이", "가", "와", "과", "입니다", "이다", "예요", "이에요", "에요", "임",
                     "이고", "이며"})
 _MASK = "\x00"
+# Words outside the facts that turn stating a fact into offering or denying it: alternatives (또는, 혹은,
+# 중 하나), negation (아니, 않), guesses (아마, 추정, …일 수도)
+_HEDGE = re.compile(r"또는|혹은|하나|아니|아닌|아닙|않|아마|추정|수도|모르")
 
 
 def _leftover(text: str, spans: list[tuple[int, int]]) -> list[str]:
@@ -88,7 +91,8 @@ class OfflineJudge:
     """Deterministic grading of the structured rubric on normalised text (see :func:`find_form`).
 
     A wrong form present fails; no fact present fails. Otherwise, non-strict (judge answers): every fact
-    present passes, some missing is undecidable (a paraphrase it cannot recognise). Strict (string
+    present passes unless the rest of the answer offers alternatives, denies or guesses (`_HEDGE`: then
+    undecidable), some missing is undecidable (a paraphrase it cannot recognise). Strict (string
     answers): every fact present and only framing left passes; anything else left is undecidable; some
     facts missing with only framing left fails (the answer visibly states nothing more)."""
 
@@ -126,6 +130,12 @@ class OfflineJudge:
                 passed=None, method=f"{self.method}:undecided",
                 details=f"{count - len(missing)}/{count} facts stated; missing {missing[:5]} — "
                         "a paraphrase needs a model judge")
+        hedges = [w for w in _leftover(text, spans) if _HEDGE.search(w)]
+        if hedges:  # "X 또는 Y 중 하나입니다", "X가 아닙니다": the facts are there, but not as the claim
+            return ResponseVerdict(
+                passed=None, method=f"{self.method}:undecided",
+                details=f"all {count} facts appear, but the answer also says {hedges[:5]} — it may offer "
+                        "alternatives or deny them; a model judge has to decide")
         return ResponseVerdict(passed=True, method=self.method,
                                details=f"all {count} facts stated" + (", nothing else" if strict else ""))
 
