@@ -121,7 +121,8 @@ class GoldenExecutor:
         aliases = [_text(self._render(a, "aliases", scope)) for a in spec.aliases]
         rubric = None
         if spec.rubric is not None:
-            facts = [RubricFact(fact=f.fact, forms=[_text(self._render(x, "rubric", scope)) for x in f.forms])
+            facts = [RubricFact(fact=f.fact, forms=[_text(self._render(x, "rubric", scope)) for x in f.forms],
+                                about=f.about, anchor=f.anchor)
                      for f in spec.rubric.facts]
             wrong = [_text(self._render(x, "rubric", scope)) for x in spec.rubric.wrong]
             rubric = Rubric(facts=facts, wrong=wrong)

@@ -106,8 +106,13 @@ class OfflineJudge:
             return ResponseVerdict(passed=False, method=self.method, details=f"a wrong form is stated: {wrong[:5]}")
         spans: list[tuple[int, int]] = []
         missing: list[str] = []
-        for fact in rubric.facts:
-            found = [s for form in fact.forms for s in find_form(text, normalise_text(form))]
+        found_by_fact = [[s for form in fact.forms for s in find_form(text, normalise_text(form))]
+                         for fact in rubric.facts]
+        misplaced = _misplaced(rubric, found_by_fact)
+        if misplaced:
+            return ResponseVerdict(passed=False, method=self.method,
+                                   details=f"facts stated under another item than theirs: {misplaced[:5]}")
+        for fact, found in zip(rubric.facts, found_by_fact, strict=True):
             spans += found
             if not found:
                 missing.append(fact.fact)
@@ -138,6 +143,25 @@ class OfflineJudge:
                         "alternatives or deny them; a model judge has to decide")
         return ResponseVerdict(passed=True, method=self.method,
                                details=f"all {count} facts stated" + (", nothing else" if strict else ""))
+
+
+def _misplaced(rubric: Rubric, found: list[list[tuple[int, int]]]) -> list[str]:
+    """The facts tied to an item (`RubricFact.about`) that the answer states only under another item: each
+    place a fact is stated belongs to the item whose anchor (a fact naming the item: its number, its
+    article) last came before it — in prose, a list or a table row alike — or, before any anchor, to the
+    first one. An answer that swaps two cases' 질의기관 states every fact, each under the wrong case. Nothing
+    is misplaced where the answer names no item or only one (there is nothing to confuse it with)."""
+    anchors = sorted((span[0], fact.about) for fact, spans in zip(rubric.facts, found, strict=True)
+                     if fact.anchor and fact.about for span in spans)
+    if len({about for _, about in anchors}) < 2:
+        return []
+
+    def owner(span: tuple[int, int]) -> str:
+        before = [about for start, about in anchors if start <= span[0]]
+        return before[-1] if before else anchors[0][1]
+
+    return [fact.fact for fact, spans in zip(rubric.facts, found, strict=True)
+            if fact.about and not fact.anchor and spans and all(owner(s) != fact.about for s in spans)]
 
 
 def render_rubric(rubric: Rubric) -> str:

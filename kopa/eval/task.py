@@ -80,6 +80,10 @@ class RubricFact(_Strict):
 
     fact: str = Field(description="what must be stated, in words (for people and the LLM judge)")
     forms: list[str] = Field(min_length=1, description="accepted forms; templates over the golden results")
+    about: str | None = Field(None, description="the item this fact is about, when the answer covers several "
+                                                "(e.g. '첫째'): it must be stated next to that item, not another")
+    anchor: bool = Field(False, description="with `about`: this fact names the item itself (its number, its "
+                                            "article) and marks where the answer speaks of it")
 
 
 class Rubric(_Strict):
