@@ -7,6 +7,8 @@ rich only when something is printed through them.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 
@@ -42,3 +44,21 @@ def NarrowTable(*args: Any, **kwargs: Any) -> Any:
     from rich import box
 
     return Table(*args, box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1, 0, 0), **kwargs)
+
+
+@contextmanager
+def stage_bars(console: LazyConsole) -> Iterator[Callable[[str, int, int], None]]:
+    """A progress bar per stage of a long job, drawn while the block runs (and cleared after it): yields
+    `tick(stage, done, total)`, which a job's `progress` callback can be."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console.real, transient=True) as progress:
+        bars: dict[str, Any] = {}
+
+        def tick(stage: str, done: int, total: int) -> None:
+            if stage not in bars:
+                bars[stage] = progress.add_task(stage, total=total)
+            progress.update(bars[stage], completed=done, total=total)
+
+        yield tick

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 import click
 
 from kopa.cli_options import backend_options, compose_backend, out_option
-from kopa.console import LazyConsole
+from kopa.console import LazyConsole, stage_bars
 
 console = LazyConsole(soft_wrap=True)
 
@@ -45,22 +44,6 @@ def _checker(kind: str, model: str | None, base_url: str | None, cache_dir: str,
     from kopa.llm.cache import cached_openai_model
 
     return ChatChecker(cached_openai_model(model, base_url, cache_dir, mode))  # type: ignore[arg-type]
-
-
-@contextmanager
-def _bars():
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console.real, transient=True) as progress:
-        bars: dict[str, object] = {}
-
-        def tick(what: str, done: int, total: int) -> None:
-            if what not in bars:
-                bars[what] = progress.add_task(what, total=total)
-            progress.update(bars[what], completed=done, total=total)  # type: ignore[arg-type]
-
-        yield tick
 
 
 def _split(text: str) -> frozenset[str]:
@@ -135,7 +118,7 @@ def generate_command(backend_spec: str, record_dir: str | None, faults: str | No
 
     started = time.perf_counter()
     try:
-        with _bars() as tick:
+        with stage_bars(console) as tick:
             items = generate_run(Path(out), count, factory, chosen, catalog, generator_name=name, backend_spec=spec,
                                  seed=seed, budget=budget, domains=_split(domains), platforms=_split(platforms),
                                  real_only=real_only, force=force, progress=tick)
@@ -171,7 +154,7 @@ def verify_command(file: str, backend_spec: str, record_dir: str | None, faults:
                       catalog)
     started = time.perf_counter()
     try:
-        with _bars() as tick:
+        with stage_bars(console) as tick:
             items = verify_run(Path(file), Path(out), chosen, catalog, backend_spec=spec, force=force, progress=tick)
     except ChatModelError as exc:
         raise click.ClickException(f"LLM role failed: {exc}") from exc
@@ -235,7 +218,7 @@ def compare_synth(apigen_run: str, edge_run: str, drift: str, faulty: str, limit
     """
     from kopa.apigen.compare import compare_runs
 
-    with _bars() as tick:
+    with stage_bars(console) as tick:
         text = compare_runs(Path(apigen_run), Path(edge_run), Path(out), drift=drift, faulty=faulty, limit=limit,
                             progress=tick, model=model, base_url=base_url, llm_cache=llm_cache, llm_mode=llm_mode)
     console.print(text, markup=False)

@@ -17,7 +17,7 @@ from kopa.cli_options import (
     out_option,
     workers_option,
 )
-from kopa.console import LazyConsole
+from kopa.console import LazyConsole, stage_bars
 
 console = LazyConsole(soft_wrap=True)
 
@@ -174,20 +174,10 @@ def filter_command(run_dir: str, judge_model: str | None, judge_base_url: str | 
 
 def _filter_shown(run_dir: Path, **options: Any) -> None:
     """`filter_run` with a progress bar per stage, then the report and where everything went."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
     from kopa.synth.dataset import filter_run
 
     started = time.perf_counter()
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console.real, transient=True) as progress:
-        bars: dict[str, object] = {}
-
-        def tick(stage: str, done: int, total: int) -> None:
-            if stage not in bars:
-                bars[stage] = progress.add_task(stage, total=total)
-            progress.update(bars[stage], completed=done)  # type: ignore[arg-type]
-
+    with stage_bars(console) as tick:
         kept, drops, _ = filter_run(run_dir, progress=tick, **options)
     console.print((run_dir / "report.md").read_text(encoding="utf-8"))
     console.print(f"{len(kept)} tasks kept, {len(drops)} dropped in {time.perf_counter() - started:.1f} s → "
