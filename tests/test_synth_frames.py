@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from kopa.catalog import load_catalog
-from kopa.synth.frames import entity_noun, enum_meaning, number_phrase, value_phrase
-from kopa.synth.junction import is_statistics
+from kopa.synth.frames import entity_noun, enum_meaning, number_phrase, spoken, value_phrase
+from kopa.synth.junction import field_label, is_statistics
+from kopa.synth.templates import _pivot
 
 CATALOG = load_catalog()
 
@@ -47,3 +50,21 @@ def test_the_most_frequent_value_is_not_asked_of_a_table_of_figures():
 def test_numbers_are_written_as_a_korean_reader_writes_them():
     assert [number_phrase(t) for t in ("51", "6000", "85000", "470000000", "2340000000000", "150.1")] == [
         "51", "6,000", "85,000", "4억 7,000만", "2조 3,400억", "150.1"]
+
+
+def test_a_field_is_asked_as_a_person_names_it():
+    """A column heading's kind is said as a word ('제개정구분명' → '제개정 구분'), a Y/N flag by what Y means, and
+    what no rule reads by the catalog's `say` (소관위회부일)."""
+    assert [spoken(x) for x in ("제개정구분명", "중직무분야명", "직책명", "정원합계", "프리미엄여부", "행정규칙종류")] == [
+        "제개정 구분", "중직무 분야", "직책", "정원 합계", "프리미엄", "행정규칙 종류"]
+    assert spoken("의안명") == "의안명" and spoken("시군코드") == "시군코드"  # a name and a code stay as they are
+    catalog = load_catalog()
+    assert field_label(catalog["search_assembly_bills"], "COMMITTEE_DT") == "소관 위원회 회부일"
+    assert field_label(catalog["list_ex_rest_bestfood"], "premiumyn") == "프리미엄 메뉴"
+    assert field_label(catalog["list_ex_rest_bestfood"], "salePrice") == "판매가격"
+
+
+def test_a_count_threshold_is_a_whole_number():
+    assert _pivot(Decimal(7), holds=False, whole=True) == Decimal(8)
+    assert _pivot(Decimal(7), holds=True, whole=True) == Decimal(7)
+    assert _pivot(Decimal("7"), holds=False) == Decimal("7.1")  # a measure keeps two significant digits

@@ -46,7 +46,7 @@ def test_a_name_looked_up_once_is_the_entity_the_question_is_about():
                  literals=[Literal_(step="s1", param="corp_name", label="회사명", value="삼성전자", phrase="삼성전자",
                                     contains=False)],
                  answer=AnswerInfo(kind="field", step="s2", field="ceo_nm", label="대표자명"))
-    assert TemplateWriter().write(spec, np.random.default_rng(0)) == "삼성전자의 기업개황에서 대표자명은 무엇인가?"
+    assert TemplateWriter().write(spec, np.random.default_rng(0)) == "삼성전자의 기업개황에서 대표자명은 누구인가?"
     # a list about one place, every record carrying its one code: the place's code looked up, the place named
     district = lookup.model_copy(update={"source_tool": "list_gg_pharmacies", "target_tool": "list_gg_parking_lots",
                                          "field": "SIGUN_CD", "field_label": "시군코드", "records": 57})
@@ -67,7 +67,7 @@ def test_a_fan_out_over_part_of_a_name_reads_as_each_of_them():
         "이름에 '새솔'이 들어간 경기도 도시공원 신규 등록에 나오는 시군구 각각의 경기도 지역아동센터는 모두 몇 건인가?")
 
 
-def test_a_chain_is_told_a_step_at_a_time_and_a_handed_noun_its_subject_holds_is_not_said_twice():
+def test_a_chain_is_one_phrase_and_a_handed_noun_its_subject_holds_is_not_said_twice():
     pick = JunctionInfo(kind="DRV", source="s1", target="s2", source_tool="a", target_tool="b", field="unitCode",
                         param="unitCode", field_label="영업소코드", cardinality=300, records=300, total=300,
                         process="max", pivot_field="trafficAmount", pivot_label="교통량", passed=["101"])
@@ -77,7 +77,7 @@ def test_a_chain_is_told_a_step_at_a_time_and_a_handed_noun_its_subject_holds_is
                  subjects={"s1": "IC별 교통량", "s2": "고속도로 영업소", "s3": "휴게소 주유소"},
                  answer=AnswerInfo(kind="count", step="s3", number=True))
     assert TemplateWriter().write(spec, np.random.default_rng(0)) == (
-        "IC별 교통량 중 교통량이 가장 큰 것의 고속도로 영업소를 찾고, 그 고속도로 영업소의 휴게소 주유소는 모두 몇 건인가?")
+        "교통량이 가장 많은 IC별 교통량의 고속도로 영업소의 휴게소 주유소는 모두 몇 건인가?")
 
 
 def test_a_selection_reads_as_a_person_states_it():
@@ -88,7 +88,7 @@ def test_a_selection_reads_as_a_person_states_it():
                         process="mode", pivot_field="corp_code", pivot_label="고유번호", passed=["00126380"])
     spec = _spec(junctions=[mode], subjects={"s1": "공시", "s2": "기업개황"}, literals=[],
                  answer=AnswerInfo(kind="field", step="s2", field="ceo_nm", label="대표자명"))
-    assert TemplateWriter().write(spec, np.random.default_rng(0)) == "공시가 가장 많은 곳의 기업개황에서 대표자명은 무엇인가?"
+    assert TemplateWriter().write(spec, np.random.default_rng(0)) == "공시가 가장 많은 곳의 기업개황에서 대표자명은 누구인가?"
     county = mode.model_copy(update={"field": "SIGUN_CD", "field_label": "시군코드", "pivot_field": "SIGUN_CD"})
     spec = spec.model_copy(update={"junctions": [county], "subjects": {"s1": "경기도 낚시터", "s2": "경기도 맛집"}})
     assert TemplateWriter().write(spec, np.random.default_rng(0)).startswith("경기도 낚시터가 가장 많은 시군의 경기도 맛집")
@@ -96,11 +96,57 @@ def test_a_selection_reads_as_a_person_states_it():
                                     "pivot": "2026-01-31", "passed": ["1", "2"], "field_label": "의안번호"})
     spec = spec.model_copy(update={"junctions": [after], "subjects": {"s1": "의안", "s2": "의안 상세"}})
     assert TemplateWriter().write(spec, np.random.default_rng(0)).startswith(
-        "의안 중 제안일이 2026년 2월 1일 이후인 것들")
+        "제안일이 2026년 2월 1일 이후인 의안들의 의안 상세")
     big = after.model_copy(update={"process": "ge", "pivot_field": "mktcap", "pivot_label": "시가총액",
                                    "pivot": "2340000000000"})
     spec = spec.model_copy(update={"junctions": [big]})
-    assert "시가총액이 2조 3,400억 이상인 것들" in TemplateWriter().write(spec, np.random.default_rng(0))
+    assert "시가총액이 2조 3,400억 이상인 의안들" in TemplateWriter().write(spec, np.random.default_rng(0))
+    # a Y/N flag is said by what Y means; an amount counted is "가장 많은", a measure "가장 큰"
+    flag = after.model_copy(update={"process": "eq", "pivot_label": "프리미엄 메뉴", "pivot": "Y",
+                                    "field_label": "휴게소 코드"})
+    spec = spec.model_copy(update={"junctions": [flag], "subjects": {"s1": "휴게소 대표 음식", "s2": "휴게소 편의시설"}})
+    assert TemplateWriter().write(spec, np.random.default_rng(0)).startswith("프리미엄 메뉴인 휴게소 대표 음식들의")
+    spec = spec.model_copy(update={"junctions": [flag.model_copy(update={"pivot": "N"})]})
+    assert TemplateWriter().write(spec, np.random.default_rng(0)).startswith("프리미엄 메뉴가 아닌 휴게소 대표 음식들의")
+    most = after.model_copy(update={"process": "max", "pivot_label": "이용건수"})
+    spec = spec.model_copy(update={"junctions": [most]})
+    assert TemplateWriter().write(spec, np.random.default_rng(0)).startswith("이용건수가 가장 많은 휴게소 대표 음식의")
+
+
+def test_a_selection_after_a_stated_condition_follows_it_and_deep_in_a_chain_reads_among():
+    """A start that states a condition already takes the selection after it ("… 의안 중 …인 것들의"); a
+    selection on a later step reads "가운데", never "…을 찾고, 그 …"."""
+    first = JunctionInfo(kind="DRV", source="s1", target="s2", source_tool="a", target_tool="b", field="routeCd",
+                         param="routeCode", field_label="노선코드", cardinality=3, records=30, total=30, process="eq",
+                         pivot_field="startPoint", pivot_label="기점", pivot="목포", passed=["1", "2"])
+    second = JunctionInfo(kind="DRV", source="s2", target="s3", source_tool="b", target_tool="c",
+                          field="serviceAreaCode2", param="stdRestCd", field_label="휴게소 코드", cardinality=4,
+                          records=40, total=40, process="le", pivot_field="salePrice", pivot_label="판매가격",
+                          pivot="5500", passed=["A1", "A2"])
+    spec = _spec(junctions=[first, second], pattern="DRV+DRV", literals=[],
+                 subjects={"s1": "고속도로 노선", "s2": "휴게소 대표 음식", "s3": "휴게소 편의시설"},
+                 answer=AnswerInfo(kind="count", step="s3", number=True))
+    assert TemplateWriter().write(spec, np.random.default_rng(0)) == (
+        "기점이 '목포'인 고속도로 노선들의 휴게소 대표 음식 가운데 판매가격이 5,500 이하인 것들의 휴게소 편의시설은 "
+        "모두 몇 건인가?")
+    named = spec.model_copy(update={"literals": [Literal_(step="s1", param="routeName", label="노선명", value="서해안선",
+                                                          phrase="서해안선")]})
+    assert TemplateWriter().write(named, np.random.default_rng(0)).startswith(
+        "서해안선 고속도로 노선 중 기점이 '목포'인 것들의 휴게소 대표 음식 가운데")
+
+
+def test_a_named_thing_is_said_as_a_person_says_it():
+    def start(label: str, value: str, subject: str) -> str:
+        spec = _spec(junctions=[], pattern="SEQ", subjects={"s1": subject},
+                     literals=[Literal_(step="s1", param="p", label=label, value=value, phrase=value)],
+                     answer=AnswerInfo(kind="count", step="s1", number=True))
+        return TemplateWriter().write(spec, np.random.default_rng(0))
+
+    assert start("종목명", "SK하이닉스", "주가") == "SK하이닉스 종목의 주가는 모두 몇 건인가?"
+    assert start("영업소명", "경주", "고속도로 영업소") == "경주 고속도로 영업소는 모두 몇 건인가?"
+    assert start("제안자", "홍길동의원 등 10인", "의안") == "홍길동의원 등 10인이 제안한 의안은 모두 몇 건인가?"
+    assert start("검색할 회사명", "삼성전자", "공시") == "삼성전자의 공시는 모두 몇 건인가?"
+    assert start("행정규칙 종류", "훈령", "행정규칙") == "행정규칙 종류가 '훈령'인 행정규칙은 모두 몇 건인가?"
 
 
 def test_a_real_time_chain_states_its_date():
@@ -115,7 +161,11 @@ def test_blocks_are_worded_by_type():
     spec = _spec(block=block, junctions=[]).model_copy(update={"answer": AnswerInfo(kind="count", step="s2",
                                                                                     number=True)})
     text = TemplateWriter().write(spec, np.random.default_rng(0))
-    assert "인구가 5,000 이상이면 가 현황, 아니면 나 현황을 볼 때" in text and text.endswith("해당 자료는 모두 몇 건인가?")
+    # one conditional question naming both branches, neither marked as the one the condition chose
+    assert text.endswith("인구가 5,000 이상이면 가 현황은, 아니면 나 현황은 모두 몇 건인가?")
+    listed = spec.model_copy(update={"answer": AnswerInfo(kind="list", step="s2", field="nm", label="시설명")})
+    assert TemplateWriter().write(listed, np.random.default_rng(0)).endswith(
+        "인구가 5,000 이상이면 가 현황에서, 아니면 나 현황에서 시설명을 모두 나열하라.")
 
 
 def test_a_comparison_of_two_named_places_names_them_and_not_the_lookup():
@@ -150,7 +200,7 @@ def test_two_facts_about_one_entity_may_be_how_many_each_service_lists():
     facility = spec.model_copy(update={"literals": [Literal_(step="s1", param="FCLTY_NM", label="시설명", value="솔빛",
                                                              phrase="솔빛")]})
     assert TemplateWriter().write(facility, np.random.default_rng(0)) == (
-        "시설명이 '솔빛'인 경기도 공중화장실의 경기도 버스정류소 건수와 경기도 공공도서관 건수는 각각 몇 건인가?")
+        "솔빛의 경기도 공중화장실의 경기도 버스정류소 건수와 경기도 공공도서관 건수는 각각 몇 건인가?")
 
 
 def test_a_fact_of_the_entitys_own_record_is_the_entitys():

@@ -74,6 +74,9 @@ class ParamSpec(_Strict):
 class FieldSpec(_Strict):
     name: str
     description: str
+    say: str | None = Field(None, description="how a person names this field in a question, where the label its "
+                                              "description starts with is a column heading (소관위회부일 → 소관 "
+                                              "위원회 회부일); for a Y/N flag, what Y means (프리미엄 메뉴)")
     type: ParamType = "string"
     format: str | None = None
 

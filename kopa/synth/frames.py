@@ -20,7 +20,8 @@ from kopa.catalog.models import ParamSpec, Tool
 
 HANGUL = re.compile(r"[가-힣]")
 _SECTION = re.compile(r"^.*(?: - |_\(?[A-Z]+\)?_|_)")  # "공시정보 - ", "국토교통부_(TAGO)_", "예금보험공사_"
-_TRAILING = ("목록 조회", "조회", "검색", "목록", "정보", "안내", "서비스", "API", "통합", "현황", "인적사항")
+_TRAILING = ("목록 조회", "조회", "검색", "목록", "정보", "안내", "서비스", "API", "통합", "현황", "인적사항",
+             "지역별")
 # The aspects a dataset's title ends in ("경기도 노인복지시설 연도별 통계"), read as the aspect of its subject.
 _ASPECTS = ("연도별 통계", "월별 통계", "점검 결과", "통계", "대수별 현황", "위원회별 현황", "월별 현황", "상세",
             "이력", "일정")
@@ -69,6 +70,29 @@ def description_label(description: str) -> str:
         label = re.split(r"\s*[:(,]|\s-\s", description.strip())[0].strip()
     # a column name for a label ("영역_면적", "자치구_") reads with spaces
     return label.replace("_", " ").strip()[:24]
+
+
+# the kinds a column heading ends in, said as words of their own ("제개정구분명" → "제개정 구분",
+# "중직무분야명" → "중직무 분야"); the '명' (name) after a kind is not said: a kind is its name
+_KIND_TAIL = re.compile(r"^(?P<head>.*?)\s*(?P<kind>구분|종류|유형|분야|계열|부처|정당|위원회|기관|직책|상태|카테고리)명?$")
+_TOTAL_TAIL = re.compile(r"^(?P<head>[가-힣]{2,}?)(?P<total>합계|총계)$")
+
+
+def spoken(label: str) -> str:
+    """A column heading as a person says it: '제개정구분명' → '제개정 구분', '직책명' → '직책', '정원합계' →
+    '정원 합계', '프리미엄여부' → '프리미엄' (a Y/N flag is said by what Y means). The catalog's `say` is for
+    what no rule reads (소관위회부일)."""
+    text = label.strip()
+    if text.endswith("여부") and len(text) > 2:
+        return text[:-2].strip()
+    kind = _KIND_TAIL.match(text)
+    if kind is not None:
+        head = kind.group("head").strip()
+        return f"{head} {kind.group('kind')}" if head else kind.group("kind")
+    total = _TOTAL_TAIL.match(text)
+    if total is not None:
+        return f"{total.group('head')} {total.group('total')}"
+    return text
 
 
 def param_label(param: ParamSpec) -> str:

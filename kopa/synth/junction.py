@@ -18,7 +18,7 @@ from typing import Any, Literal
 import numpy as np
 
 from kopa.catalog.models import Tool
-from kopa.synth.frames import ISO_DAY, description_label
+from kopa.synth.frames import ISO_DAY, description_label, spoken
 
 PHI = 5  # the paper's fan-out budget φ
 JunctionKind = Literal["SEQ", "FAN", "DRV"]
@@ -66,10 +66,11 @@ def distinct(values: list[Any]) -> list[str]:
 
 
 def field_label(tool: Tool, name: str) -> str:
-    """A short Korean label for an output field: its description up to the first separator."""
+    """How a question names an output field: the catalog's `say`, else its description up to the first
+    separator, as a person says it (`kopa.synth.frames.spoken`)."""
     for f in tool.spec.output:
         if f.name == name:
-            return description_label(f.description) or name
+            return f.say or spoken(description_label(f.description)) or name
     return name
 
 

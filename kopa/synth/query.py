@@ -18,7 +18,16 @@ from typing import Protocol
 import numpy as np
 import orjson
 
-from kopa.synth.frames import HANGUL, ISO_DAY, date_phrase, entity_noun, is_code_like, josa, number_phrase
+from kopa.synth.frames import (
+    HANGUL,
+    ISO_DAY,
+    date_phrase,
+    entity_noun,
+    is_code_like,
+    josa,
+    number_phrase,
+    spoken,
+)
 from kopa.synth.trajectory import AnswerInfo, JunctionInfo, Literal_, QueryInput
 
 PRECISION_PHRASE = {0: "정수로 반올림", 1: "소수점 첫째 자리까지", 2: "소수점 둘째 자리까지", 3: "소수점 셋째 자리까지"}
@@ -49,22 +58,19 @@ class TemplateWriter:
             return self._stated_cmp(spec)
         start, named_only = self._start(spec)
         phrases = {"s1": start}
-        # A chain is told a step at a time, as a person would ("…인 것의 고속도로 영업소를 찾고, 그 고속도로
-        # 영업소의 …"), not as one noun phrase four hops long
-        clauses: list[str] = []
+        # A chain is one noun phrase a hop at a time: "기점이 '목포'인 고속도로 노선들의 휴게소 대표 음식 가운데
+        # 메뉴가 '소떡소떡'인 것들의 휴게소 편의시설" — never "…을 찾고, 그 …"
         for j in spec.junctions:
             before = phrases[j.source]
-            if j.source != "s1":
-                clauses.append(f"{josa(before, '을/를')} 찾고")
-                before = f"그 {spec.subjects[j.source]}"
-            phrases[j.target] = self._hop(j, before, spec, named_only and j.source == "s1")
+            # the records a bare subject names ("고속도로 노선") take a condition before it: "기점이 '목포'인
+            # 고속도로 노선들의"; a phrase that states one already takes it after: "… 의안 중 …인 것들의"
+            bare = j.source == "s1" and before == spec.subjects["s1"]
+            phrases[j.target] = self._hop(j, before, spec, named_only and j.source == "s1", bare)
         if spec.block is None:
-            asked = self._ask(spec.answer, phrases[spec.answer.step])
-        else:
-            source = spec.block.source
-            assert source is not None  # a block without a source step is a stated comparison, written above
-            asked = self._block(spec, phrases[source])
-        return ", ".join([*clauses, asked])
+            return self._ask(spec.answer, phrases[spec.answer.step])
+        source = spec.block.source
+        assert source is not None  # a block without a source step is a stated comparison, written above
+        return self._block(spec, phrases[source])
 
     @staticmethod
     def _conditions(spec: QueryInput, step: str) -> str:
@@ -118,9 +124,11 @@ class TemplateWriter:
         precision = f" ({PRECISION_PHRASE[a.precision]})" if a.precision else ""
         return f"{pair}에서 {b.quantity} 차이(큰 값에서 작은 값을 뺀 값)는 얼마인가?{precision}"
 
-    def _hop(self, j: JunctionInfo, before: str, spec: QueryInput, named_only: bool = False) -> str:
+    def _hop(self, j: JunctionInfo, before: str, spec: QueryInput, named_only: bool = False,
+             bare: bool = False) -> str:
         """`before` extended by the junction `j`; `named_only`: `before` is an entity's name whose code the
-        junction takes ("양주시의 Y", not "양주시의 시군의 Y")."""
+        junction takes ("양주시의 Y", not "양주시의 시군의 Y"); `bare`: `before` is the start's subject alone,
+        which a selection states before it ("수강비가 가장 작은 훈련과정의 Y")."""
         subject = f"{self._conditions(spec, j.target)}{spec.subjects[j.target]}"
         names = [x.phrase for x in spec.literals if x.step == j.target and _is_name(x)]
         if names:
@@ -135,17 +143,22 @@ class TemplateWriter:
         if j.kind == "FAN":
             return f"{before}에 나오는 {noun} 각각의 {subject}" if noun else f"{before} 각각의 {subject}"
         pivot_label = j.pivot_label or ""
-        if j.process in ("max", "min"):
-            most = "가장 큰" if j.process == "max" else "가장 작은"
-            return f"{before} 중 {josa(pivot_label, '이/가')} {most} 것{of}의 {subject}"
         if j.process == "mode":
             # a bare code names no kind of thing ('고유번호'): "공시가 가장 많은 곳의 기업개황"
             most = named or ("곳" if is_code_like(j.field_label) else j.field_label)
             return f"{josa(before, '이/가')} 가장 많은 {most}의 {subject}"
-        pivot = j.pivot or ""
-        condition = {"ge": f"{number_phrase(pivot)} 이상인", "le": f"{number_phrase(pivot)} 이하인",
-                     "eq": f"'{pivot}'인", "after": _after(pivot)}[j.process or "eq"]
-        return f"{before} 중 {josa(pivot_label, '이/가')} {condition} 것들{of} 각각의 {subject}"
+        # what is handed on is said when it is not the records themselves: "…인 휴게소의 노선 각각의 Y"; the
+        # records themselves are many: "…인 고속도로 노선들의 Y"
+        picked = j.process in ("max", "min")  # one record, not many
+        if picked:
+            condition = f"{josa(pivot_label, '이/가')} {_most(pivot_label, j.process == 'max')}"
+        else:
+            condition = _condition(pivot_label, j.process or "eq", j.pivot or "")
+        each = of if picked or not of else f"{of} 각각"
+        if bare:
+            return f"{condition} {before}{'' if picked or of else '들'}{each}의 {subject}"
+        among = "가운데" if j.source != "s1" else "중"  # a hop deep in the chain: "…음식 가운데 …인 것들의"
+        return f"{before} {among} {condition} 것{'' if picked else '들'}{each}의 {subject}"
 
     def _block(self, spec: QueryInput, before: str) -> str:
         b, a = spec.block, spec.answer
@@ -172,7 +185,7 @@ class TemplateWriter:
             pair = f"{before}에 나오는 두 {what}"
             if a.kind == "argmax":
                 return (f"{pair} 가운데 {subjects[0]}의 {josa(b.quantity or '', '이/가')} 더 큰 쪽의 "
-                        f"{josa(a.label or '', '은/는')} 무엇인가?")
+                        f"{josa(a.label or '', '은/는')} {_what(a.label or '')}인가?")
             if b.quantity_field is None:
                 return f"{pair} 각각의 {josa(subjects[0], '은/는')} 몇 건 차이 나는가?"
             return (f"{pair}의 {subjects[0]}에서 {b.quantity} 차이(큰 값에서 작은 값을 뺀 값)는 "
@@ -180,41 +193,67 @@ class TemplateWriter:
         threshold = number_phrase(b.threshold or "")
         tested = (f"{before}의 {josa(b.quantity or '', '이/가')} {threshold}" if b.quantity_field is not None
                   else f"{josa(before, '이/가')} {threshold}건")  # how many records the list holds
-        condition = f"{tested} 이상이면 {subjects[0]}, 아니면 {josa(subjects[1], '을/를')} 볼 때, "
-        if a.kind == "count":  # not the taken branch's subject: that would tell which branch the condition chose
-            return condition + "해당 자료는 모두 몇 건인가?"
-        return condition + self._ask(a, "해당 자료")
+        # one conditional question, both branches named and neither marked as the one the condition chose:
+        # "…이 30건 이상이면 도시공원은, 아니면 체육시설은 모두 몇 건인가?"
+        if a.kind == "count":
+            return (f"{tested} 이상이면 {josa(subjects[0], '은/는')}, 아니면 {josa(subjects[1], '은/는')} "
+                    "모두 몇 건인가?")
+        return self._ask(a, "", within=f"{tested} 이상이면 {subjects[0]}에서, 아니면 {subjects[1]}에서")
 
     @staticmethod
-    def _ask(a: AnswerInfo, phrase: str) -> str:
+    def _ask(a: AnswerInfo, phrase: str, within: str | None = None) -> str:
+        """The question about the records `phrase` names — or, for a condition's two branches, the records
+        `within` names ("…이면 A에서, 아니면 B에서")."""
         label = a.label or ""
         precision = f" ({PRECISION_PHRASE[a.precision]})" if a.precision else ""
+        at, of, among, listed = ((within, within, within, within) if within is not None else
+                                 (f"{phrase}에서", f"{phrase}의", f"{phrase} 중", f"{phrase}에 나오는"))
         if a.kind == "field":
-            return (f"{phrase}에서 {josa(label, '은/는')} 얼마인가?{precision}" if a.number
-                    else f"{phrase}에서 {josa(label, '은/는')} 무엇인가?")
+            return (f"{at} {josa(label, '은/는')} 얼마인가?{precision}" if a.number
+                    else f"{at} {josa(label, '은/는')} {_what(label)}인가?")
         if a.kind == "count":
             return f"{josa(phrase, '은/는')} 모두 몇 건인가?"
         if a.kind == "sum":
-            return f"{phrase}의 {label} 합계는 얼마인가?{precision}"
+            return f"{of} {label} 합계는 얼마인가?{precision}"
         if a.kind == "max":
-            return f"{phrase} 중 {label}의 최댓값은 얼마인가?{precision}"
+            return f"{among} {label}의 최댓값은 얼마인가?{precision}"
         if a.kind == "argmax":
-            return f"{phrase} 중 {josa(a.by_label or '', '이/가')} 가장 큰 것의 {josa(label, '은/는')} 무엇인가?"
-        return f"{phrase}에 나오는 {josa(label, '을/를')} 모두 나열하라."
+            return (f"{among} {josa(a.by_label or '', '이/가')} {_most(a.by_label or '', True)} 것의 {josa(label, '은/는')} "
+                    f"{_what(label)}인가?")
+        return f"{listed} {josa(label, '을/를')} 모두 나열하라."
 
 
 _PLACE = re.compile(r"(?:특별시|광역시|특별자치시|특별자치도|[시군구동읍면도])$")
 _DATE = re.compile(r"\d{4}년( \d{1,2}월( \d{1,2}일)?)?")
 
 
+_NAME_LABEL = re.compile(r"^(?:검색할\s*)?(?P<noun>[가-힣]*?)\s*(?:명|이름)$")
+
+
 def _named(name: Literal_, subject: str) -> str:
-    """`subject` of the entity the user names: "강남구의 X", "이름에 '백운'이 들어간 X", "상호명이 'A'인 X"."""
+    """`subject` of the entity the user names, as a person names it: "강남구의 X", "SK하이닉스 종목의 X",
+    "경주 고속도로 영업소", "이름에 '백운'이 들어간 X"; a value that is not a name by its label with it
+    ("제안자가 '…'인 X")."""
     if name.contains:
         quoted = f"'{name.phrase}'"
         return f"이름에 {josa(quoted, '이/가')} 들어간 {subject}"
     if _PLACE.search(name.phrase):
         return f"{name.phrase}의 {subject}"
-    return f"{josa(name.label, '이/가')} '{name.phrase}'인 {subject}"
+    if name.label == "제안자":  # a bill's proposers: "홍길동의원 등 10인이 제안한 의안"
+        return f"{josa(name.phrase, '이/가')} 제안한 {subject}"
+    label = _NAME_LABEL.match(name.label)
+    if label is None:
+        return f"{josa(spoken(name.label), '이/가')} '{name.phrase}'인 {subject}"
+    noun = label.group("noun")
+    if noun and subject.endswith(noun) and not name.phrase.endswith(noun):
+        return f"{name.phrase} {subject}"  # the subject is the named thing: "경주 고속도로 영업소"
+    if noun and noun not in subject and not name.phrase.endswith(noun) and noun not in _NOT_KINDS:
+        return f"{name.phrase} {noun}의 {subject}"  # what kind of thing the name is: "SK하이닉스 종목의 주가"
+    return f"{name.phrase}의 {subject}"
+
+
+# names whose label says no kind a person puts after the name ('상호명': "A 상호의" is not said)
+_NOT_KINDS = frozenset({"상호", "한글", "정식", "영문", "회사", "시설"})
 
 
 def _is_itself(name: Literal_, records: int | None) -> bool:
@@ -226,6 +265,34 @@ def _is_itself(name: Literal_, records: int | None) -> bool:
 def _is_name(literal: Literal_) -> bool:
     """A name the user gives (회사명, 학교명, 구명): the entity the question is about."""
     return literal.phrase == literal.value and HANGUL.search(literal.value) is not None
+
+
+_AMOUNT = re.compile(r"(?:량|수|건수|인원|횟수|승객수)$")
+
+
+def _most(label: str, largest: bool) -> str:
+    """'가장 큰' of a measure, '가장 많은' of an amount counted (교통량, 이용건수, 인원)."""
+    if _AMOUNT.search(label):
+        return "가장 많은" if largest else "가장 적은"
+    return "가장 큰" if largest else "가장 작은"
+
+
+_PERSON = re.compile(r"(?:대표자|대표이사|보좌관|비서관|비서|보고자|담당자|제안자|성명)명?$")
+
+
+def _what(label: str) -> str:
+    """The question word for a field: a person is asked after with 누구 ("대표자는 누구인가?")."""
+    return "누구" if _PERSON.search(label) else "무엇"
+
+
+def _condition(label: str, process: str, pivot: str) -> str:
+    """A filter as a person states it: "판매가격이 5,500 이하인", "소관 위원회 회부일이 2026년 2월 2일 이후인",
+    "프리미엄 메뉴인" (a Y/N flag by what Y means), "프리미엄 메뉴가 아닌"."""
+    if process == "eq" and pivot in ("Y", "N"):
+        return f"{label}인" if pivot == "Y" else f"{josa(label, '이/가')} 아닌"
+    stated = {"ge": f"{number_phrase(pivot)} 이상인", "le": f"{number_phrase(pivot)} 이하인", "eq": f"'{pivot}'인",
+              "after": _after(pivot)}[process]
+    return f"{josa(label, '이/가')} {stated}"
 
 
 def _after(day: str) -> str:
