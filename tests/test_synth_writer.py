@@ -46,7 +46,8 @@ def test_a_name_looked_up_once_is_the_entity_the_question_is_about():
                  literals=[Literal_(step="s1", param="corp_name", label="회사명", value="삼성전자", phrase="삼성전자",
                                     contains=False)],
                  answer=AnswerInfo(kind="field", step="s2", field="ceo_nm", label="대표자명"))
-    assert TemplateWriter().write(spec, np.random.default_rng(0)) == "삼성전자의 기업개황에서 대표자명은 누구인가?"
+    # a fact of the one record the service holds about the named entity is the entity's own
+    assert TemplateWriter().write(spec, np.random.default_rng(0)) == "삼성전자의 대표자명은 누구인가?"
     # a list about one place, every record carrying its one code: the place's code looked up, the place named
     district = lookup.model_copy(update={"source_tool": "list_gg_pharmacies", "target_tool": "list_gg_parking_lots",
                                          "field": "SIGUN_CD", "field_label": "시군코드", "records": 57})
@@ -146,6 +147,7 @@ def test_a_named_thing_is_said_as_a_person_says_it():
     assert start("영업소명", "경주", "고속도로 영업소") == "경주 고속도로 영업소는 모두 몇 건인가?"
     assert start("제안자", "홍길동의원 등 10인", "의안") == "홍길동의원 등 10인이 제안한 의안은 모두 몇 건인가?"
     assert start("검색할 회사명", "삼성전자", "공시") == "삼성전자의 공시는 모두 몇 건인가?"
+    assert start("정당명", "더불어민주당", "국회의원") == "더불어민주당의 국회의원은 모두 몇 건인가?"  # says its kind
     assert start("행정규칙 종류", "훈령", "행정규칙") == "행정규칙 종류가 '훈령'인 행정규칙은 모두 몇 건인가?"
 
 
@@ -247,3 +249,12 @@ def test_the_model_writer_replays_from_its_cache(tmp_path):
 def test_an_empty_model_reply_falls_back_to_the_template(tmp_path):
     writer = ChatWriter(CachedChatModel(_Fake(""), tmp_path))
     assert writer.write(_spec(), np.random.default_rng(0)) == TemplateWriter().write(_spec(), np.random.default_rng(0))
+
+
+def test_a_total_column_summed_and_a_one_day_period_read_as_said():
+    total = _spec(answer=AnswerInfo(kind="sum", step="s2", field="TOFOR_SMTOT", label="정원 합계", number=True))
+    assert TemplateWriter().write(total, np.random.default_rng(0)).endswith("기업개황의 정원 총합은 얼마인가?")
+    day = [Literal_(step="s1", param=p, label=f"훈련시작일 {end}", value="20260130", phrase="2026년 1월 30일")
+           for p, end in (("srchTraStDt", "From"), ("srchTraEndDt", "To"))]
+    assert TemplateWriter().write(_spec(literals=day), np.random.default_rng(0)).startswith(
+        "훈련시작일이 2026년 1월 30일인 코스닥 일별매매 중")

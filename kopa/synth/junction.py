@@ -136,8 +136,9 @@ def is_enum(tool: Tool, name: str, records: list[dict]) -> bool:
         return False
     if not 2 <= len(kinds) <= 12 or len(kinds) >= len(records):
         return False
+    # a value that lists several ("제18대, 제19대, 제20대") is a history, not a kind a person filters by
     return all(isinstance(v, str) and v and v == v.strip() and not _UNSAFE.search(v) and number(v) is None
-               for v in kinds)
+               and ", " not in v for v in kinds)
 
 
 @dataclass(frozen=True)

@@ -67,7 +67,16 @@ class TemplateWriter:
             bare = j.source == "s1" and before == spec.subjects["s1"]
             phrases[j.target] = self._hop(j, before, spec, named_only and j.source == "s1", bare)
         if spec.block is None:
-            return self._ask(spec.answer, phrases[spec.answer.step])
+            phrase, a = phrases[spec.answer.step], spec.answer
+            # a fact of the one record a service holds about the entity the user names is the entity's own:
+            # "삼성전자의 대표자명은 누구인가?", not "삼성전자의 기업개황에서 대표자명은"
+            # — not a place's: "화성시의 어종명" would not say which of its services the one record is of
+            owner = next((x.phrase for x in spec.literals if _is_name(x) and not x.contains
+                          and not _PLACE.search(x.phrase)
+                          and phrase == f"{x.phrase}의 {spec.subjects[a.step]}"), None)
+            if owner is not None and a.kind == "field":
+                return self._ask(a, "", within=f"{owner}의")
+            return self._ask(a, phrase)
         source = spec.block.source
         assert source is not None  # a block without a source step is a stated comparison, written above
         return self._block(spec, phrases[source])
@@ -77,8 +86,12 @@ class TemplateWriter:
         """What the user states for `step` beyond its entity: dates and kinds ('2025년 3분기보고서 ')."""
         stated = [x for x in spec.literals if x.step == step and not _is_name(x)]
         dates = sorted((x for x in stated if _DATE.fullmatch(x.phrase)), key=lambda x: x.value)
-        if len(dates) == 2 and dates[0].value != dates[1].value:  # a period: its start and end parameters
-            period = f"{dates[0].phrase}부터 {dates[1].phrase}까지"
+        if len(dates) == 2:  # a period: its start and end parameters
+            if dates[0].value != dates[1].value:
+                period = f"{dates[0].phrase}부터 {dates[1].phrase}까지"
+            else:  # one day of what the period bounds: "훈련시작일이 2026년 1월 30일인"
+                bounded = _PERIOD_END.sub("", spoken(dates[0].label)).strip()
+                period = f"{josa(bounded, '이/가')} {dates[0].phrase}인" if bounded else dates[0].phrase
             stated = [x for x in stated if x not in dates]
             return " ".join([period, *dict.fromkeys(x.phrase for x in stated)]) + " "
         said = [x.phrase for x in stated]
@@ -170,7 +183,7 @@ class TemplateWriter:
             # a fact of the entity's own one record is the entity's ("강광순의 정당명과 위원회명"), not "강광순의
             # 국회의원에서 정당명" — unless both facts carry one label, or the user states a condition for it;
             # a count says which service lists the records ("경기도 약국 건수")
-            plain = a.label != a.by_label
+            plain = a.label != a.by_label and not _PLACE.search(before)  # a place has no one record of its own
 
             def fact(i: int, field: str | None, label: str | None) -> str:
                 if field is None:
@@ -213,8 +226,10 @@ class TemplateWriter:
                     else f"{at} {josa(label, '은/는')} {_what(label)}인가?")
         if a.kind == "count":
             return f"{josa(phrase, '은/는')} 모두 몇 건인가?"
-        if a.kind == "sum":
-            return f"{of} {label} 합계는 얼마인가?{precision}"
+        if a.kind == "sum":  # a column that is itself a total ('정원 합계') is summed as "정원 총합"
+            summed = re.sub(r"\s*(?:합계|총계)$", "", label)
+            return (f"{of} {summed} 총합은 얼마인가?{precision}" if summed != label
+                    else f"{of} {label} 합계는 얼마인가?{precision}")
         if a.kind == "max":
             return f"{among} {label}의 최댓값은 얼마인가?{precision}"
         if a.kind == "argmax":
@@ -223,6 +238,7 @@ class TemplateWriter:
         return f"{listed} {josa(label, '을/를')} 모두 나열하라."
 
 
+_PERIOD_END = re.compile(r"\s*(?:From|To|from|to|시작|종료|부터|까지)$")
 _PLACE = re.compile(r"(?:특별시|광역시|특별자치시|특별자치도|[시군구동읍면도])$")
 _DATE = re.compile(r"\d{4}년( \d{1,2}월( \d{1,2}일)?)?")
 
@@ -247,6 +263,8 @@ def _named(name: Literal_, subject: str) -> str:
     noun = label.group("noun")
     if noun and subject.endswith(noun) and not name.phrase.endswith(noun):
         return f"{name.phrase} {subject}"  # the subject is the named thing: "경주 고속도로 영업소"
+    if noun and name.phrase[-1] == noun[-1]:  # the name says its kind already: "더불어민주당" is a 정당
+        return f"{name.phrase}의 {subject}"
     if noun and noun not in subject and not name.phrase.endswith(noun) and noun not in _NOT_KINDS:
         return f"{name.phrase} {noun}의 {subject}"  # what kind of thing the name is: "SK하이닉스 종목의 주가"
     return f"{name.phrase}의 {subject}"
