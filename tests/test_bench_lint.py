@@ -220,21 +220,39 @@ JUDGE_QUERY = "라이트론의 2026년 1월 평균 종가를 설명해줘."
 JUDGE_VALUE = "{corp.records[0].corp_name}의 2026년 1월 평균 종가는 {calc.records[0].value}원이다."
 
 
+WRONG_CLOSE = ["{price.records[*].clpr|num|max}원"]  # the highest close is not the mean
+
+
 def test_judge_answers_need_a_rubric_whose_forms_render(backend):
     good = {"type": "judge", "value": JUDGE_VALUE,
-            "rubric": {"facts": [{"fact": "평균 종가", "forms": ["{calc.records[0].value}"]}]}}
+            "rubric": {"facts": [{"fact": "평균 종가", "forms": ["{calc.records[0].value}"]}], "wrong": WRONG_CLOSE}}
     assert _lint(backend, _task(query=JUDGE_QUERY, answer=good)) == []
     missing = _lint(backend, _task(query=JUDGE_QUERY, answer={"type": "judge", "value": JUDGE_VALUE}))
     assert ("rubric", "answer: a judge answer needs a rubric: {facts: [{fact, forms}], wrong}") in missing
     empty = {"type": "judge", "value": JUDGE_VALUE,
-             "rubric": {"facts": [{"fact": "평균 종가", "forms": ["{calc.records[0].value}", ""]}]}}
+             "rubric": {"facts": [{"fact": "평균 종가", "forms": ["{calc.records[0].value}", ""]}],
+                        "wrong": WRONG_CLOSE}}
     assert _lint(backend, _task(query=JUDGE_QUERY, answer=empty)) == [
         ("rubric", "answer: rubric fact 1 form '' renders empty")]
 
 
+def test_a_judge_task_whose_target_is_one_short_fact_is_flagged(backend):
+    """A judge passes any text that holds its facts' forms — alternatives and denials too — so one short fact
+    is a string task, or a judge with wrong forms (politics-009 was one)."""
+    bare = {"type": "judge", "value": JUDGE_VALUE,
+            "rubric": {"facts": [{"fact": "평균 종가", "forms": ["{calc.records[0].value}"]}]}}
+    problems = _lint(backend, _task(query=JUDGE_QUERY, answer=bare))
+    assert len(problems) == 1 and problems[0][0] == "rubric"
+    assert problems[0][1].startswith("answer: the target '라이트론의 2026년 1월 평균 종가는 ")
+    assert "is one short fact: make it a string task with aliases, or give the rubric wrong forms" in problems[0][1]
+    long_value = JUDGE_VALUE + " 이 값은 영업일마다 공시된 종가를 모두 더해 영업일 수로 나눈 산술평균이다."
+    assert _lint(backend, _task(query=JUDGE_QUERY, answer={**bare, "value": long_value})) == []
+
+
 def test_the_golden_answer_passes_its_own_scoring(backend):
     unstated = {"type": "judge", "value": JUDGE_VALUE,
-                "rubric": {"facts": [{"fact": "최고 종가", "forms": ["{price.records[*].clpr|num|max}"]}]}}
+                "rubric": {"facts": [{"fact": "최고 종가", "forms": ["{price.records[*].clpr|num|max}"]}],
+                           "wrong": ["{price.records[*].clpr|num|min}원"]}}
     problems = _lint(backend, _task(query=JUDGE_QUERY, answer=unstated))
     assert [k for k, _ in problems] == ["self-score"]
     text = problems[0][1]

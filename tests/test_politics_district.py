@@ -90,6 +90,20 @@ def test_member_name_to_code_to_bills_and_proposers(call, world):
     assert [r["NASS_CD"] for r in proposers.records[1:]] == co
 
 
+def test_member_careers_state_the_terms_as_they_were(call, world):
+    """의원이력's FRTO_DATE: 제22대 is 2024.05.30 ~ 2028.05.29 (every term since the 13th runs four years from 30
+    May); the early terms are the ones history cut short or stretched."""
+    assert assembly.term(22) == "2024.05.30 ~ 2028.05.29" and assembly.term(13) == "1988.05.30 ~ 1992.05.29"
+    assert assembly.term(5) == "1960.07.29 ~ 1961.05.16" and assembly.term(9) == "1973.03.12 ~ 1979.03.11"
+    code = _rows(world, "assembly_member")[0]["MONA_CD"]
+    career = call("get_assembly_member_career", {"MONA_CD": code})
+    assert career.error is None and career.records
+    for row in career.records:
+        age = int(row["UNIT_NM"].removeprefix("제").removesuffix("대"))
+        start, end = (int(x[:4]) for x in row["FRTO_DATE"].split(" ~ "))
+        assert row["FRTO_DATE"] == assembly.term(age) and start < end <= 2028
+
+
 def test_bill_tally_to_member_votes(call, world):
     tallies = call("list_bill_vote_results", {"AGE": "22", "pSize": 1000})
     assert tallies.error is None

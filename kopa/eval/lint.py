@@ -607,7 +607,11 @@ def _check_answer(ctx: _Context, out: LintResult) -> None:
     else:
         if key.rubric is None:
             out.add("rubric", "answer: a judge answer needs a rubric: {facts: [{fact, forms}], wrong}")
-        else:
+        elif _is_short_fact(key.display, key.items) and not key.rubric.wrong:
+            out.add("rubric", f"answer: the target {key.display!r} is one short fact: make it a string task with "
+                              "aliases, or give the rubric wrong forms (a judge passes any text that holds the "
+                              "facts' forms, alternatives and denials too)")
+        if key.rubric is not None:
             for i, (written, resolved) in enumerate(zip(spec.rubric.facts if spec.rubric else [],
                                                         key.rubric.facts, strict=True), start=1):
                 for template, form in zip(written.forms, resolved.forms, strict=True):
@@ -618,6 +622,14 @@ def _check_answer(ctx: _Context, out: LintResult) -> None:
     if verdict.passed is not True:
         out.add("self-score", f"answer: the golden answer {predicted[:80]!r} does not pass its own scoring "
                               f"({verdict.method}: {verdict.details[:160]})")
+
+
+SHORT_FACT_CHARS = 40  # a target this short, on one line and not a list, is one fact a string compares
+
+
+def _is_short_fact(display: str, items: list[str] | None) -> bool:
+    text = display.strip()
+    return items is None and "\n" not in text and len(text) <= SHORT_FACT_CHARS
 
 
 @cache

@@ -363,13 +363,32 @@ def _all_members(everyone: list[Member]) -> TableData:
     return _table("assembly_allmember", rows)
 
 
+# The terms of the 1st–12th 대 as they were (a war, two coups, the Yushin constitution cut or stretched
+# them); since the 13th every term runs four years from 30 May (제22대 2024.05.30 ~ 2028.05.29).
+_EARLY_TERMS = {
+    1: ("1948.05.31", "1950.05.30"), 2: ("1950.05.31", "1954.05.30"), 3: ("1954.05.31", "1958.05.30"),
+    4: ("1958.05.31", "1960.07.28"), 5: ("1960.07.29", "1961.05.16"), 6: ("1963.12.17", "1967.06.30"),
+    7: ("1967.07.01", "1971.06.30"), 8: ("1971.07.01", "1972.10.17"), 9: ("1973.03.12", "1979.03.11"),
+    10: ("1979.03.12", "1980.10.27"), 11: ("1981.04.11", "1985.04.10"), 12: ("1985.04.11", "1988.05.29"),
+}
+
+
+def term(age: int) -> str:
+    """The 대's term as 의원이력 states it: 'YYYY.MM.DD ~ YYYY.MM.DD'."""
+    if age in _EARLY_TERMS:
+        start, end = _EARLY_TERMS[age]
+    else:
+        year = 1988 + 4 * (age - 13)
+        start, end = f"{year}.05.30", f"{year + 4}.05.29"
+    return f"{start} ~ {end}"
+
+
 def _careers(current: list[Member]) -> TableData:
     """nexgtxtmaamffofof 국회의원 의원이력: one row per term served (about two per member)."""
     rows = []
     for m in current:
         for age in m.ages:
-            start = 1948 + 4 * (age - 1) if age > 5 else 1948 + 2 * (age - 1)
-            rows.append({"HG_NM": m.name, "HJ_NM": m.hanja, "FRTO_DATE": f"{start}.05.30 ~ {start + 4}.05.29",
+            rows.append({"HG_NM": m.name, "HJ_NM": m.hanja, "FRTO_DATE": term(age),
                          "PROFILE_SJ": f"제{age}대 국회의원({m.parties[m.ages.index(age)]})",
                          "MONA_CD": m.code, "UNIT_CD": f"1000{age:02d}", "UNIT_NM": f"제{age}대"})
     return _table("assembly_member_career", rows)
