@@ -247,6 +247,11 @@ def test_a_judge_task_whose_target_is_one_short_fact_is_flagged(backend):
     assert "is one short fact: make it a string task with aliases, or give the rubric wrong forms" in problems[0][1]
     long_value = JUDGE_VALUE + " 이 값은 영업일마다 공시된 종가를 모두 더해 영업일 수로 나눈 산술평균이다."
     assert _lint(backend, _task(query=JUDGE_QUERY, answer={**bare, "value": long_value})) == []
+    # two facts side by side, one per rubric fact (EDGE's SEM answers: "2 / 태광라온제지"), are not one fact
+    two = {"type": "judge", "value": "{corp.records[0].corp_name} / {calc.records[0].value}",
+           "rubric": {"facts": [{"fact": "회사", "forms": ["{corp.records[0].corp_name}"]},
+                                {"fact": "평균 종가", "forms": ["{calc.records[0].value}"]}]}}
+    assert _lint(backend, _task(query=JUDGE_QUERY, answer=two)) == []
 
 
 def test_the_golden_answer_passes_its_own_scoring(backend):

@@ -607,7 +607,7 @@ def _check_answer(ctx: _Context, out: LintResult) -> None:
     else:
         if key.rubric is None:
             out.add("rubric", "answer: a judge answer needs a rubric: {facts: [{fact, forms}], wrong}")
-        elif _is_short_fact(key.display, key.items) and not key.rubric.wrong:
+        elif _is_short_fact(key.display, key.items, len(key.rubric.facts)) and not key.rubric.wrong:
             out.add("rubric", f"answer: the target {key.display!r} is one short fact: make it a string task with "
                               "aliases, or give the rubric wrong forms (a judge passes any text that holds the "
                               "facts' forms, alternatives and denials too)")
@@ -627,9 +627,12 @@ def _check_answer(ctx: _Context, out: LintResult) -> None:
 SHORT_FACT_CHARS = 40  # a target this short, on one line and not a list, is one fact a string compares
 
 
-def _is_short_fact(display: str, items: list[str] | None) -> bool:
+def _is_short_fact(display: str, items: list[str] | None, facts: int) -> bool:
+    """One short line that is not a list, nor several facts side by side ('2 / 태광라온제지', one per rubric
+    fact, as EDGE's SEM answers are): politics-009's '제433회 국회(정기회) 제5차 본회의' is one."""
     text = display.strip()
-    return items is None and "\n" not in text and len(text) <= SHORT_FACT_CHARS
+    side_by_side = facts > 1 and len(text.split(" / ")) == facts
+    return items is None and "\n" not in text and len(text) <= SHORT_FACT_CHARS and not side_by_side
 
 
 @cache
