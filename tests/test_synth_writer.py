@@ -258,3 +258,20 @@ def test_a_total_column_summed_and_a_one_day_period_read_as_said():
            for p, end in (("srchTraStDt", "From"), ("srchTraEndDt", "To"))]
     assert TemplateWriter().write(_spec(literals=day), np.random.default_rng(0)).startswith(
         "훈련시작일이 2026년 1월 30일인 코스닥 일별매매 중")
+
+
+def test_the_same_entity_handed_on_again_is_not_a_new_hop():
+    """A bill's detail, then its receipt, then its proposers: the same bills seen by other services read as
+    "…인 것들의 의안 제안자", not "…의 의안 상세 각각의 접수 의안 각각의 의안 제안자"."""
+    def hop(kind: str, source: str, target: str, label: str, **kw) -> JunctionInfo:
+        return JunctionInfo(kind=kind, source=source, target=target, source_tool="a", target_tool="b", field="f",
+                            param="p", field_label=label, cardinality=3, records=30, total=30, passed=["1"], **kw)
+
+    spec = _spec(junctions=[hop("DRV", "s1", "s2", "의안ID", process="after", pivot_field="PROPOSE_DT",
+                                pivot_label="제안일", pivot="2026-01-28"),
+                            hop("FAN", "s2", "s3", "의안번호"), hop("FAN", "s3", "s4", "의안ID")],
+                 pattern="DRV+FAN+FAN", literals=[],
+                 subjects={"s1": "의안", "s2": "의안 상세", "s3": "접수 의안", "s4": "의안 제안자"},
+                 answer=AnswerInfo(kind="count", step="s4", number=True))
+    assert TemplateWriter().write(spec, np.random.default_rng(0)) == (
+        "제안일이 2026년 1월 29일 이후인 의안들의 의안 제안자는 모두 몇 건인가?")

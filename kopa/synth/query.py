@@ -60,8 +60,19 @@ class TemplateWriter:
         phrases = {"s1": start}
         # A chain is one noun phrase a hop at a time: "기점이 '목포'인 고속도로 노선들의 휴게소 대표 음식 가운데
         # 메뉴가 '소떡소떡'인 것들의 휴게소 편의시설" — never "…을 찾고, 그 …"
+        handed: dict[str, str | None] = {}  # step → the entity whose identifier the junction into it handed on
         for j in spec.junctions:
             before = phrases[j.source]
+            named = entity_noun(j.field_label)
+            handed[j.target] = named
+            subject = spec.subjects[j.source]
+            if (j.kind != "DRV" and named is not None and handed.get(j.source) == named and before.endswith(subject)
+                    and not any(x.step == j.target for x in spec.literals)):
+                # the same entity handed on again (a bill's detail, then its receipt, then its proposers): the
+                # records are the same bills seen by another service — "…인 것들의 의안 제안자", not "…의 의안
+                # 상세 각각의 접수 의안 각각의 의안 제안자"
+                phrases[j.target] = before[: -len(subject)] + spec.subjects[j.target]
+                continue
             # the records a bare subject names ("고속도로 노선") take a condition before it: "기점이 '목포'인
             # 고속도로 노선들의"; a phrase that states one already takes it after: "… 의안 중 …인 것들의"
             bare = j.source == "s1" and before == spec.subjects["s1"]
