@@ -176,16 +176,33 @@ _PLAIN = (
     ("HMPG_ADDR", "homepageUrl", "홈페이지주소", "url", False),
     ("RM", "rm", "비고", "remark", False),
 )
+# A dataset of records (a filing, a vote, a statistic) documents no address, coordinates, capacity or
+# floor area: its rows are named by a title and dated by registration. Real portals keep the two apart
+# (국회의원 정치자금 has no 면적), and a question about a record must not ask for a facility's columns.
+_PLAIN_RECORD = (
+    ("SJ", "sj", "제목", "title", False),
+    ("DATA_STD_DE", "referenceDate", "데이터기준일자", "date", False),
+    ("REG_DE", "regDt", "등록일자", "date2", False),
+    ("INST_NM", "institutionNm", "관리기관명", "institution", False),
+    ("DIV_NM", "seNm", "구분명", "division", False),
+    ("CNT", "cnt", "건수", "count2", True),
+    ("TOT_AMT", "totAmt", "총금액(원)", "amount", True),
+    ("STD_YY", "stdrYear", "기준연도", "year", False),
+    ("RM", "rm", "비고", "remark", False),
+)
 DATE_FILTER = {"DATA_STD_DE": r"\d{8}", "referenceDate": r"\d{8}", "STD_YY": r"\d{4}", "stdrYear": r"\d{4}"}
+# data.go.kr subjects whose rows are places (a stop, a branch, a school): they get the facility columns.
+_DATAGOKR_PLACES = frozenset({"버스정류소", "철도역", "주차장", "자동차 검사소", "금융회사 점포", "학교 기본정보", "학교 시설",
+                              "공공시설 개방", "새마을 금고", "행정동 현황"})
 
 
-def plain_archs(style: str) -> list[Arch]:
-    """Plain archetypes in `style` ("upper" or "camel"), in a fixed order."""
+def plain_archs(style: str, record: bool = False) -> list[Arch]:
+    """Plain archetypes in `style` ("upper" or "camel"), in a fixed order: a place's, or a record's."""
     out = []
-    for upper, camel, label, kind, integer in _PLAIN:
+    for upper, camel, label, kind, integer in (_PLAIN_RECORD if record else _PLAIN):
         name = upper if style == "upper" else camel
         fmt = "yyyymmdd" if kind == "date" else ("yyyy" if kind == "year" else None)
-        op = "contains" if kind in ("facility_name", "road_addr") else "eq"
+        op = "contains" if kind in ("facility_name", "title", "road_addr") else "eq"
         out.append(Arch(name, label, kind, name, None, DATE_FILTER.get(name), fmt, op, integer))
     return out
 
@@ -427,6 +444,7 @@ class Dataset:
     family: str  # gg | seoul | assembly | datagokr
     platform: str  # catalog platform id
     domain: str
+    subject: str  # what a row is (노인복지시설, 정치자금): the simulator names rows after it, never exported
     key: str  # endpoint key: SERVICE / API code / data.go.kr path
     name: str  # tool name
     title: str
@@ -436,13 +454,15 @@ class Dataset:
     rows: int  # rows at small scale
 
 
-def _pick_columns(family: str, key: str, entity: list[Arch], style: str) -> tuple[tuple[Arch, ...], tuple[str, ...]]:
-    """Entity columns first, then 4–12 columns in all, drawn from the plain archetypes."""
+def _pick_columns(family: str, key: str, entity: list[Arch], style: str,
+                  record: bool = False) -> tuple[tuple[Arch, ...], tuple[str, ...]]:
+    """Entity columns first, then 4–12 columns in all, drawn from the plain archetypes of a place or of a
+    record."""
     rng = stream(SPEC_SEED, "longtail-columns", f"{family}:{key}")
-    plain = plain_archs(style)
+    plain = plain_archs(style, record)
     name_col = plain[0]
     total = int(rng.integers(max(4, len(entity) + 2), 13))
-    k = max(total - len(entity) - 1, 1)
+    k = min(max(total - len(entity) - 1, 1), len(plain) - 1)
     rest = [plain[int(i)] for i in sorted(rng.choice(range(1, len(plain)), size=k, replace=False).tolist())]
     cols = (*entity, name_col, *rest)
     filters = [a.name for a in entity if a.pattern or a.kind.endswith("_nm") or a.op == "contains"
@@ -495,7 +515,7 @@ def _local(family: str) -> list[Dataset]:
             title = f"{sido} {ko} {kko}"
             cols, filters = _pick_columns(family, key, name_roles(family, key, roles, "upper"), "upper")
             desc = f"{area} {_about(ko, kko)}를 제공합니다.{_lookup_sentence(cols, filters)}"
-            out.append(Dataset(family, family, "district" if family == "gg" else "traffic", key,
+            out.append(Dataset(family, family, "district" if family == "gg" else "traffic", ko, key,
                                f"{verb}_{family}_{en}_{ken}", title, desc, cols, filters, _n_rows(family, key)))
     return out
 
@@ -520,9 +540,10 @@ def _assembly() -> list[Dataset]:
         for kko, ken, kabbr, verb in _rows(_KINDS_ASSEMBLY):
             code = _assembly_code(f"{en}:{kabbr}", taken)
             title = f"{ko} {kko}"
-            cols, filters = _pick_columns("assembly", code, name_roles("assembly", code, roles, "upper"), "upper")
+            cols, filters = _pick_columns("assembly", code, name_roles("assembly", code, roles, "upper"), "upper",
+                                          record=True)
             desc = f"{_about(ko, kko)}를 제공합니다.{_lookup_sentence(cols, filters)}"
-            out.append(Dataset("assembly", "assembly", "politics", code, f"{verb}_assembly_{en}_{ken}", title,
+            out.append(Dataset("assembly", "assembly", "politics", ko.split(" ", 1)[1], code, f"{verb}_assembly_{en}_{ken}", title,
                                desc, cols, filters, _n_rows("assembly", code)))
     return out
 
@@ -536,9 +557,10 @@ def _datagokr() -> list[Dataset]:
             for kko, ken, kabbr, verb in _rows(_KINDS_DATAGOKR):
                 key = f"/{agency}/{abbr}InfoService/get{abbr}{kabbr}"
                 title = f"{agency_nm}_{ko} {kko}"
-                cols, filters = _pick_columns("datagokr", key, name_roles("datagokr", key, roles, "camel"), "camel")
+                cols, filters = _pick_columns("datagokr", key, name_roles("datagokr", key, roles, "camel"), "camel",
+                                              record=ko not in _DATAGOKR_PLACES)
                 desc = f"{agency_nm}에서 제공하는 {ko} 정보의 {kko} 서비스입니다.{_lookup_sentence(cols, filters)}"
-                out.append(Dataset("datagokr", platform, domain, key, f"{verb}_{prefix}_{en}_{ken}", title, desc,
+                out.append(Dataset("datagokr", platform, domain, ko, key, f"{verb}_{prefix}_{en}_{ken}", title, desc,
                                    cols, filters, _n_rows("datagokr", key)))
     return out
 

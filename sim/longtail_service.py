@@ -75,6 +75,8 @@ def _plain(rng: np.random.Generator, kind: str, n: int, subject: np.ndarray, tod
     pick = rng.integers(0, 1 << 30, n)
     if kind == "facility_name":
         return (stems[pick % len(stems)] + " " + subject).tolist()
+    if kind == "title":  # a record's registered title: '정치자금 제1234호'
+        return (subject + " 제" + (pick % 9000 + 1).astype(str).astype(object) + "호").tolist()
     if kind in ("road_addr", "lot_addr"):
         road = stems[pick % len(stems)] + ("로 " if kind == "road_addr" else "동 ")
         return (road + (pick % 400 + 1).astype(str).astype(object)).tolist()
@@ -107,8 +109,7 @@ def _table(ctx: WorldContext, family: str, pools: dict) -> TableData:
     which = np.repeat(np.arange(len(sets)), sizes)
     cols: dict[str, list] = {"DS_KEY": np.asarray([d.key for d in sets], dtype=object)[which].tolist()}
     entities: dict[str, str] = {}
-    subject = np.asarray([d.title.split(" ")[1 if family != "datagokr" else 0].split("_")[-1]
-                          for d in sets], dtype=object)[which]
+    subject = np.asarray([d.subject for d in sets], dtype=object)[which]
     drawn: dict[str, np.ndarray] = {}  # one draw per pool, so every column of a group agrees
     today = ctx.today.toordinal()
     # Table columns, not wire names: datasets name one entity column many ways (and `CODE` means a
