@@ -191,9 +191,11 @@ _PLAIN_RECORD = (
     ("RM", "rm", "비고", "remark", False),
 )
 DATE_FILTER = {"DATA_STD_DE": r"\d{8}", "referenceDate": r"\d{8}", "STD_YY": r"\d{4}", "stdrYear": r"\d{4}"}
-# data.go.kr subjects whose rows are places (a stop, a branch, a school): they get the facility columns.
-_DATAGOKR_PLACES = frozenset({"버스정류소", "철도역", "주차장", "자동차 검사소", "금융회사 점포", "학교 기본정보", "학교 시설",
-                              "공공시설 개방", "새마을 금고", "행정동 현황"})
+# data.go.kr subjects whose rows are places (a stop, a branch, a school), and what one such place is
+# called: they get the facility columns, and rows are named '<stem> <place>' (한빛 지점).
+_DATAGOKR_PLACES = {"버스정류소": "버스정류소", "철도역": "역", "주차장": "주차장", "자동차 검사소": "자동차검사소",
+                    "금융회사 점포": "지점", "학교 기본정보": "학교", "학교 시설": "학교", "공공시설 개방": "체육관",
+                    "새마을 금고": "새마을금고", "행정동 현황": "행정복지센터"}
 
 
 def plain_archs(style: str, record: bool = False) -> list[Arch]:
@@ -444,7 +446,7 @@ class Dataset:
     family: str  # gg | seoul | assembly | datagokr
     platform: str  # catalog platform id
     domain: str
-    subject: str  # what a row is (노인복지시설, 정치자금): the simulator names rows after it, never exported
+    subject: str  # what one row is (노인복지시설, 정치자금, 지점): the simulator names rows after it, never exported
     key: str  # endpoint key: SERVICE / API code / data.go.kr path
     name: str  # tool name
     title: str
@@ -515,7 +517,7 @@ def _local(family: str) -> list[Dataset]:
             title = f"{sido} {ko} {kko}"
             cols, filters = _pick_columns(family, key, name_roles(family, key, roles, "upper"), "upper")
             desc = f"{area} {_about(ko, kko)}를 제공합니다.{_lookup_sentence(cols, filters)}"
-            out.append(Dataset(family, family, "district" if family == "gg" else "traffic", ko, key,
+            out.append(Dataset(family, family, "district" if family == "gg" else "traffic", ko.split(" ")[0], key,
                                f"{verb}_{family}_{en}_{ken}", title, desc, cols, filters, _n_rows(family, key)))
     return out
 
@@ -531,7 +533,8 @@ def _assembly_code(key: str, taken: set[str]) -> str:
 
 
 def _assembly() -> list[Dataset]:
-    out, taken = [], set()
+    out: list[Dataset] = []
+    taken: set[str] = set()
     for ko, en, _abbr in _rows(_SUBJECTS_ASSEMBLY):
         group = "bill" if ko.startswith("의안") else "member"
         roles = list(ENTITY_ROLES[group].values())
@@ -543,8 +546,8 @@ def _assembly() -> list[Dataset]:
             cols, filters = _pick_columns("assembly", code, name_roles("assembly", code, roles, "upper"), "upper",
                                           record=True)
             desc = f"{_about(ko, kko)}를 제공합니다.{_lookup_sentence(cols, filters)}"
-            out.append(Dataset("assembly", "assembly", "politics", ko.split(" ", 1)[1], code, f"{verb}_assembly_{en}_{ken}", title,
-                               desc, cols, filters, _n_rows("assembly", code)))
+            out.append(Dataset("assembly", "assembly", "politics", ko.split(" ", 1)[1], code,
+                               f"{verb}_assembly_{en}_{ken}", title, desc, cols, filters, _n_rows("assembly", code)))
     return out
 
 
@@ -560,7 +563,7 @@ def _datagokr() -> list[Dataset]:
                 cols, filters = _pick_columns("datagokr", key, name_roles("datagokr", key, roles, "camel"), "camel",
                                               record=ko not in _DATAGOKR_PLACES)
                 desc = f"{agency_nm}에서 제공하는 {ko} 정보의 {kko} 서비스입니다.{_lookup_sentence(cols, filters)}"
-                out.append(Dataset("datagokr", platform, domain, ko, key, f"{verb}_{prefix}_{en}_{ken}", title, desc,
+                out.append(Dataset("datagokr", platform, domain, _DATAGOKR_PLACES.get(ko, ko), key, f"{verb}_{prefix}_{en}_{ken}", title, desc,
                                    cols, filters, _n_rows("datagokr", key)))
     return out
 

@@ -21,7 +21,7 @@ from kopa.catalog.models import ParamSpec, Tool
 HANGUL = re.compile(r"[가-힣]")
 _SECTION = re.compile(r"^.*(?: - |_\(?[A-Z]+\)?_|_)")  # "공시정보 - ", "국토교통부_(TAGO)_", "예금보험공사_"
 _TRAILING = ("목록 조회", "조회", "검색", "목록", "정보", "안내", "서비스", "API", "통합", "현황", "인적사항",
-             "지역별", "연도별")
+             "지역별", "연도별", "기간별", "기준일자별")
 # The aspects a dataset's title ends in ("경기도 노인복지시설 연도별 통계"), read as the aspect of its subject.
 _ASPECTS = ("연도별 통계", "월별 통계", "점검 결과", "통계", "대수별 현황", "위원회별 현황", "월별 현황", "상세",
             "이력", "일정")

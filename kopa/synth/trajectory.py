@@ -767,12 +767,21 @@ class ChainBuild:
                                                    by=n, by_label=field_label(tool, n))))
             for t in texts:
                 items = distinct([r[t] for r in records])
-                if _HANGUL.search(str(records[0][t])) and 2 <= len(items) <= 10:
+                if _HANGUL.search(str(records[0][t])) and 2 <= len(items) <= 10 and not _about_each_item(view, t):
                     options.append((AnswerSpec(type="string", value=f"{{{sid}.records[*].{t}|unique}}"),
                                     AnswerInfo(kind="list", step=sid, field=t, label=field_label(tool, t))))
         if not options:
             return None
         return options[int(self.rng.integers(len(options)))]
+
+
+def _about_each_item(view: dict[str, Any], name: str) -> bool:
+    """A fan-out whose every call lists one value of `name` over several records (the 자치구명 of each
+    district's facilities): the field describes what each call was handed, not the records — listing it
+    answers with the handed-on entities themselves."""
+    items = view.get("items")
+    return items is not None and any(len(v["records"]) > 1 for v in items) \
+        and all(len({str(r.get(name)) for r in v["records"]}) <= 1 for v in items)
 
 
 def _statable_name(value: str) -> bool:

@@ -8,7 +8,7 @@ Sorted vocabularies make range filters on codes equal to range filters on values
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -29,7 +29,8 @@ class TableData:
     """What a world generator produces: columns of equal length and the entity each carries."""
 
     name: str
-    columns: dict[str, Sequence[Any]]
+    # Mapping (read-only, so covariant): generators hand over dict[str, list] or numpy arrays as they are
+    columns: Mapping[str, Sequence[Any] | np.ndarray]
     entities: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
