@@ -19,8 +19,6 @@ from kopa.cli_options import (
     FaultsSpec,
     backend_options,
     compose_backend,
-    deprecated_option,
-    deprecation_note,
     json_option,
     out_option,
 )
@@ -267,7 +265,6 @@ def _world_options(f):
                      help="The world's virtual 'today' (YYYY-MM-DD); default 2026-01-30.")(f)
     f = click.option("--scale", type=click.Choice(["small", "full"]), default="small", show_default=True,
                      help="World size: small (fast, what tests and KOPA-Bench use) or full.")(f)
-    f = deprecated_option("--seed", "--world-seed", "world_seed", type=int)(f)
     return click.option("--world-seed", type=int, default=0, show_default=True,
                         help="The world seed (the backend string's sim:seed=N).")(f)
 
@@ -352,12 +349,10 @@ def sim_stats(world_seed: int, scale: str, today, verify: bool, as_json: bool) -
 @click.option("--faults", "faults", type=FaultsSpec(), metavar=FaultsSpec.name,
               help="Fault profile (none, realistic, harsh or a TOML file) and its fault seed, PROFILE[,seed=N]: "
                    "real delays, resets, cut bodies.")
-@click.option("--fault-seed", "deprecated_fault_seed", type=int, default=None, hidden=True)
 @click.option("--fault-time-scale", type=float, default=1.0, show_default=True,
               help="Real seconds per simulated second of fault delay (e.g. 0.01 in tests).")
 def sim_serve(world_seed: int, scale: str, today, host: str, port: int, strict_keys: bool, log: bool,
-              drift_name: str | None, epoch: int, faults: str | None, deprecated_fault_seed: int | None,
-              fault_time_scale: float) -> None:
+              drift_name: str | None, epoch: int, faults: str | None, fault_time_scale: float) -> None:
     """Serve the simulator over HTTP on loopback.
 
     Clients reach a platform by its real Host header, or by a first path segment naming the real host:
@@ -370,11 +365,6 @@ def sim_serve(world_seed: int, scale: str, today, host: str, port: int, strict_k
     from sim.serve import SimServer
     from sim.world.build import load_world
 
-    if deprecated_fault_seed is not None:
-        deprecation_note("--fault-seed N", "--faults PROFILE,seed=N")
-        if faults is None:
-            raise click.UsageError("--fault-seed needs --faults PROFILE (now spelled --faults PROFILE,seed=N)")
-        faults = f"{faults.split(',')[0]},seed={deprecated_fault_seed}"
     config = _config(world_seed, scale, today)
     world = load_world(config)
     scenario = _drift_scenario(drift_name, epoch)
@@ -498,41 +488,6 @@ def _print_markdown(text: str) -> None:
     from rich.markdown import Markdown
 
     console.print(Markdown(text))
-
-
-# Old names, kept hidden for one release: `kopa drift` (now `kopa record diff`, so that "drift" is only the
-# simulator's scenarios) and `kopa secrets scan` (now `kopa record scan`).
-
-
-@main.command("drift", hidden=True)
-@click.argument("a")
-@click.argument("b")
-@click.option("--json", "json_out", type=click.Path(dir_okay=False), help="Write the report as JSON here.")
-@click.option("--markdown", "markdown_out", type=click.Path(dir_okay=False), help="Write the Markdown here.")
-def drift(a: str, b: str, json_out: str | None, markdown_out: str | None) -> None:
-    """Deprecated: kopa record diff A B [--out DIR] [--json]."""
-    from pathlib import Path
-
-    deprecation_note("'kopa drift'", "'kopa record diff' (--out DIR writes drift.md and drift.json)")
-    report = _diff_report(a, b)
-    if markdown_out:
-        Path(markdown_out).write_text(report.markdown(), encoding="utf-8")
-    if json_out:
-        Path(json_out).write_bytes(report.to_json())
-    _print_markdown(report.markdown())
-
-
-@main.group("secrets", hidden=True)
-def secrets_group() -> None:
-    """Deprecated: kopa record scan."""
-
-
-@secrets_group.command("scan")
-@click.argument("paths", nargs=-1, type=click.Path(exists=True), required=True)
-def secrets_scan(paths: tuple[str, ...]) -> None:
-    """Deprecated: kopa record scan PATHS."""
-    deprecation_note("'kopa secrets scan'", "'kopa record scan'")
-    _scan(paths)
 
 
 # ---------------------------------------------------------------- sim drift

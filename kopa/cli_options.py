@@ -9,18 +9,17 @@ One name per meaning:
   samples paths with;
 - `--record DIR` records, `-o/--out` names where results go, `--json` prints JSON to stdout.
 
-A renamed option or command keeps its old name, hidden, for one release; using it prints one line on
-stderr naming the new one. The module imports click alone, so every command's start stays fast.
+Old spellings (`--seed`, `--fault-seed`, `--seeds` for policy seeds, `--output`, `kopa drift`, `kopa secrets
+scan`) are gone, not hidden: 0.1.0 is the first release, so an old name is an unknown option (exit 2). The
+module imports click alone, so every command's start stays fast.
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import click
-from click.core import ParameterSource
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -124,28 +123,3 @@ def executor_options(f: F) -> F:
     return click.option("--executor", type=click.Choice(["local", "ray"]), default="local", show_default=True,
                         help="Run units in local processes, or on Ray (pip install 'kopa[ray]'); the "
                              "results are byte-identical either way.")(f)
-
-
-def deprecation_note(old: str, new: str) -> None:
-    """The one line a deprecated name prints (stderr, so a shell chain's stdout stays clean)."""
-    click.echo(f"kopa: {old} is deprecated and goes in the next release; use {new}", err=True)
-
-
-def deprecated_option(old: str, new: str, param: str, **option: Any) -> Callable[[F], F]:
-    """A hidden ``old`` flag that fills the parameter ``param`` of its new spelling ``new``, with the note."""
-    hidden_name = f"deprecated_{param}"
-
-    def decorate(f: F) -> F:
-        @functools.wraps(f)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            value = kwargs.pop(hidden_name)
-            if value is not None:
-                if click.get_current_context().get_parameter_source(param) is ParameterSource.COMMANDLINE:
-                    raise click.UsageError(f"{old} is the old name of {new}: give {new} alone")
-                deprecation_note(old, new)
-                kwargs[param] = value
-            return f(*args, **kwargs)
-
-        return click.option(old, hidden_name, hidden=True, default=None, **option)(wrapper)  # type: ignore[return-value]
-
-    return decorate

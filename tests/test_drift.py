@@ -1,4 +1,4 @@
-"""Drift: scenarios served by the simulator at numbered epochs, and `kopa drift` naming exactly what changed.
+"""Drift: scenarios served by the simulator at numbered epochs, and `kopa record diff` naming exactly what changed.
 
 The scenario file is the ground truth: recordings of one fixed call set at epoch 0 and epoch N must differ
 by the scenario's changes up to N — no miss, no extra — and epoch 0 against itself by nothing.
@@ -183,11 +183,11 @@ def test_markdown_report(recordings, snapshot):
     assert re.sub(r"world=[0-9a-f]{16}", "world=<hash>", report.markdown()) == snapshot
 
 
-def test_cli_drift_writes_json_and_markdown(recordings, tmp_path):
-    out_json, out_md = tmp_path / "drift.json", tmp_path / "drift.md"
-    result = CliRunner().invoke(main, ["drift", str(recordings[0]), str(recordings[1]), "--json", str(out_json),
-                                       "--markdown", str(out_md)])
+def test_cli_record_diff_writes_json_and_markdown(recordings, tmp_path):
+    out = tmp_path / "diff"
+    result = CliRunner().invoke(main, ["record", "diff", str(recordings[0]), str(recordings[1]), "-o", str(out)])
     assert result.exit_code == 0, result.output
+    out_json, out_md = out / "drift.json", out / "drift.md"
     data = orjson.loads(out_json.read_bytes())
     assert {"field_renamed", "retired", "record_count"} <= {f["kind"] for f in data["findings"]}
     assert out_md.read_text(encoding="utf-8").startswith("# Drift report")

@@ -141,7 +141,7 @@ def verify_command(file: str, backend_spec: str, record_dir: str | None, faults:
     text): calls to catalog tools run on the backend, keys filled by the runtime; resumable per chunk.
 
     \b
-      kopa apigen verify benchmark/apigen/xlam_kopa_100.jsonl --out runs/apigen-verify
+      kopa apigen verify tests/data/apigen/xlam_kopa_100.jsonl --out runs/apigen-verify
       kopa apigen verify my_slice.jsonl --faults realistic --out runs/slice-verify
     """
     from kopa.apigen.run import verify_run

@@ -162,6 +162,10 @@ class Catalog:
 
     platforms: Mapping[str, PlatformSpec]
     tools: Mapping[str, Tool]
+    # set only by `from_compiled`: what a lazy catalog resolves its tools and platforms from
+    _compiled: CompiledCatalog
+    _metas: dict[str, PlatformSpec]
+    _platform_of: dict[str, str]
 
     def __init__(self, platforms: list[PlatformSpec]) -> None:
         tools: dict[str, Tool] = {}

@@ -11,7 +11,6 @@ import orjson
 from kopa.cli_options import (
     backend_options,
     compose_backend,
-    deprecation_note,
     executor_options,
     out_option,
     workers_option,
@@ -37,7 +36,6 @@ def graph_group() -> None:
 @click.option("--path-seed", type=int, default=0, show_default=True,
               help="The seed Phase A samples its paths with: start tools, next edges, guessed arguments (the "
                    "fault seed is --faults PROFILE,seed=N; the world's, the backend's sim:seed=N).")
-@click.option("--seed", "deprecated_seed", type=int, default=None, hidden=True)
 @click.option("-T", "--iterations", type=click.IntRange(min=1), default=100, show_default=True,
               help="Phase A iterations T (the paper: 100); the run resumes per iteration.")
 @click.option("-M", "--paths", type=click.IntRange(min=1), default=500, show_default=True,
@@ -67,7 +65,7 @@ def graph_group() -> None:
               help="auto answers from the cache and asks the model on a miss; record always asks and stores; "
                    "replay never asks (a miss is an error).")
 def graph_build(backend_spec: str, record_dir: str | None, faults: str | None, path_seed: int,
-                deprecated_seed: int | None, iterations: int, paths: int, workers: int, executor: str,
+                iterations: int, paths: int, workers: int, executor: str,
                 address: str | None, out: str, force: bool, no_truth: bool, sampler: str, probe_edges: int,
                 proposer: str, filler: str, model: str | None, base_url: str | None, llm_cache: str | None,
                 llm_mode: str) -> None:
@@ -87,13 +85,6 @@ def graph_build(backend_spec: str, record_dir: str | None, faults: str | None, p
     from kopa.executor import open_executor
     from kopa.llm.client import ChatModelError
 
-    if deprecated_seed is not None:
-        # The old --seed was both the path seed and the fault seed; for one release it still is both,
-        # so an old command resumes its old run folder.
-        deprecation_note("--seed", "--path-seed (and --faults PROFILE,seed=N for the fault seed)")
-        path_seed = deprecated_seed
-        if faults is not None and faults.endswith(",seed=0"):
-            faults = faults.removesuffix("0") + str(deprecated_seed)
     spec = compose_backend(backend_spec, record_dir, faults)
     config = EdgeConfig(seed=path_seed, T=iterations, M=paths, sampler=sampler)
     out_dir = Path(out)
@@ -218,9 +209,7 @@ def graph_compare(run_dirs: tuple[str, ...], out: str | None) -> None:
                    "posterior mean; tab-separated).")
 @click.option("--include-pruned", is_flag=True, help="Keep the edges Phase A pruned (marked as such).")
 @out_option("The file to write G* to.", file=True)
-@click.option("--output", "deprecated_output", type=click.Path(dir_okay=False), default=None, hidden=True)
-def graph_export(run_dir: str, fmt: str, include_pruned: bool, out: str | None, deprecated_output: str | None
-                 ) -> None:
+def graph_export(run_dir: str, fmt: str, include_pruned: bool, out: str | None) -> None:
     """Export G* for downstream phases (Phase B synthesis).
 
     \b
@@ -228,9 +217,6 @@ def graph_export(run_dir: str, fmt: str, include_pruned: bool, out: str | None, 
     """
     from kopa.edge.graph import ToolGraph
 
-    if deprecated_output is not None:
-        deprecation_note("--output", "-o/--out")
-        out = out or deprecated_output
     if out is None:
         raise click.MissingParameter(param_hint="'-o' / '--out'", param_type="option")
     output, source = Path(out), Path(run_dir) / "graph.json"

@@ -11,7 +11,6 @@ from kopa.cli_options import (
     backend_options,
     check_llm_mode,
     compose_backend,
-    deprecated_option,
     executor_options,
     json_option,
     out_option,
@@ -178,7 +177,6 @@ def _with_run_options(f, rollouts: int):
     f = workers_option(4, "Episodes run in parallel (the results do not depend on it).")(f)
     f = click.option("--only", "only", default="", help="Comma-separated task ids or domains (default: all).")(f)
     f = tasks_option(f)
-    f = deprecated_option("--seeds", "--policy-seeds", "policy_seeds", type=IntList())(f)
     f = click.option("--policy-seeds", type=IntList(), default="0", show_default=True,
                      help="Comma-separated policy seeds: episodes are sampled once per seed and rollout "
                           "(95% CIs are across seeds). The world's seed is the backend's sim:seed=N.")(f)

@@ -1,4 +1,4 @@
-"""A recording's calls issued again on a backend, and the drift between the two: `kopa drift A B` where B
+"""A recording's calls issued again on a backend, and the drift between the two: `kopa record diff A B` where B
 is a backend string. Here, above the tools, not in kopa.record: it calls tools, and the recording layer
 sits below them."""
 
