@@ -4,12 +4,14 @@ and the configuration check a resumable run folder starts with."""
 from __future__ import annotations
 
 import fcntl
+import functools
+import inspect
 import os
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TypeVar
+from typing import ParamSpec, TypeVar
 
 import orjson
 
@@ -39,6 +41,13 @@ def write_atomic(path: Path, data: bytes) -> Path:
 
 
 T = TypeVar("T")
+P = ParamSpec("P")
+
+
+def sql_literal(text: str) -> str:
+    """`text` as a SQL string literal, its quotes doubled: DuckDB's COPY … TO and read_json take no bound
+    parameter for a path, and a path holding a ' must neither end the literal nor become SQL."""
+    return "'" + text.replace("'", "''") + "'"
 
 
 def read_appended(path: Path, parse: Callable[[bytes], T], *, error: type[Exception] = ValueError,
@@ -76,64 +85,112 @@ def drop_partial_line(path: Path) -> None:
         path.write_bytes(data[: data.rfind(b"\n") + 1])
 
 
-def claim_run_folder(out: Path, payload: dict, *, body: bytes, force: bool, what: str, error: type[Exception],
-                     stale: Iterable[str] = ("parts/*.jsonl",)) -> None:
-    """Make `out` a run folder of the configuration `payload` (written as `body` to config.json). A folder
-    made with another configuration is refused in one line naming the keys that differ, or with `force`
-    emptied of its `stale` files (globs below `out`) so nothing of the old run is resumed."""
-    path = out / "config.json"
-    if path.exists() and path.read_bytes() != body:
-        if not force:
-            old = orjson.loads(path.read_bytes())
-            changed = sorted(k for k in set(old) | set(payload) if old.get(k) != payload.get(k))
-            raise error(f"{out} holds {what} with another configuration ({', '.join(changed)} differ); "
-                        "use --force or another --out")
-        for pattern in stale:
-            for file in sorted(out.glob(pattern)):
-                file.unlink()
-    out.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, body)
+def _differences(old: dict, new: dict) -> str:
+    """'seed: 0 → 1; backend: "sim" → "live"', of the keys two manifests disagree on — a manifest's own keys
+    and those of its "config" — with values cut to 40 characters."""
+    def flat(manifest: dict) -> dict:
+        inner = manifest.get("config")
+        return {**{k: v for k, v in manifest.items() if k not in ("config", "digest")},
+                **(inner if isinstance(inner, dict) else {})}
+
+    old, new = flat(old), flat(new)
+
+    def short(value: object) -> str:
+        text = orjson.dumps(value).decode()
+        return text if len(text) <= 40 else text[:39] + "…"
+
+    changed = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
+    return "; ".join(f"{k}: {short(old.get(k))} → {short(new.get(k))}" for k in changed) or "its identity"
 
 
-def claim_digest_folder(out: Path, digest: str, config: dict, *, force: bool, what: str, error: type[Exception],
-                        stale: Iterable[str]) -> None:
-    """Make `out` a run folder of the configuration whose digest is `digest` (config.json holds the digest
-    and the configuration, so a refusal can name what differs). Another digest is refused in one line, or
-    with `force` its `stale` files (names below `out`) are removed so nothing of the old run is resumed."""
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / "config.json"
-    if path.exists():
-        old = orjson.loads(path.read_bytes())
-        if old.get("digest") != digest:
-            if not force:
-                before = old.get("config", {})
-                changed = {k: (before.get(k), v) for k, v in config.items() if before.get(k) != v}
-                raise error(f"{out} holds {what} with another configuration; differences (old, new): {changed}. "
-                            "Use --force to discard it, or another --out.")
-            for name in stale:
-                (out / name).unlink(missing_ok=True)
-    write_atomic(path, orjson.dumps({"config": config, "digest": digest},
-                                    option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n")
+class RunFolder:
+    """A run's output folder, the one way every command that writes a run claims and holds it.
+
+    `claim` makes it the folder of one configuration (config.json): a folder of another configuration is
+    refused in one line showing what differs, or with force emptied of what the old run left; `writing`
+    holds its lock, so a second writer is refused instead of interleaving appends; `appended` reads a log
+    the run appends to, refusing a damaged line; `file` names a file in it and refuses names that leave it.
+    """
+
+    def __init__(self, path: Path, *, what: str, error: type[Exception]) -> None:
+        self.path, self.what, self.error = path, what, error
+
+    def claim(self, manifest: dict, *, force: bool, stale: Iterable[str] = (), body: bytes | None = None) -> None:
+        """Write `manifest` to config.json (as `body` where the run fixes its bytes; else indented, key-sorted
+        JSON). The folder is another run's when its config.json holds another "digest" — or, for a manifest
+        without one, other bytes; `stale`: globs below the folder that `force` removes then."""
+        body = body if body is not None else orjson.dumps(manifest, option=orjson.OPT_INDENT_2
+                                                          | orjson.OPT_SORT_KEYS) + b"\n"
+        path = self.path / "config.json"
+        if path.exists():
+            before = path.read_bytes()
+            try:
+                old = orjson.loads(before)
+            except orjson.JSONDecodeError:
+                old = None
+            same = isinstance(old, dict) and (old.get("digest") == manifest["digest"] if "digest" in manifest
+                                              else before == body)
+            if not same:
+                if not force:
+                    what = (f"another configuration ({_differences(old, manifest)})" if isinstance(old, dict)
+                            else "a config.json that is not JSON")
+                    raise self.error(f"{self.path} holds {self.what} with {what}; use --force to discard it, or "
+                                     "another --out")
+                for pattern in stale:
+                    for file in sorted(self.path.glob(pattern)):
+                        file.unlink()
+        self.path.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, body)
+
+    @contextmanager
+    def writing(self, writer: str) -> Iterator[None]:
+        """Hold the folder's write lock while `writer` (a command, as a person would name it) writes it: a
+        second writer is refused in one line instead of interleaving its appends with the first one's — two
+        `kopa rl rollouts` on one --out once gave 21 groups for 17 tasks. An OS lock (flock) on `.lock`: it
+        goes with the process, so a killed run leaves no stale lock behind."""
+        self.path.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path / ".lock", os.O_RDWR | os.O_CREAT, 0o666 & ~_UMASK)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 32).decode(errors="replace").strip() or "another process"
+            os.close(fd)
+            raise self.error(f"{self.path} is being written by {writer} in process {holder}; wait for it to "
+                             "finish, or use another --out") from None
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, str(os.getpid()).encode(), 0)
+            yield
+        finally:
+            os.close(fd)  # closing the descriptor releases the lock
+
+    def appended(self, name: str, parse: Callable[[bytes], T], *, finished: bool = False) -> list[T]:
+        """The records of the log `name` the run appends to (read_appended, with this folder's error)."""
+        return read_appended(self.file(name), parse, error=self.error, finished=finished)
+
+    def file(self, name: str) -> Path:
+        """The path of `name` inside the folder; a name that would leave it (`..`, an absolute path, a task
+        id like `../../x`) is refused in one line."""
+        path = self.path / name
+        if Path(name).is_absolute() or ".." in Path(name).parts:
+            raise self.error(f"{name!r}: not a name inside {self.path} (it would write outside the run folder)")
+        return path
 
 
-@contextmanager
-def exclusive_writer(out: Path, what: str, error: type[Exception]) -> Iterator[None]:
-    """Hold `out`'s write lock while a run writes it: a second writer on the same folder is refused in one
-    line (`error`) instead of interleaving its appends with the first one's — two `kopa rl rollouts` on one
-    --out once gave 21 groups for 17 tasks. An OS lock (flock) on `out/.lock`: it goes with the process, so
-    a killed run leaves no stale lock behind."""
-    out.mkdir(parents=True, exist_ok=True)
-    fd = os.open(out / ".lock", os.O_RDWR | os.O_CREAT, 0o666 & ~_UMASK)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        holder = os.read(fd, 32).decode(errors="replace").strip() or "another process"
-        os.close(fd)
-        raise error(f"{out} is being written by {what} in process {holder}; wait for it to finish, or use "
-                    "another --out") from None
-    try:
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, str(os.getpid()).encode(), 0)
-        yield
-    finally:
-        os.close(fd)  # closing the descriptor releases the lock
+def writes_run(param: str, *, what: str, error: type[Exception], writer: str
+               ) -> Callable[[Callable[P, T]], Callable[P, T]]:
+    """Run the decorated function holding the write lock of the run folder its argument `param` names, from
+    before it claims the folder (a claim may clear an old run's files) to its last write: a second `writer`
+    on the same folder is refused in one line."""
+    def decorate(function: Callable[P, T]) -> Callable[P, T]:
+        signature = inspect.signature(function)
+
+        @functools.wraps(function)
+        def holding(*args: P.args, **kwargs: P.kwargs) -> T:
+            folder = Path(signature.bind(*args, **kwargs).arguments[param])
+            with RunFolder(folder, what=what, error=error).writing(writer):
+                return function(*args, **kwargs)
+
+        return holding
+
+    return decorate

@@ -156,7 +156,7 @@ def test_run_and_score_a_named_task_set(own_task_set, tmp_path):
 @pytest.mark.parametrize(("args", "message"), [
     (["--tasks", "/nonexistent/set"], "not a task set"),
     (["--only", "finance-001,nosuch-999"], "unknown task ids or domains: ['nosuch-999']"),
-    (["--seeds", "a,b"], "expected comma-separated integers"),
+    (["--policy-seeds", "a,b"], "expected comma-separated integers"),
     (["-n", "0"], "-n"),
 ])
 def test_bad_run_options_are_one_line_usage_errors(args, message, tmp_path):
@@ -247,13 +247,13 @@ def test_a_damaged_or_cut_episode_line_is_reported_never_scored_around(oracle_ru
 
 def test_a_folder_a_run_is_writing_is_refused_to_a_second_run_and_to_scoring(oracle_run, tmp_path):
     from kopa.eval.runner import RunFolderError
-    from kopa.fileio import exclusive_writer
+    from kopa.fileio import RunFolder
 
     folder, scored = oracle_run
     copy = tmp_path / "copy"
     shutil.copytree(folder, copy)
     before = (copy / "episodes.jsonl").read_bytes()
-    with exclusive_writer(copy, "a first run", RunFolderError):
+    with RunFolder(copy, what="a run", error=RunFolderError).writing("a first run"):
         with pytest.raises(RunFolderError, match=rf"is being written by .* in process {os.getpid()}"):
             run_bench(RunConfig(policy="oracle", rollouts=3, only=IDS), copy, workers=2)
         out = CliRunner().invoke(main, ["bench", "score", str(copy)])

@@ -83,7 +83,6 @@ def test_a_bad_faults_option_is_one_line(faults, fragment):
 
 
 @pytest.mark.parametrize(("args", "fragment"), [
-    (["--seeds", "x"], "Invalid value for '--seeds': 'x': expected comma-separated integers"),
     (["--policy-seeds", "x"], "Invalid value for '--policy-seeds': 'x': expected comma-separated integers"),
     (["--policy-seeds", ","], "give at least one integer"),
     (["--workers", "0"], "Invalid value for '--workers': 0 is not in the range x>=1"),

@@ -257,13 +257,13 @@ def test_a_model_policy_samples_each_rollout_with_its_own_seed(tmp_path):
 def test_a_second_rollouts_run_on_one_folder_is_refused_while_the_first_writes(tmp_path, in_process, config):
     """Two `kopa rl rollouts` on one --out once gave 21 groups for 17 tasks: the second is refused now,
     and the folder keeps the first one's bytes."""
-    from kopa.fileio import exclusive_writer
+    from kopa.fileio import RunFolder
 
     folder, groups, parquet = in_process
     copy = tmp_path / "copy"
     shutil.copytree(folder, copy)
     refused = pytest.raises(RolloutsError, match=r"is being written by another `kopa rl rollouts` in process")
-    with exclusive_writer(copy, "a first rollouts run", RolloutsError), refused:
+    with RunFolder(copy, what="rollouts", error=RolloutsError).writing("a first rollouts run"), refused:
         generate(config, copy)
     assert (copy / "rollouts.parquet").read_bytes() == parquet
     assert generate(config, copy) == groups

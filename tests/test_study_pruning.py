@@ -194,7 +194,7 @@ def test_a_folder_with_another_configuration_is_refused_by_field(tiny):
     from kopa.errors import UserError
 
     folder, _ = tiny
-    with pytest.raises(UserError, match="differs in: T"):
+    with pytest.raises(UserError, match=r"another configuration \(T: 2 → 3\)"):
         run_study(folder, TINY.model_copy(update={"T": 3}))
 
 

@@ -540,7 +540,7 @@ def test_synth_and_filter_commands_write_a_task_set(graph_run, tmp_path):
     # another seed in the same folder is refused in one line, not mixed in
     result = runner.invoke(main, ["edge", "synth", "--graph", str(out), "--out", str(run), "--count", "4",
                                   "--path-seed", "9"])
-    assert result.exit_code != 0 and "another configuration (seed differ)" in result.output
+    assert result.exit_code != 0 and "another configuration (seed: 0 → 9)" in result.output
     # both in one command: the same task set
     both = tmp_path / "both"
     result = runner.invoke(main, ["edge", "synth", "--graph", str(out), "--out", str(both), "--count", "4", "--filter"])

@@ -46,7 +46,7 @@ from kopa.apigen.verify import (
 from kopa.backends.spec import open_backend
 from kopa.catalog.loader import Catalog
 from kopa.errors import UserError
-from kopa.fileio import claim_run_folder, write_atomic
+from kopa.fileio import RunFolder, write_atomic, writes_run
 from kopa.rng import stream
 from kopa.tools.runtime import ToolRuntime
 
@@ -106,8 +106,8 @@ def _runtime(spec: str, catalog: Catalog) -> ToolRuntime:
 # ------------------------------------------------------------------------------------------ folders
 
 def _config(out: Path, payload: dict, force: bool) -> None:
-    claim_run_folder(out, payload, body=orjson.dumps(payload, option=_SORTED), force=force,
-                     what="an APIGen run", error=ApigenError, stale=("parts/*.jsonl", "values.json"))
+    RunFolder(out, what="an APIGen run", error=ApigenError).claim(
+        payload, body=orjson.dumps(payload, option=_SORTED), force=force, stale=("parts/*.jsonl", "values.json"))
 
 
 def _read_part(path: Path) -> list[Item] | None:
@@ -135,6 +135,7 @@ def tool_pool(catalog: Catalog, domains: frozenset[str], platforms: frozenset[st
             and (not platforms or t.platform in platforms) and (t.spec.real or not real_only)]
 
 
+@writes_run("out", what="an APIGen run", error=ApigenError, writer="another `kopa apigen generate`")
 def generate_run(out: Path, n: int, generator_factory: Callable[[ValueCache, str], Generator],
                  checker: SemanticChecker, catalog: Catalog, *, generator_name: str, backend_spec: str = "sim",
                  seed: int = 0, budget: int | None = None, domains: frozenset[str] = frozenset(),
@@ -218,6 +219,7 @@ def _one_sample(index: int, seed: int, apis: APISampler, examples: ExampleSample
                 outcomes=outcomes, calls=_spent(outcomes, catalog))
 
 
+@writes_run("out", what="an APIGen run", error=ApigenError, writer="another `kopa apigen verify`")
 def verify_run(source: Path, out: Path, checker: SemanticChecker, catalog: Catalog, *, backend_spec: str = "sim",
                force: bool = False, progress: Callable[[str, int, int], None] | None = None,
                stop_after_chunks: int | None = None) -> list[Item]:

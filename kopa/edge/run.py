@@ -28,7 +28,7 @@ from kopa.edge.phase_a import DYNAMIC_FIELDS as _DYNAMIC
 from kopa.edge.phase_a import PathLog, PhaseA, ReplicaSpec
 from kopa.errors import UserError
 from kopa.executor import Executor, open_executor
-from kopa.fileio import write_atomic
+from kopa.fileio import RunFolder, write_atomic, writes_run
 
 
 def posterior_state(graph: ToolGraph) -> list[list]:
@@ -53,26 +53,21 @@ def config_digest(config: EdgeConfig, backend_spec: str, roles: dict[str, str] |
     return hashlib.sha256(orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
+class EdgeRunError(UserError, ValueError):
+    """An EDGE run folder that cannot be used: another run's configuration, or another writer."""
+
+
 class EdgeRun:
     def __init__(self, out_dir: Path, config: EdgeConfig, backend_spec: str, *, force: bool = False,
                  roles: dict[str, str] | None = None) -> None:
         self.out = out_dir
         self.config = config
         self.backend_spec = backend_spec
-        out_dir.mkdir(parents=True, exist_ok=True)
-        manifest = out_dir / "config.json"
-        digest = config_digest(config, backend_spec, roles)
-        if manifest.exists():
-            old = orjson.loads(manifest.read_bytes())
-            if old["digest"] != digest and not force:
-                raise ValueError(f"{out_dir} holds an EDGE run with another configuration ({old['backend']}, "
-                                 f"{old['config']}); use --force or another --out")
-            if old["digest"] != digest:
-                for name in ("checkpoint.json", "skeleton.json", "edges.duckdb"):
-                    (out_dir / name).unlink(missing_ok=True)
-        write_atomic(manifest, orjson.dumps({"config": config.model_dump(mode="json"), "backend": backend_spec,
-                                              **({"roles": roles} if roles else {}), "digest": digest},
-                                             option=orjson.OPT_INDENT_2))
+        manifest = {"config": config.model_dump(mode="json"), "backend": backend_spec,
+                    **({"roles": roles} if roles else {}), "digest": config_digest(config, backend_spec, roles)}
+        # the backend and roles are part of the identity: shown beside the configuration when they differ
+        RunFolder(out_dir, what="an EDGE run", error=EdgeRunError).claim(manifest, body=orjson.dumps(manifest, option=orjson.OPT_INDENT_2), force=force,
+                          stale=("checkpoint.json", "skeleton.json", "edges.duckdb"))
 
     def skeleton(self, build: Callable[[], ToolGraph]) -> ToolGraph:
         path = self.out / "skeleton.json"
@@ -152,6 +147,7 @@ class EdgeRun:
             con.close()
 
 
+@writes_run("out_dir", what="an EDGE run", error=EdgeRunError, writer="another `kopa edge graph build`")
 def build_graph(out_dir: Path, config: EdgeConfig, backend_spec: str = "sim", *, workers: int = 1,
                 executor: Executor | None = None, force: bool = False, proposer=None, embedder=None,
                 tools: list | None = None, on_iteration: Callable[[int, dict[str, Any]], None] | None = None,

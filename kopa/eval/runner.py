@@ -44,7 +44,7 @@ from kopa.eval.policies.openai_agent import MAX_TOOL_CHARS
 from kopa.eval.scoring.episode import score_stored
 from kopa.eval.task import Target, Task, TaskSet, task_set
 from kopa.executor import Executor
-from kopa.fileio import claim_digest_folder, drop_partial_line, exclusive_writer, read_appended, write_atomic
+from kopa.fileio import RunFolder, drop_partial_line, read_appended, write_atomic
 
 INFRA_RETRIES = 1  # an infrastructure failure (not the model's) is retried once, then reported apart
 
@@ -216,8 +216,9 @@ def read_scores(folder: Path) -> list[ScoredEpisode]:
 
 
 def prepare_folder(config: RunConfig, out_dir: Path, force: bool) -> None:
-    claim_digest_folder(out_dir, config.digest(), config.model_dump(), force=force, what="a run",
-                        error=ConfigChanged, stale=("episodes.jsonl", "scores.jsonl", "scoring.json", UNPLAYED))
+    RunFolder(out_dir, what="a run", error=ConfigChanged).claim(
+        {"config": config.model_dump(), "digest": config.digest()}, force=force,
+        stale=("episodes.jsonl", "scores.jsonl", "scoring.json", UNPLAYED))
 
 
 def _sorted(items: list, tasks: list[Task] | tuple[Task, ...]) -> list:
@@ -231,7 +232,7 @@ def generate(config: RunConfig, out_dir: Path, *, workers: int = 4, force: bool 
     """Play every (task, seed, rollout) not yet in ``episodes.jsonl`` and append it there: on ``workers``
     threads, or as units on ``executor`` when one is given; then put the file in the canonical order."""
     checked = _checked_backend(config)  # before the folder is claimed: a refused backend leaves nothing behind
-    with exclusive_writer(out_dir, "another `kopa bench run`", RunFolderError):
+    with RunFolder(out_dir, what="a run", error=RunFolderError).writing("another `kopa bench run`"):
         return _generate(config, out_dir, checked, workers, force, executor, on_episode)
 
 
@@ -321,7 +322,9 @@ def _store(out_dir: Path, sink, episode: Episode, transcript: Transcript | None)
         return
     if transcript is not None:  # written first: an episode line always has its transcript
         name = transcript_name(episode.task_id, episode.seed, episode.rollout)
-        (out_dir / "transcripts" / name).write_bytes(
+        # through the folder: a task id is checked where tasks load, and a name that leaves the folder is
+        # refused here too (a task set from elsewhere, an id built by a caller)
+        RunFolder(out_dir, what="a run", error=RunFolderError).file(f"transcripts/{name}").write_bytes(
             orjson.dumps(transcript.model_dump(mode="json"), option=orjson.OPT_INDENT_2))
     sink.write(episode.model_dump_json().encode() + b"\n")
     sink.flush()
@@ -416,7 +419,7 @@ def score_run(run_dir: Path, out_dir: Path | None = None, *, judge_model: str | 
     (its calls go through the run's LLM cache, so a judged re-score replays offline)."""
     out_dir = out_dir or run_dir
     config = read_config(run_dir)
-    with exclusive_writer(run_dir, "`kopa bench run`", RunFolderError):  # not while its episodes are written
+    with RunFolder(run_dir, what="a run", error=RunFolderError).writing("`kopa bench run`"):  # not mid-run
         episodes = read_episodes(run_dir, finished=True)
     if not episodes:
         raise RunFolderError(f"{run_dir} has no episodes")

@@ -24,7 +24,7 @@ from kopa.catalog.loader import load_catalog
 from kopa.errors import UserError
 from kopa.eval.policies.prompt import initial_messages
 from kopa.eval.task import Target, Task
-from kopa.fileio import write_atomic
+from kopa.fileio import sql_literal, write_atomic
 
 AGENT_NAME = "tool_agent"
 ABILITY = "tool_calling"
@@ -77,8 +77,8 @@ def write_verl(path: Path, tasks: list[Task], targets: dict[str, Target], task_s
     con = duckdb.connect()
     try:
         con.execute("SET threads TO 1")
-        con.execute(f"COPY (SELECT * FROM read_json('{lines}', format='newline_delimited', sample_size=-1, "
-                    f"map_inference_threshold=-1)) TO '{partial}' (FORMAT PARQUET)")
+        con.execute(f"COPY (SELECT * FROM read_json({sql_literal(str(lines))}, format='newline_delimited', "
+                    f"sample_size=-1, map_inference_threshold=-1)) TO {sql_literal(str(partial))} (FORMAT PARQUET)")
     finally:
         con.close()
         lines.unlink(missing_ok=True)

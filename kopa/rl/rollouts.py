@@ -38,7 +38,7 @@ from kopa.eval.runner import RunConfig, make_policy, play_one
 from kopa.eval.scoring.episode import score_stored
 from kopa.eval.task import Target, Task, task_set
 from kopa.executor import Executor
-from kopa.fileio import claim_digest_folder, drop_partial_line, exclusive_writer, read_appended, write_atomic
+from kopa.fileio import RunFolder, drop_partial_line, read_appended, sql_literal, write_atomic
 from kopa.rl.advantages import EPSILON, group_advantages
 from kopa.rl.messages import episode_messages, tool_calls
 from kopa.rl.policy import MixedPolicy, parse_mixed
@@ -184,8 +184,9 @@ def play_unit(unit: GroupUnit, opened: Backend | None = None) -> dict[str, Any]:
 
 
 def _prepare(config: RolloutConfig, out: Path, force: bool) -> None:
-    claim_digest_folder(out, config.digest(), config.model_dump(), force=force, what="rollouts",
-                        error=RolloutsError, stale=("groups.jsonl", "rollouts.parquet", "stats.json", "report.md"))
+    RunFolder(out, what="rollouts", error=RolloutsError).claim(
+        {"config": config.model_dump(), "digest": config.digest()}, force=force,
+        stale=("groups.jsonl", "rollouts.parquet", "stats.json", "report.md"))
 
 
 def read_groups(out: Path, *, finished: bool = False) -> list[dict[str, Any]]:
@@ -214,7 +215,7 @@ def generate(config: RolloutConfig, out: Path, *, executor: Executor | None = No
     # this process use it, units on an executor open their own (one more open: a fraction of a second once
     # the world is built and cached).
     checked = open_checked(task_set(config.task_set).root, config.backend)
-    with exclusive_writer(out, "another `kopa rl rollouts`", RolloutsError):
+    with RunFolder(out, what="rollouts", error=RolloutsError).writing("another `kopa rl rollouts`"):
         return _generate(config, out, tasks, executor, force, on_group, checked)
 
 
@@ -315,7 +316,8 @@ def write_parquet(path: Path, groups: list[dict[str, Any]], config: RolloutConfi
         data = rows(groups, config)
         if data:
             con.executemany(f"INSERT INTO rollouts VALUES ({', '.join('?' for _ in COLUMNS)})", data)
-        con.execute(f"COPY (SELECT * FROM rollouts ORDER BY group_index, rollout) TO '{partial}' (FORMAT PARQUET)")
+        con.execute(f"COPY (SELECT * FROM rollouts ORDER BY group_index, rollout) TO {sql_literal(str(partial))} "
+                    "(FORMAT PARQUET)")
     finally:
         con.close()
     partial.replace(path)

@@ -21,7 +21,7 @@ from pathlib import Path
 import orjson
 
 from kopa.errors import UserError
-from kopa.fileio import write_atomic
+from kopa.fileio import RunFolder, writes_run
 from kopa.study.cell import run_unit
 from kopa.study.grid import StudyConfig, cells, units
 from kopa.study.prepare import build_skeleton_once, write_profiles, write_truth_once
@@ -33,22 +33,13 @@ DERIVED = ("skeleton.json", "truth.json", "grid.duckdb", "grid.duckdb.wal", "sum
 def open_folder(folder: Path, config: StudyConfig, *, force: bool = False) -> None:
     if any(c in str(folder) for c in ",@"):
         raise UserError(f"--out {folder}: the path may not contain ',' or '@' (it becomes part of a backend string)")
-    folder.mkdir(parents=True, exist_ok=True)
-    manifest = folder / "config.json"
-    digest = config.digest()
-    if manifest.exists():
-        old = orjson.loads(manifest.read_bytes())
-        if old.get("digest") != digest:
-            if not force:
-                changed = sorted(k for k, v in config.model_dump(mode="json").items() if old["config"].get(k) != v)
-                raise UserError(f"{folder} holds a pruning study with another configuration (differs in: "
-                                f"{', '.join(changed)}); use --force to start it over or another --out")
-            for name in DERIVED:
-                (folder / name).unlink(missing_ok=True)
-    write_atomic(manifest, orjson.dumps({"config": config.model_dump(mode="json"), "digest": digest},
-                                        option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS))
+    manifest = {"config": config.model_dump(mode="json"), "digest": config.digest()}
+    RunFolder(folder, what="a pruning study", error=UserError).claim(
+        manifest, body=orjson.dumps(manifest, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS), force=force,
+        stale=DERIVED)
 
 
+@writes_run("folder", what="a pruning study", error=UserError, writer="another `kopa study pruning`")
 def run_study(folder: Path, config: StudyConfig, *, executor: str = "local", workers: int = 1,
               address: str | None = None, force: bool = False, stop_after: int | None = None,
               on_start: Callable[[int, int], None] | None = None,

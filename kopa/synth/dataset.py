@@ -39,7 +39,7 @@ from kopa.catalog.loader import load_catalog
 from kopa.edge.graph import ToolGraph
 from kopa.errors import UserError
 from kopa.executor import LocalExecutor
-from kopa.fileio import claim_run_folder, write_atomic
+from kopa.fileio import RunFolder, sql_literal, write_atomic, writes_run
 from kopa.synth.audit import mix, query_audit
 from kopa.synth.audit import render as render_audit
 from kopa.synth.filters import Drop, Repeats, filter_candidates
@@ -79,8 +79,8 @@ def _load_graph_run(graph_run: Path) -> tuple[ToolGraph, dict[str, list[str]], s
 
 
 def _config(out: Path, payload: dict, force: bool) -> None:
-    claim_run_folder(out, payload, body=orjson.dumps(payload, option=_JSON | orjson.OPT_INDENT_2), force=force,
-                     what="a synthesis run", error=SynthError)
+    RunFolder(out, what="a synthesis run", error=SynthError).claim(
+        payload, body=orjson.dumps(payload, option=_JSON | orjson.OPT_INDENT_2), force=force, stale=("parts/*.jsonl",))
 
 
 def _line(item: Candidate | Failure) -> bytes:
@@ -142,6 +142,7 @@ def _run_chunk(job: ChunkJob, writer: QueryWriter | None = None) -> bytes:
     return data
 
 
+@writes_run("out", what="a synthesis run", error=SynthError, writer="another `kopa edge synth` or `edge filter`")
 def synth_run(graph_run: Path, out: Path, n: int, *, seed: int = 0, workers: int = 1, backend_spec: str = "sim",
               hold_out: frozenset[str] = frozenset(), writer: QueryWriter | None = None, force: bool = False,
               max_pages: int = MAX_PAGES,
@@ -294,6 +295,7 @@ def _filter_chunk(job: FilterJob) -> bytes:
                          "drops": [d.model_dump() for d in drops], "notes": notes})
 
 
+@writes_run("out", what="a synthesis run", error=SynthError, writer="another `kopa edge synth` or `edge filter`")
 def filter_run(out: Path, progress: Callable[[str, int, int], None] | None = None,
                judges: tuple[ModelJudge, ModelJudge] | None = None, solver: ModelSolver | None = None,
                workers: int = 1) -> tuple[list[Candidate], list[Drop], dict[str, int]]:
@@ -477,7 +479,7 @@ def write_parquet(path: Path, kept: list[Candidate], provenance: dict) -> None:
                     "junctions VARCHAR, provenance VARCHAR)")
         if rows:
             con.executemany(f"INSERT INTO dataset VALUES ({', '.join('?' for _ in columns)})", rows)
-        con.execute(f"COPY dataset TO '{partial}' (FORMAT PARQUET)")
+        con.execute(f"COPY dataset TO {sql_literal(str(partial))} (FORMAT PARQUET)")
     finally:
         con.close()
     partial.replace(path)  # an interrupted write never leaves half a file
