@@ -3,7 +3,8 @@
 A reader pastes these lines; a renamed option or command (`--seed` → `--world-seed`, `kopa drift` →
 `kopa record diff`) once stayed in the README for weeks. Each line is parsed by click as `kopa` would parse
 it — the command path resolved, every option and argument matched by click's parser — without running
-the command (the lines build full worlds, train, serve) or converting values. The README's two set-up commands run for real in tests/test_bootstrap.py.
+the command (the lines build full worlds, train, serve) or converting values. The README's two set-up
+commands run for real in tests/test_bootstrap.py.
 """
 
 from __future__ import annotations
