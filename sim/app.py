@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import threading
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 import orjson
 
-from sim.drift import DriftView, Scenario
 from sim.endpoints import Endpoint, conditions
 from sim.families import load_family
 from sim.history import HistoryCache, Selection
@@ -21,6 +21,9 @@ from sim.http import SimRequest, SimResponse
 from sim.keys import KeyPolicy
 from sim.registry import HOST_FAMILY, check_declared, served_modules
 from sim.world.build import World
+
+if TYPE_CHECKING:
+    from sim.drift import DriftView, Scenario
 
 
 class Simulator:
@@ -44,6 +47,9 @@ class Simulator:
         self.history = HistoryCache(world.config)
         self.drift: DriftView | None = None
         if drift is not None and epoch > 0:
+            # here: its scenario models cost every start ~50 ms, and most runs serve no drift
+            from sim.drift import DriftView
+
             self.drift = DriftView(drift, epoch, self)
 
     def _add(self, endpoints, platform: str | None) -> None:

@@ -167,13 +167,13 @@ def sim_config(options: dict[str, str], spec: str = "sim") -> WorldConfig:
 
 def sim_drift(options: dict[str, str], spec: str = "sim"):
     """The drift scenario and epoch a `sim:…,drift=NAME,epoch=N` backend serves (None, 0 without drift)."""
+    if "drift" not in options and "epoch" not in options:
+        return None, 0  # before importing sim.drift: its scenario models cost every start ~50 ms
     from sim.drift import load_scenario, scenario_path, shipped_scenarios
 
     shipped = tuple(shipped_scenarios())
-    if "epoch" in options and "drift" not in options:
-        raise fail(spec, f"epoch= needs a drift scenario: add drift=NAME ({', '.join(shipped)} or a TOML file)")
     if "drift" not in options:
-        return None, 0
+        raise fail(spec, f"epoch= needs a drift scenario: add drift=NAME ({', '.join(shipped)} or a TOML file)")
     name = options["drift"]
     epoch = parse_int(spec, "epoch", options.get("epoch", "0"), minimum=0)
     if not scenario_path(name).exists():
