@@ -113,6 +113,19 @@ def test_graph_code_reads_no_format_id_and_no_simulator(path):
     assert _violations(path) == []
 
 
+def _synthesis_modules() -> list[Path]:
+    """Synthesis (EDGE Phase B, APIGen) and the RL exports see a tool as a model does too (DESIGN decision 2):
+    they may read a tool's spec — its names, descriptions, types — but a date or a code only as documented
+    (kopa.catalog.view: pattern and wording), never by format identifier, and nothing of the simulator."""
+    root = EDGE_DIR.parent
+    return sorted(p for package in ("synth", "apigen", "rl") for p in (root / package).glob("*.py"))
+
+
+@pytest.mark.parametrize("path", _synthesis_modules(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_synthesis_code_reads_no_format_id_and_no_simulator(path):
+    assert [f for f in _violations(path) if "raw .spec" not in f] == []
+
+
 # ---------------------------------------------------------------- renaming the format identifiers
 
 def _renaming() -> dict[str, str]:

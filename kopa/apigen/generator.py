@@ -24,6 +24,8 @@ from kopa.apigen.record import XRecord, catalog_tool, tool_json
 from kopa.apigen.sampler import Prompt, cached_values, entity_params, varying_param
 from kopa.apigen.values import ValueCache
 from kopa.catalog.models import ParamSpec, Tool
+from kopa.catalog.view import param_view
+from kopa.edge.plan import date_form
 from kopa.llm.client import ChatModel
 from kopa.synth.frames import josa
 from kopa.synth.trajectory import param_label
@@ -68,11 +70,12 @@ class TemplateGenerator:
     def _value(self, tool: Tool, p: ParamSpec, rng: np.random.Generator) -> Any:
         if p.enum:
             return p.enum[int(rng.integers(len(p.enum)))]
-        if p.format == "yyyymmdd":
+        form = date_form(param_view(p))  # a date as the docs show it, not a format identifier
+        if form == "yyyymmdd":
             return self.day
-        if p.format == "yyyymm":
+        if form == "yyyymm":
             return self.day[:6]
-        if p.format == "yyyy":
+        if form == "yyyy":
             return str(int(self.day[:4]) - 1)
         guessed = self.cache.values.get(p.name) or []
         if guessed and rng.random() < self.guess_rate:  # a value seen elsewhere under this name, unchecked
@@ -95,7 +98,7 @@ class TemplateGenerator:
                     args[p.name] = value
         if not args and fixed is None:
             optional = [p for p in params if not p.required and cached_values(p, self.cache, tool.name)
-                        and p.format not in ("yyyymmdd", "yyyymm")]
+                        and date_form(param_view(p)) not in ("yyyymmdd", "yyyymm")]
             if optional:
                 p = optional[int(rng.integers(len(optional)))]
                 args[p.name] = self._value(tool, p, rng)

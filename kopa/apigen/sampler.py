@@ -16,11 +16,10 @@ from pydantic import BaseModel, ConfigDict
 
 from kopa.apigen.record import XRecord
 from kopa.apigen.values import ValueCache
-from kopa.catalog.formats import pattern_of
 from kopa.catalog.loader import Catalog
 from kopa.catalog.models import ParamSpec, Tool
 from kopa.catalog.view import param_view
-from kopa.edge.plan import is_generic
+from kopa.edge.plan import date_form, is_generic
 
 Style = Literal["simple", "multiple", "parallel", "parallel_multiple"]
 STYLES: tuple[Style, ...] = ("simple", "multiple", "parallel", "parallel_multiple")
@@ -57,14 +56,14 @@ def cached_values(param: ParamSpec, cache: ValueCache, tool: str | None = None) 
     where eight digits are documented)."""
     seen = (cache.own.get(tool) or {}).get(param.name) if tool else None
     seen = seen or cache.values.get(param.name) or []
-    pattern = pattern_of(param.format) if param.format and param.type == "string" else None
+    pattern = param_view(param).pattern  # the documented pattern (strings only), as a model reads it
     if pattern is None:
         return list(seen)
     return [v for v in seen if re.fullmatch(pattern, v, flags=re.ASCII)]
 
 
 def fillable(param: ParamSpec, cache: ValueCache) -> bool:
-    return bool(param.enum) or param.default is not None or param.format in ("yyyymmdd", "yyyymm", "yyyy") \
+    return bool(param.enum) or param.default is not None or date_form(param_view(param)) is not None \
         or bool(cached_values(param, cache))
 
 
@@ -76,7 +75,7 @@ def entity_params(tool: Tool) -> list[ParamSpec]:
 def varying_param(tool: Tool, cache: ValueCache) -> ParamSpec | None:
     """The parameter a parallel sample varies: the first required entity parameter with two or more cached
     values (or enum values), else the first optional one."""
-    options = [p for p in entity_params(tool) if p.format is None or p.format not in ("yyyymmdd", "yyyymm")]
+    options = [p for p in entity_params(tool) if date_form(param_view(p)) not in ("yyyymmdd", "yyyymm")]
     ranked = [p for p in options if p.required] + [p for p in options if not p.required]
     for p in ranked:
         if len(p.enum or []) >= 2 or len(cached_values(p, cache, tool.name)) >= 2:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from kopa.catalog.view import ParamView, ToolView
+from kopa.catalog.view import FieldView, ParamView, ToolView
 
 if TYPE_CHECKING:
     from kopa.edge.proposer import Proposal
@@ -51,9 +51,9 @@ def is_generic(param: ParamView) -> bool:
 DATE_FORMS = (("yyyymmdd", r"^\d{8}$", "YYYYMMDD"), ("yyyymm", r"^\d{6}$", "YYYYMM"), ("yyyy", r"^\d{4}$", "YYYY"))
 
 
-def date_form(param: ParamView) -> str | None:
-    """'yyyymmdd', 'yyyymm' or 'yyyy' when the parameter is documented as a date of that form (an
-    8-digit pattern alone may be a DART 고유번호; the wording YYYYMMDD tells them apart), else None."""
+def date_form(param: ParamView | FieldView) -> str | None:
+    """'yyyymmdd', 'yyyymm' or 'yyyy' when the parameter (or output field) is documented as a date of that
+    form (an 8-digit pattern alone may be a DART 고유번호; the wording YYYYMMDD tells them apart), else None."""
     text = param.text
     for form, pattern, word in DATE_FORMS:
         if param.pattern == pattern and word in text:

@@ -18,6 +18,8 @@ from typing import Any, Literal
 import numpy as np
 
 from kopa.catalog.models import Tool
+from kopa.catalog.view import field_view
+from kopa.edge.plan import date_form
 from kopa.synth.frames import ISO_DAY, description_label, spoken
 
 PHI = 5  # the paper's fan-out budget φ
@@ -82,7 +84,8 @@ def is_measure(tool: Tool, name: str) -> bool:
     """A field the catalog documents as a measure: no code format, and a description that does not call
     it an identifier or a date."""
     spec = _field_spec(tool, name)
-    return spec is not None and spec.format is None and not any(w in spec.description for w in _NOT_QUANTITY)
+    return spec is not None and field_view(spec).format_description is None \
+        and not any(w in spec.description for w in _NOT_QUANTITY)
 
 
 def numbers(values: list[Any]) -> list[Decimal | None]:
@@ -114,7 +117,7 @@ def is_quantity(tool: Tool, name: str, records: list[dict], parsed: list[Decimal
 def is_date(tool: Tool, name: str, records: list[dict]) -> bool:
     """A field of days, all written one way: 20260128, or 2026-01-28 (the National Assembly's 제안일)."""
     spec = _field_spec(tool, name)
-    if spec is None or not (spec.format == "yyyymmdd" or spec.description.strip().endswith("일")
+    if spec is None or not (date_form(field_view(spec)) == "yyyymmdd" or spec.description.strip().endswith("일")
                             or any(w in spec.description for w in ("일자", "날짜", "일시"))):
         return False
     values = {str(r.get(name, "")) for r in records}

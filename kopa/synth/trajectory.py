@@ -27,8 +27,9 @@ from pydantic import BaseModel, ConfigDict
 from kopa.backends.spec import Backend
 from kopa.catalog.loader import Catalog
 from kopa.catalog.models import FieldSpec, ParamSpec, Tool
+from kopa.catalog.view import field_view, param_view
 from kopa.edge.graph import Edge, ToolGraph
-from kopa.edge.plan import is_generic
+from kopa.edge.plan import date_form, is_generic
 from kopa.eval.environment import Environment
 from kopa.eval.golden import GoldenError, GoldenExecutor
 from kopa.eval.targets import compute_target
@@ -69,7 +70,6 @@ REAL_SHARE = 0.6
 NARROW_SHARE = 0.3
 EARLIER_DAYS = 4  # a dated start with nothing for today tries this many days back (a long weekend)
 _HANGUL = re.compile(r"[가-힣]")
-_PERIOD_FORMATS = frozenset({"yyyymmdd", "yyyymm", "yyyy", "yyyyq", "date_range", "age", "hh"})
 
 
 class _Model(BaseModel):
@@ -282,11 +282,12 @@ def param_value(param: ParamSpec, cache: dict[str, list[str]], today: str, rng: 
         return stated[int(rng.integers(len(stated)))]
     if param.default is not None:
         return param.default
-    if param.format == "yyyymmdd":
+    form = date_form(param_view(param))  # a date as the docs show it, not a format identifier
+    if form == "yyyymmdd":
         return day
-    if param.format == "yyyymm":
+    if form == "yyyymm":
         return day[:6]
-    if param.format == "yyyy":
+    if form == "yyyy":
         return str(int(day[:4]) - 1)
     seen = [v for v in cached_values(param, cache) if v not in avoid and value_phrase(param, v) is not None]
     if seen:
@@ -491,7 +492,8 @@ class ChainBuild:
         has ("1월 29일 코스피")."""
         today = date.fromisoformat(self.ctx.today)
         specs = {p.name: p for p in tool.spec.params}
-        dated = [k for k, v in args.items() if specs[k].format == "yyyymmdd" and v == today.strftime("%Y%m%d")]
+        dated = [k for k, v in args.items()
+                 if date_form(param_view(specs[k])) == "yyyymmdd" and v == today.strftime("%Y%m%d")]
         if not dated:
             return []
         return [{**args, **dict.fromkeys(dated, (today - timedelta(days=back)).strftime("%Y%m%d"))}
@@ -737,7 +739,8 @@ class ChainBuild:
             for n in sorted(set(names) - set(texts)):
                 value = number(records[0][n])
                 spec = _field_spec(tool, n)
-                if value is None or spec is None or spec.format is not None or not _measure(spec.description):
+                if value is None or spec is None or field_view(spec).format_description is not None \
+                        or not _measure(spec.description):
                     continue
                 places = _places(value)
                 if places is not None:
