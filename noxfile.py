@@ -3,7 +3,7 @@
     nox -s demo     install kopa and run the main job on the embedded simulator: multi-step chains, then
                     KOPA-Bench with the offline baselines (a table and runs/baselines/report.md)
     nox             the default sessions: tests, perf_smoke, ray, rl, clients and wheel (what CI runs)
-    nox -s tests    install kopa with test extras, lint, and run the fast test suite
+    nox -s tests    install kopa with test extras, lint, type-check (mypy) and run the fast test suite
     nox -s ray      install kopa with the ray extra and run the Ray executor's tests on a local
                     ray.init(num_cpus=2): the same bytes as in-process (skipped by `tests`, which has no Ray)
     nox -s rl       kopa inside the real verl on CPU (CPU torch, verl without its GPU stack): verl's tool-call
@@ -60,6 +60,7 @@ def demo(session: nox.Session) -> None:
 def tests(session: nox.Session) -> None:
     session.install("-e", ".[test]")
     session.run("ruff", "check", "kopa", "sim", "tests", "benchmark", "noxfile.py", "setup.py", "bootstrap.py")
+    session.run("mypy")  # kopa and sim, as pyproject's [tool.mypy] says
     session.run("pytest", "-n", "2", *session.posargs)
 
 

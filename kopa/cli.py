@@ -35,7 +35,9 @@ class OneLineError(click.ClickException):
 
     def __init__(self, message: str, exit_code: int) -> None:
         super().__init__(" ".join(part.strip() for part in message.splitlines() if part.strip()) or "error")
-        self.exit_code = exit_code
+        # click annotates exit_code ClassVar, yet reads it off the instance (sys.exit(e.exit_code)): the code
+        # of the error this one stands for is kept per instance
+        self.exit_code = exit_code  # type: ignore[misc]
 
     def show(self, file: Any = None) -> None:
         click.echo(f"Error: {self.message}", err=True)

@@ -91,7 +91,7 @@ class EndpointOverride(Rates):
     path_prefix: str = "/"
 
 
-_ZERO = {**dict.fromkeys(KINDS, 0.0), "latency": 0.0}
+_ZERO: dict[str, float] = {**dict.fromkeys(KINDS, 0.0), "latency": 0.0}
 
 
 class FaultProfile(BaseModel):

@@ -124,8 +124,9 @@ ENTITY_ROLES: dict[str, dict[str, Role]] = {
 
 # Generic names a dataset may use instead, per wire style: the same name means different entities in
 # different datasets (CODE is a 시군코드 here, a 국회의원코드 there).
-GENERIC_WIRES = {"upper": {"code": ("CODE", "CD"), "no": ("NO",), "name": ("NM",)},
-                 "camel": {"code": ("code",), "no": ("no",), "name": ("name",)}}
+GENERIC_WIRES: dict[str, dict[str, tuple[str, ...]]] = {
+    "upper": {"code": ("CODE", "CD"), "no": ("NO",), "name": ("NM",)},
+    "camel": {"code": ("code",), "no": ("no",), "name": ("name",)}}
 GENERIC_SHARE = 0.12  # chance that a column with a generic class gets its generic name
 USUAL_SHARE = 0.5  # chance that a column gets its platform's usual name (else one of the variants)
 

@@ -211,6 +211,10 @@ def make_handler(simulator: Simulator, *, quiet: bool = True, faults: ServedFaul
         _linger = False
         _logged_line = "-"
         _secrets: frozenset[str] = frozenset()
+        # http.server's own, undeclared in typeshed: the header lines send_header has buffered, and the
+        # table that escapes control characters in a logged line
+        _headers_buffer: list[bytes]
+        _control_char_table: dict[int, str]
 
         def setup(self) -> None:
             super().setup()
@@ -292,7 +296,7 @@ def make_handler(simulator: Simulator, *, quiet: bool = True, faults: ServedFaul
             self.path = "/" + target.lstrip("/") if target.startswith("//") else target
             reader.phase(limits.header_timeout, limits.max_header_bytes)
             try:
-                self.headers = http.client.parse_headers(reader, _class=self.MessageClass)  # type: ignore[arg-type]
+                self.headers = http.client.parse_headers(reader, _class=self.MessageClass)
             except (http.client.HTTPException, _TooLarge):  # a line too long, too many or too much
                 self._reject(HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "request headers too large")
                 return False
@@ -379,6 +383,7 @@ def make_handler(simulator: Simulator, *, quiet: bool = True, faults: ServedFaul
             assert faults is not None
             time.sleep(decision.delay * faults.time_scale)
             kind = decision.kind
+            assert kind is not None  # _answer hands on only a decision of a fault
             if kind in ("timeout", "connection_reset"):
                 # A timeout: the answer never comes. A reset: RST instead of FIN (linger 0).
                 if kind == "connection_reset":
@@ -516,6 +521,7 @@ class SimServer:
     @property
     def url(self) -> str:
         host, port = self.httpd.server_address[:2]
+        assert isinstance(host, str)  # a bound socket's own address (getsockname) names its host as text
         return f"http://{host}:{port}"
 
     def start(self) -> SimServer:

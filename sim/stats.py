@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from pydantic import BaseModel
 
@@ -28,8 +30,8 @@ def endpoint_stats(simulator: Simulator) -> list[EndpointStats]:
         table = simulator.world.table(ep.table)
         base = table.select(list(ep.fixed))
         eq = next(((p, b) for p, b in ep.binds.items() if b.op == "eq"), None)
-        stats = dict(key_param=None, distinct_values=None, per_value_min=None, per_value_median=None,
-                     per_value_p90=None, per_value_max=None)
+        stats: dict[str, Any] = dict(key_param=None, distinct_values=None, per_value_min=None,
+                                     per_value_median=None, per_value_p90=None, per_value_max=None)
         if eq is not None and len(base):
             codes = table.cols[eq[1].column].codes[base]
             counts = np.bincount(codes)

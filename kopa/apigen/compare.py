@@ -176,13 +176,13 @@ def compare_runs(apigen_run: Path, edge_run: Path, out: Path, *, drift: str, fau
 
 
 def _edge_drops(run: Path) -> dict[str, Any]:
-    drops = Counter()
+    drops: Counter[str] = Counter()
     path = run / "dropped.jsonl"
     if path.exists():
         for line in path.read_bytes().splitlines():
             d = orjson.loads(line)
             drops[f"{d['stage']}:{d['reason']}"] += 1
-    failures = Counter()
+    failures: Counter[str] = Counter()
     fpath = run / "failures.jsonl"
     if fpath.exists():
         for line in fpath.read_bytes().splitlines():

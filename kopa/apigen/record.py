@@ -64,8 +64,8 @@ class XRecord(_Model):
     provenance: dict[str, Any] = Field(default_factory=dict)
 
     def line(self, extra: dict[str, Any] | None = None) -> bytes:
-        body = {"id": self.id, "query": self.query, "tools": [tool_json(t) for t in self.tools],
-                "answers": [{"name": c.name, "arguments": c.arguments} for c in self.answers]}
+        body: dict[str, Any] = {"id": self.id, "query": self.query, "tools": [tool_json(t) for t in self.tools],
+                                "answers": [{"name": c.name, "arguments": c.arguments} for c in self.answers]}
         if self.style is not None:
             body["style"] = self.style
         body["provenance"] = self.provenance
@@ -133,8 +133,8 @@ def parse_tools(value: Any) -> list[XTool]:
             raise RecordError(f"tools[{i}] has no name")
         params_raw = raw.get("parameters") or {}
         if isinstance(params_raw, dict) and params_raw.get("type") == "object" and "properties" in params_raw:
-            required = set(params_raw.get("required") or [])  # OpenAI / JSON-schema shape
-            params_raw = {k: {**v, "required": k in required} for k, v in params_raw["properties"].items()}
+            listed = set(params_raw.get("required") or [])  # OpenAI / JSON-schema shape
+            params_raw = {k: {**v, "required": k in listed} for k, v in params_raw["properties"].items()}
         if not isinstance(params_raw, dict):
             raise RecordError(f"tools[{i}].parameters is not an object")
         params = {}

@@ -243,8 +243,8 @@ def execute(record: XRecord, runtime: ToolRuntime, catalog: Catalog) -> list[Cal
 
 def execution_verdict(record_id: str, outcomes: list[CallOutcome]) -> Verdict | None:
     """The failing verdict (a counted failure first: it is the sample's; else an environmental one), or None."""
-    failures = [(i, failure_reason(o)) for i, o in enumerate(outcomes)]
-    failures = [(i, f) for i, f in failures if f is not None]
+    reasons = [(i, failure_reason(o)) for i, o in enumerate(outcomes)]
+    failures = [(i, f) for i, f in reasons if f is not None]
     retried = sum(o.attempts > 1 and o.ok for o in outcomes)
     counted = [(i, f) for i, f in failures if f[1]]
     chosen = counted[0] if counted else (failures[0] if failures else None)

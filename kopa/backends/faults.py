@@ -82,7 +82,9 @@ class FaultTransport(httpx.BaseTransport):
 
     def _over_quota(self, host: str) -> bool:
         system = key_system_of_host().get(host)
-        limit = self.profile.quotas.get(system) if system else None
+        if not system:
+            return False
+        limit = self.profile.quotas.get(system)
         if limit is None:
             return False
         with self._lock:

@@ -67,7 +67,7 @@ class BackendSpec(BaseModel):
             else:
                 target, _, option_text = body.partition(",")
             options = parse_options(text, name, option_text, OPTIONS[name])
-            layers.append(Layer(kind=name, target=target.strip(), options=tuple(options.items())))  # type: ignore[arg-type]
+            layers.append(Layer(kind=name, target=target.strip(), options=tuple(options.items())))
             if not inner:
                 return cls(layers=tuple(layers))
             rest = inner

@@ -14,7 +14,7 @@ from typing import Any
 import orjson
 
 from kopa.backends.spec import Backend, KeySource, fail, one_line, open_backend, parse_options, suggest
-from kopa.record.cassette import EXTENSIONS, CassetteStore
+from kopa.record.cassette import EXTENSIONS, CassetteStore, is_cassette_format
 from kopa.record.recorder import SnapshotRecorder
 from kopa.record.snapshot import Snapshot
 from kopa.record.transports import RecordingTransport, ReplayTransport, SnapshotTransport
@@ -110,7 +110,7 @@ def _open_record(spec: str, rest: str, *, strict_keys: bool) -> Backend:
         raise fail(spec, f"record needs the backend to record from after @, e.g. record:{directory}@live "
                          f"(the real hosts) or record:{directory}@sim (the simulator)")
     fmt = options.get("format", DEFAULT_FORMAT)
-    if fmt not in EXTENSIONS:
+    if not is_cassette_format(fmt):
         raise fail(spec, f"format={fmt!r} is not a cassette format{suggest(fmt, tuple(EXTENSIONS))}; "
                          f"valid: {', '.join(EXTENSIONS)}")
     inner = open_backend(inner_spec, strict_keys=strict_keys)
@@ -121,14 +121,15 @@ def _open_record(spec: str, rest: str, *, strict_keys: bool) -> Backend:
             raise fail(spec, f"{directory} was recorded from {recorded_from!r}, not {inner.provenance!r}; "
                              "record into a new directory")
     directory.mkdir(parents=True, exist_ok=True)
-    manifest = {"backend": inner.provenance, "today": inner.today().isoformat(), "format": fmt,
+    today = inner.today().isoformat()
+    manifest = {"backend": inner.provenance, "today": today, "format": fmt,
                 "virtual_clock": inner.virtual_today is not None}
     tmp = previous.with_name(f".{MANIFEST}.tmp")
     tmp.write_bytes(orjson.dumps(manifest, option=orjson.OPT_INDENT_2))
     os.replace(tmp, previous)  # whole or absent: a kill -9 here must not leave a manifest a rerun rejects
     snapshot = Snapshot(directory / SNAPSHOT)
     snapshot.set_meta("backend", inner.provenance)
-    snapshot.set_meta("today", manifest["today"])
+    snapshot.set_meta("today", today)
     clock = _clock(inner)
     transport = RecordingTransport(inner.transport, CassetteStore(directory, fmt), snapshot, clock,
                                    inner.provenance)

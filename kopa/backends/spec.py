@@ -41,7 +41,7 @@ def fail(spec: str, problem: str) -> BackendError:
     return BackendError(f"backend {spec!r}: {one_line(problem)}")
 
 
-def one_line(text: str) -> str:
+def one_line(text: object) -> str:
     return "; ".join(part.strip() for part in str(text).splitlines() if part.strip())
 
 

@@ -28,11 +28,13 @@ def load_run(folder: Path) -> dict[str, Any]:
     n_min = manifest["config"]["n_min"]
     con = duckdb.connect(str(folder / "edges.duckdb"), read_only=True)
     try:
-        edges, attempted, judged = con.execute(
+        counts = con.execute(
             "SELECT count(*), count(*) FILTER (attempts > 0), count(*) FILTER (attempts >= ?) FROM edges",
             [n_min]).fetchone()
     finally:
         con.close()
+    assert counts is not None  # an aggregate answers one row
+    edges, attempted, judged = counts
     return {"name": folder.name, "config": manifest["config"], "backend": manifest["backend"],
             "figures": figures, "edges": edges, "attempted": attempted, "judged": judged}
 

@@ -234,7 +234,7 @@ class PhaseA:
         self.replica = replica
         self._runtime_factory = runtime_factory or self._default_runtime
         self._starts = sorted({e.source for e in graph.edges.values()})
-        self._schedule: tuple[int, list[Edge]] | None = None
+        self._schedule: tuple[int, list[tuple[Edge, ...]]] | None = None
         # start tool → (paths started there, of which its call answered with records); the coverage
         # sampler stops sending paths to a source that never answers
         self.starts_seen: dict[str, tuple[int, int]] = {}
@@ -393,12 +393,13 @@ class PhaseA:
         else:
             if self.replica is None:
                 raise ValueError("path batches on another process need the PhaseA's replica spec")
-            logs = sorted(self._run_batches(executor, iteration, indices), key=lambda g: g.path)
+            logs = sorted(self._run_batches(executor, self.replica, iteration, indices), key=lambda g: g.path)
         self._apply(logs, iteration)
         self.iteration = iteration
         return logs
 
-    def _run_batches(self, executor: Executor, iteration: int, indices: list[int]) -> list[PathLog]:
+    def _run_batches(self, executor: Executor, replica: ReplicaSpec, iteration: int, indices: list[int]
+                     ) -> list[PathLog]:
         """One batch per worker, interleaved (every batch gets paths of every kind; the result does not
         depend on it). When this process is one of the workers it runs the first batch itself, on its
         own graph and cache — the very state the snapshot holds — while the executor runs the rest."""
@@ -406,7 +407,7 @@ class PhaseA:
         parts = [indices[w::workers] for w in range(workers)]
         here = parts.pop(0) if executor.caller_is_a_worker else []
         snapshot = snapshot_posteriors(self.graph) if parts else {}
-        batches = [PathBatch(self.replica, iteration, tuple(part), snapshot, self.cache, self.starts_seen)
+        batches = [PathBatch(replica, iteration, tuple(part), snapshot, self.cache, self.starts_seen)
                    for part in parts]
         with ThreadPoolExecutor(1) as waiter:  # waits on the executor while this thread runs paths
             elsewhere = waiter.submit(executor.map, run_path_batch, batches)
@@ -446,8 +447,8 @@ class PhaseA:
         steps = [s for log in logs for s in log.steps]
         self.history.append({
             "iteration": iteration,
-            "trajectory_pass_rate": float(np.mean([log.passed for log in logs if log.steps] or [0.0])),
-            "step_success_rate": float(np.mean([s.outcome in ("semantic", "generic") for s in steps] or [0.0])),
+            "trajectory_pass_rate": float(np.mean([log.passed for log in logs if log.steps] or [False])),
+            "step_success_rate": float(np.mean([s.outcome in ("semantic", "generic") for s in steps] or [False])),
             "edges_retained": float(sum(not e.pruned for e in self.graph.edges.values())),
             "calls": float(len(steps)),
         })

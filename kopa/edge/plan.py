@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
@@ -32,13 +32,27 @@ class ParamSource(BaseModel):
     values: list[str] = []
 
 
-def is_paging(param: ParamView) -> bool:
+class DocumentedParam(Protocol):
+    """What is_paging and is_generic read of a parameter: its ParamView, or the catalog's ParamSpec (synthesis
+    reads tools as the catalog holds them), which document a parameter alike."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def type(self) -> str: ...
+
+    @property
+    def description(self) -> str: ...
+
+
+def is_paging(param: DocumentedParam) -> bool:
     """A page number, page size or row window, told by its documented wording: an integer the docs
     describe in terms of pages or result counts (the catalog's own paging flag is not documentation)."""
     return param.type == "integer" and bool(PAGING_WORDS.search(param.description))
 
 
-def is_generic(param: ParamView) -> bool:
+def is_generic(param: DocumentedParam) -> bool:
     """A parameter that carries no entity: paging/row windows, format selectors, keys.
 
     Binding such a parameter proves nothing about the dependency, so it is filled statically (DEFAULT)

@@ -473,14 +473,18 @@ def parse_proposal(source: ToolView, target: ToolView, content: str | None) -> P
     fields = {f.name for f in source.output}
     bindings: dict[str, str] = {}
     dropped: list[str] = []
-    raw_bindings = raw.get("bindings") if isinstance(raw.get("bindings"), dict) else {}
+    raw_bindings = raw.get("bindings")
+    if not isinstance(raw_bindings, dict):
+        raw_bindings = {}
     for p, f in raw_bindings.items():
         if p in params and isinstance(f, str) and f in fields:
             bindings[p] = f
         else:
             dropped.append(f"{p}←{f}")
     defaults: dict[str, list[str]] = {}
-    raw_defaults = raw.get("defaults") if isinstance(raw.get("defaults"), dict) else {}
+    raw_defaults = raw.get("defaults")
+    if not isinstance(raw_defaults, dict):
+        raw_defaults = {}
     for p, values in raw_defaults.items():
         if p in params and p not in bindings:
             items = values if isinstance(values, list) else [values]

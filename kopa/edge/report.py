@@ -162,9 +162,9 @@ def _ceiling(edges: int, pairs: int) -> float:
 def _calibration_section(truth: Any) -> list[str]:
     """The proposer's reliability over the skeleton's edges, documented and generated tools apart: ECE,
     AUROC and the ten-bin curve (mean s_e beside the share truly bound)."""
-    parts = [("documented tools", getattr(truth, "calibration_real", None)),
+    found = [("documented tools", getattr(truth, "calibration_real", None)),
              ("generated long tail", getattr(truth, "calibration_generated", None))]
-    parts = [(label, c) for label, c in parts if c is not None]
+    parts = [(label, c) for label, c in found if c is not None]
     if not parts:
         return []
     lines = ["### Proposer calibration against the truth", "",

@@ -74,8 +74,13 @@ def generated_tools() -> frozenset[str]:
     The files are read raw (names only): the catalog has validated them already."""
     from kopa.catalog.loader import _read_yaml, catalog_files
 
-    return frozenset(t["name"] for f in catalog_files() if f.stem.endswith("_longtail")
-                     for t in _read_yaml(f)["tools"])
+    names: set[str] = set()
+    for f in catalog_files():
+        if f.stem.endswith("_longtail"):
+            data = _read_yaml(f)
+            assert isinstance(data, dict)  # a platform file, one the catalog has validated
+            names.update(t["name"] for t in data["tools"])
+    return frozenset(names)
 
 
 def is_generated_edge(edge: Edge) -> bool:

@@ -480,6 +480,7 @@ def bench_score_answer(task_id: str | None, answer: str | None, jsonl, as_json: 
         return None
 
     if jsonl is None:
+        assert task_id is not None  # given exactly when --jsonl is not (checked above)
         if answer is None:
             raise click.UsageError("give the ANSWER text after TASK_ID")
         problem = unscorable(task_id)

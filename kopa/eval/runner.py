@@ -45,6 +45,7 @@ from kopa.eval.scoring.episode import score_stored
 from kopa.eval.task import Target, Task, TaskSet, task_set
 from kopa.executor import Executor
 from kopa.fileio import RunFolder, drop_partial_line, read_appended, write_atomic
+from kopa.llm.cache import CacheMode
 
 INFRA_RETRIES = 1  # an infrastructure failure (not the model's) is retried once, then reported apart
 
@@ -61,7 +62,7 @@ class RunConfig(BaseModel):
     model: str | None = None
     base_url: str | None = None
     llm_cache: str | None = None
-    llm_mode: str = "auto"
+    llm_mode: CacheMode = "auto"
     temperature: float = 0.0
     max_turns: int = Field(16, ge=1, description="model calls per episode (openai policy)")
     max_tool_chars: int = Field(MAX_TOOL_CHARS, ge=200, description="a tool result the model reads is cut to "
@@ -119,12 +120,12 @@ def make_policy(config: RunConfig, seed: int):
     if config.policy == "openai":
         from kopa.eval.policies.openai_agent import OpenAIAgentPolicy
         from kopa.llm.cache import CachedChatModel
-        from kopa.llm.client import OpenAIChatModel
+        from kopa.llm.client import ChatModel, OpenAIChatModel
 
         if not config.model:
             raise ValueError("the openai policy needs --model (and usually --base-url)")
-        model = OpenAIChatModel(config.model, base_url=config.base_url, temperature=config.temperature, seed=seed,
-                                timeout=config.llm_timeout, max_retries=config.llm_retries)
+        model: ChatModel = OpenAIChatModel(config.model, base_url=config.base_url, temperature=config.temperature,
+                                           seed=seed, timeout=config.llm_timeout, max_retries=config.llm_retries)
         if config.llm_cache:
             model = CachedChatModel(model, Path(config.llm_cache), mode=config.llm_mode)
         params = {"max_tokens": config.max_tokens} if config.max_tokens is not None else {}
@@ -140,10 +141,10 @@ def make_judge(config: RunConfig):
         return None
     from kopa.eval.judge import LLMJudge
     from kopa.llm.cache import CachedChatModel
-    from kopa.llm.client import JUDGE_KEY_ENV, OpenAIChatModel
+    from kopa.llm.client import JUDGE_KEY_ENV, ChatModel, OpenAIChatModel
 
-    model = OpenAIChatModel(config.judge_model, base_url=config.judge_base_url, temperature=0.0,
-                            api_key_env=JUDGE_KEY_ENV)
+    model: ChatModel = OpenAIChatModel(config.judge_model, base_url=config.judge_base_url, temperature=0.0,
+                                       api_key_env=JUDGE_KEY_ENV)
     if config.llm_cache:
         model = CachedChatModel(model, Path(config.llm_cache), mode=config.llm_mode)
     return LLMJudge(model)

@@ -16,11 +16,14 @@ import base64
 import json
 import os
 from collections.abc import Callable
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 from pydantic import BaseModel, Field
 
 from kopa.record.secrets import scrub_text
+
+if TYPE_CHECKING:
+    from openai.types.chat import ChatCompletionMessageParam
 
 Message = dict[str, Any]
 
@@ -175,7 +178,9 @@ class OpenAIChatModel:
         if tools:
             kwargs = {"tools": tools, "parallel_tool_calls": True, **kwargs}
         try:
-            completion = self._client.chat.completions.create(model=self.model, messages=messages, **kwargs)
+            # messages are the wire's JSON objects, which the SDK types one TypedDict per role
+            wire = cast("list[ChatCompletionMessageParam]", messages)
+            completion = self._client.chat.completions.create(model=self.model, messages=wire, **kwargs)
         except openai.APIStatusError as exc:
             raise ChatModelError(self._scrub(f"{self.model} at {self.base_url}: HTTP {exc.status_code}: "
                                              f"{exc.message}")) from None

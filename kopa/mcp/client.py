@@ -93,7 +93,11 @@ class MCPConnection(AbstractContextManager["MCPConnection"]):
         return self._tools
 
     def call_tool(self, name: str, arguments: dict[str, Any], episode: str | None = None) -> types.CallToolResult:
-        meta = {EPISODE_META_KEY: episode} if episode is not None else None
+        if episode is None:
+            return self.portal.call(partial(self.client.call_tool, name, arguments))
+        # RequestParamsMeta is an open TypedDict (PEP 728 extra_items=Any), which mypy does not read yet: it
+        # takes any key but progress_token for an unknown one
+        meta: types.RequestParamsMeta = {EPISODE_META_KEY: episode}  # type: ignore[typeddict-unknown-key]
         return self.portal.call(partial(self.client.call_tool, name, arguments, meta=meta))
 
 

@@ -17,14 +17,14 @@ import datetime as dt
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from kopa.backends.spec import Backend
 from kopa.catalog.loader import Catalog
 from kopa.tools.runtime import ToolRuntime
 from kopa.tools.state import EpisodeState
 
-EPISODE_META_KEY = "kopa/episode"
+EPISODE_META_KEY: Final = "kopa/episode"
 DEFAULT_EPISODE = "default"
 # Episodes a session keeps: a harness running many episodes over one connection names each; the oldest
 # beyond this many is dropped (a bench run has a handful in flight at once).

@@ -14,7 +14,7 @@ import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard
 
 import orjson
 import yaml
@@ -31,6 +31,10 @@ CASSETTE_VERSION = 1
 # Response headers that vary per exchange or describe the transfer rather than the answer.
 _DROPPED_HEADERS = frozenset({"date", "content-encoding", "content-length", "transfer-encoding", "connection",
                               "set-cookie", "server"})
+
+
+def is_cassette_format(name: str) -> TypeGuard[CassetteFormat]:
+    return name in EXTENSIONS
 
 
 @dataclass(frozen=True)

@@ -164,7 +164,9 @@ class Snapshot:
                 if con.execute("SELECT 1 FROM calls WHERE call_id = ?", [row.call_id]).fetchone():
                     con.execute("ROLLBACK")
                     return False
-                seq = con.execute("SELECT coalesce(max(seq), 0) + 1 FROM calls").fetchone()[0]
+                last = con.execute("SELECT coalesce(max(seq), 0) + 1 FROM calls").fetchone()
+                assert last is not None  # an aggregate answers one row
+                seq = last[0]
                 con.execute(
                     "INSERT INTO calls VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [row.call_id, seq, row.platform, row.tool, row.family,

@@ -171,9 +171,9 @@ def export_cmd(fmt: str, tasks_path: str | None, only: str, rollouts_dir: str | 
         if not (folder / "config.json").exists():
             raise export.ExportError(f"{folder}: not a rollouts folder (no config.json)")
         config = orjson.loads((folder / "config.json").read_bytes())["config"]
-        tasks = {t.id: t for t in task_set(config.get("task_set")).tasks()}
+        by_id = {t.id: t for t in task_set(config.get("task_set")).tasks()}
         provenance = {k: config.get(k) for k in ("backend", "policy", "seed", "n", "task_set", "model")}
-        records = export.sft_records(read_groups(folder, finished=True), tasks, provenance)
+        records = export.sft_records(read_groups(folder, finished=True), by_id, provenance)
         path = Path(out or "runs/rl-export/sft.jsonl")
         export.write_sft(path, records)
         click.echo(f"{path}: {len(records)} verified trajectories (chat JSONL)")

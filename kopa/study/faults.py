@@ -68,7 +68,7 @@ def profile_toml(kind: str, rate: float) -> str:
             m = rates["maintenance"]
             per_attempt = sum(rates[k] for k in ATTEMPT_KINDS)
             s = scale_factor(m, per_attempt, rate)
-            scaled = {k: rates[k] * s for k in ("maintenance", *ATTEMPT_KINDS)}
+            scaled: dict[str, float] = {k: rates[k] * s for k in ("maintenance", *ATTEMPT_KINDS)}
             scaled["latency"] = rates["latency"]
             lines += [f"[{level}]", *_level_toml(scaled), ""]
     elif kind in SINGLE_KINDS:

@@ -68,8 +68,9 @@ def synth_command(graph_run: str, out: str, count: int, path_seed: int, workers:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from kopa.synth.dataset import synth_run
-    from kopa.synth.query import ChatWriter, TemplateWriter
+    from kopa.synth.query import ChatWriter, QueryWriter, TemplateWriter
 
+    chosen: QueryWriter
     if writer == "chat":
         if not writer_model:
             raise click.UsageError("--writer chat needs --writer-model")

@@ -215,11 +215,15 @@ def synth_run(graph_run: Path, out: Path, n: int, *, seed: int = 0, workers: int
     if stop_after_chunks is not None and chunk >= stop_after_chunks and found() < n:
         return [], []
     ordered = [x for c in sorted(results) for x in results[c]]
-    candidates, failures = [], []
+    candidates: list[Candidate] = []
+    failures: list[Failure] = []
     for item in ordered:
         if len(candidates) >= n:
             break
-        (candidates if isinstance(item, Candidate) else failures).append(item)
+        if isinstance(item, Candidate):
+            candidates.append(item)
+        else:
+            failures.append(item)
     write_atomic(out / "candidates.jsonl", b"".join(_line(c) for c in candidates))
     write_atomic(out / "failures.jsonl", b"".join(_line(f) for f in failures))
     return candidates, failures
@@ -603,8 +607,8 @@ def render_report(name: str, candidates: list[Candidate], kept: list[Candidate],
               "", "## Structure patterns", "", "| pattern | tasks |", "|---|---:|"]
     lines += [f"| {p} | {k} |" for p, k in s["patterns"].items()]
     lines += ["", "## Drops", "", "| stage | reason | dropped |", "|---:|---|---:|"]
-    for (stage, reason), k in sorted(Counter((d.stage, d.reason) for d in drops).items()):
-        lines.append(f"| {stage} | {reason} | {k} |")
+    for (stage, reason), dropped in sorted(Counter((d.stage, d.reason) for d in drops).items()):
+        lines.append(f"| {stage} | {reason} | {dropped} |")
     lines += ["", "Stage 2 offline: the leak and decorative-chain judges are exact checks (a string check plus lint's "
               "leak rule; perturbation of intermediate results, re-executed), so each drops alone — the paper's "
               "two-judge agreement is for model judges (`--judge-model`). The static judge (steps nothing references) flagged "

@@ -182,9 +182,9 @@ def leak_by_strings(candidate: Candidate) -> str | None:
         forms |= {key.display, *(key.items or [])}
         if key.exact is not None:
             forms.add(key.exact)
-            value = number(key.exact)
-            if value is not None and value == value.to_integral_value():
-                forms |= {str(int(value)), f"{int(value):,}"}
+            exact = number(key.exact)
+            if exact is not None and exact == exact.to_integral_value():
+                forms |= {str(int(exact)), f"{int(exact):,}"}
     for form in sorted(f for f in forms if len(f) >= 2):
         if mentions(query, form):
             return f"the query states the answer {form!r}"

@@ -85,7 +85,7 @@ def parse_vote(text: str | None) -> JudgeVote:
     verdict = str(data.get("verdict", "")).strip().lower() if isinstance(data, dict) else ""
     if verdict not in ("yes", "no"):
         return JudgeVote(verdict="abstain", reason=f"verdict {verdict!r} is neither yes nor no")
-    return JudgeVote(verdict=verdict, reason=str(data.get("reason", ""))[:300])  # type: ignore[arg-type]
+    return JudgeVote(verdict=verdict, reason=str(data.get("reason", ""))[:300])
 
 
 class ModelJudge:

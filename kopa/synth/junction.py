@@ -245,14 +245,16 @@ def _pivot_options(tool: Tool, records: list[dict], field: str, g: str, rng: np.
     out: list[Selection] = []
     column = numbers([r[g] for r in records]) if is_measure(tool, g) else None
     if column is not None and is_quantity(tool, g, records, column):
-        for process, largest in (("max", True), ("min", False)):
+        extremes: tuple[tuple[Process, bool], ...] = (("max", True), ("min", False))
+        for process, largest in extremes:
             best = _argbest(records, column, field, largest) if wanted(process) else None
             if best is not None:
                 out.append(Selection(process, g, None, [str(best[field])]))
-        for op in ("ge", "le"):
+        thresholds: tuple[Process, ...] = ("ge", "le")
+        for op in thresholds:
             found = _threshold(records, column, g, field, op, rng) if wanted(op) else None
             if found:
-                out.append(Selection(op, g, found[0], found[1]))  # type: ignore[arg-type]
+                out.append(Selection(op, g, found[0], found[1]))
     elif is_date(tool, g, records):
         if wanted("after"):
             found = _threshold(records, [day_number(r[g]) for r in records], g, field, "after", rng)

@@ -85,10 +85,10 @@ def sem(build: ChainBuild, view: dict[str, Any]) -> tuple[AnswerSpec, AnswerInfo
     options = _bindable(build, view)
     if len(options) < 2:
         return None
-    (ea, pa, fa), (eb, pb, fb) = options[0], next(((e, p, f) for e, p, f in options[1:] if e.target != options[0][0].target),
-                                                 (None, None, None))
-    if eb is None:
+    second = next((o for o in options[1:] if o[0].target != options[0][0].target), None)
+    if second is None:
         return None
+    (ea, pa, fa), (eb, pb, fb) = options[0], second
     gid = f"s{len(build.steps) + 1}"
     members = []
     for suffix, edge, param, fld in (("a", ea, pa, fa), ("b", eb, pb, fb)):

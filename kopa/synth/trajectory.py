@@ -756,7 +756,7 @@ class ChainBuild:
                                 AnswerInfo(kind="count", step=sid)))
             for n in quantities:
                 values = [number(r[n]) or Decimal(0) for r in records]
-                for kind, aggregate in (("sum", sum(values)), ("max", max(values))):
+                for kind, aggregate in (("sum", sum(values, Decimal(0))), ("max", max(values))):
                     places = _places(aggregate)
                     if places is not None:
                         options.append((AnswerSpec(type="number", value=f"{{{sid}.records[*].{n}|num|{kind}}}",

@@ -19,8 +19,8 @@ def reissue(snapshot: str | Path, backend_spec: str, directory: Path) -> Path:
     backend = open_backend(f"record:{directory}@{backend_spec}")
     runtime = ToolRuntime(backend)
     try:
-        for key_id in sorted({runtime.catalog[tool].auth.key_id for tool, _ in calls
-                              if tool in runtime.catalog and runtime.catalog[tool].auth}):
+        auths = [runtime.catalog[tool].auth for tool in {tool for tool, _ in calls} if tool in runtime.catalog]
+        for key_id in sorted({auth.key_id for auth in auths if auth}):
             runtime.state.store_key(key_id, backend.issue_key(key_id))
         for tool, arguments in calls:
             runtime.call(tool, arguments)

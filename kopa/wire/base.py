@@ -114,7 +114,9 @@ def build_request(tool: Tool, args: dict[str, Any], key: str | None, *, extra_he
     path = spec.path
     for name, value in path_values.items():
         path = path.replace("{" + name + "}", quote(value, safe=""))
-    return httpx.Request(spec.method, tool.base_url.rstrip("/") + path, params=query, headers=headers)
+    # a tuple: httpx takes a list of pairs typed list[tuple[str, str | int | …]], which a list of str pairs
+    # is not (lists are invariant); it reads a tuple of pairs alike
+    return httpx.Request(spec.method, tool.base_url.rstrip("/") + path, params=tuple(query), headers=headers)
 
 
 ErrorTable = dict[str, tuple[ErrorClass, str]]

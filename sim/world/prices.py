@@ -13,7 +13,7 @@ Rows come newest day first, then by 단축코드, as the 금융위 API orders th
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -111,7 +111,8 @@ def _record(company, day: str, s: np.ndarray, i: int) -> dict[str, Any]:
 
 class PriceRows:
     """The rows of (days newest first) × (stocks by code), built only for the window a page shows:
-    an unfiltered 금융위 query spans 16 years of every stock, and only its first page is rendered."""
+    an unfiltered 금융위 query spans 16 years of every stock, and only its first page is rendered.
+    Every day is a trading day (of `trading_days`), so each has its place in the calendar."""
 
     def __init__(self, ctx: WorldContext, days: Sequence[str], stocks: Sequence, start: int = 0,
                  stop: int | None = None) -> None:
@@ -139,7 +140,7 @@ class PriceRows:
             day, company = self.days[k // n], self.stocks[k % n]
             row = self._cache.get(k) if self._cache is not None else None
             if row is None:
-                row = _record(company, day, series(self.ctx, company), day_index(day))
+                row = _record(company, day, series(self.ctx, company), calendar()[1][day])
             out.append({name: (str(row[name]) if text else row[name]) for name in names})
         return out
 
@@ -150,8 +151,12 @@ class PriceRows:
         for k in range(self.start, self.stop):
             company = self.stocks[k % n]
             day = self.days[k // n]
-            self._cache[k] = _record(company, day, series(self.ctx, company), day_index(day))
+            self._cache[k] = _record(company, day, series(self.ctx, company), calendar()[1][day])
         return self
+
+
+# (wire parameter, op or "attribute:op", value) for each day filter, then for each stock filter
+_PriceScope = tuple[tuple[tuple[str, str, str], ...], tuple[tuple[str, str, str], ...]]
 
 
 class PriceHistory:
@@ -165,13 +170,13 @@ class PriceHistory:
         self.stock_binds = stock_binds  # wire parameter -> "attribute:op"
         self.fixed_market = fixed_market
 
-    def scope(self, ctx: WorldContext, args: dict[str, str]) -> Hashable:
+    def scope(self, ctx: WorldContext, args: dict[str, str]) -> _PriceScope:
         days = tuple((p, op, args[p]) for p, op in self.day_binds.items() if args.get(p))
         stocks = tuple((p, spec, args[p]) for p, spec in self.stock_binds.items() if args.get(p))
         return days, stocks
 
-    def generate(self, ctx: WorldContext, scope: Hashable) -> PriceRows:
-        day_conds, stock_conds = scope  # type: ignore[misc]
+    def generate(self, ctx: WorldContext, scope: _PriceScope) -> PriceRows:
+        day_conds, stock_conds = scope
         days = list(trading_days(ctx.today))
         for _, op, value in day_conds:
             days = [d for d in days if _match(d, op, value)]

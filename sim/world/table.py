@@ -115,7 +115,8 @@ class Column:
         if op == "ne":
             return vocab != value
         # Range ops: vocab is sorted, so a searchsorted bound splits it.
-        side = {"ge": "left", "lt": "left", "gt": "right", "le": "right"}[op]
+        sides: dict[str, Literal["left", "right"]] = {"ge": "left", "lt": "left", "gt": "right", "le": "right"}
+        side = sides[op]
         cut = int(np.searchsorted(vocab, value, side=side))
         mask = np.zeros(len(vocab), dtype=bool)
         if op in ("ge", "gt"):
@@ -139,7 +140,7 @@ def _factorize_objects(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 class Table:
-    def __init__(self, name: str, columns: dict[str, np.ndarray | Column], entities: dict[str, str]) -> None:
+    def __init__(self, name: str, columns: Mapping[str, np.ndarray | Column], entities: dict[str, str]) -> None:
         self.name = name
         self.column_names = list(columns)
         self.entities = dict(entities)
@@ -161,6 +162,7 @@ class Table:
         if rows is None and mask is None:
             return np.arange(self.n_rows)
         if rows is None:
+            assert mask is not None
             return np.flatnonzero(mask)
         rows = np.sort(rows)
         if mask is not None:

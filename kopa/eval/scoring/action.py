@@ -205,17 +205,17 @@ def score_action(golden: list[GoldenCall], predicted: list[PredictedCall], *,
     matched = [i for i, p in enumerate(pairs) if p != -1]
     details = [f"golden[{g}] ↔ predicted[{p}]" for g, p in enumerate(pairs) if p != -1]
     unmatched = []
-    for g, p in enumerate(pairs):
+    for gi, p in enumerate(pairs):
         if p != -1:
             continue
-        same_name = [r for r, c in zip(reasons[g], predicted, strict=True) if c.tool == golden[g].tool]
+        same_name = [r for r, c in zip(reasons[gi], predicted, strict=True) if c.tool == golden[gi].tool]
         if not same_name:
             why = "no call of this tool"
         elif None in same_name:
             why = "every matching call is taken by another golden call"
         else:
             why = f"closest call: {same_name[0]}"
-        unmatched.append(f"golden[{g}] {_call_text(golden[g].tool, golden[g].arguments)}: {why}")
+        unmatched.append(f"golden[{gi}] {_call_text(golden[gi].tool, golden[gi].arguments)}: {why}")
     malformed = sum(c.malformed is not None for c in predicted)
     if malformed:
         details.append(f"{malformed} malformed call(s) counted in N_total")

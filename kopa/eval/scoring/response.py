@@ -439,13 +439,14 @@ def _score_string_rules(spec: AnswerSpec, key: AnswerKey, candidate: str) -> Res
     shaped = _item_shape(spec, key.items)
     named = split_items(candidate, accepts=lambda head: which(head) is not None or shaped(head))
     found = [which(i) for i in named]
-    if named and None not in found and set(found) == set(key.items):
+    items = {f for f in found if f is not None}
+    if named and None not in found and items == set(key.items):
         in_order = list(dict.fromkeys(found))
         if spec.ordered and in_order != list(dict.fromkeys(key.items)):
             return _fail("string:items-order", f"the items {in_order} are not in the order the query asks for: "
                                                f"{key.items}")
         return ResponseVerdict(passed=True, method="string:items",
-                               details=f"the {len(set(found))} items {sorted(set(found))}, no others"
+                               details=f"the {len(items)} items {sorted(items)}, no others"
                                        + (", in the order asked" if spec.ordered else ""))
     if named and all(f is not None or shaped(i) for f, i in zip(found, named, strict=True)):
         # Every item the answer names has the target items' shape (제15조 beside 제5조): the sets decide.

@@ -16,7 +16,9 @@ Simplifications, stated where a reader would look for them:
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -258,7 +260,7 @@ def build_members(ctx: WorldContext) -> People:
     n = len(spans)
     names = unique_names(person_names(ctx.rng("assembly", "names"), n * 3 + 500), n)
     codes = _mona_codes(rng, n)
-    members = []
+    members: list[Member] = []
     for (lo, hi), name, code in zip(spans, names, codes, strict=True):
         ages = list(range(max(lo, 1), hi + 1))
         born = 1925 + 4 * (hi - 1) // 2 + int(rng.integers(-8, 9)) if hi < 22 else int(rng.integers(1952, 1993))
@@ -653,10 +655,10 @@ def _votes(ctx: WorldContext, current: list[Member], tally: TableData, counts: n
     bill_idx = np.concatenate(bill_rows) if bill_rows else np.empty(0, dtype=np.int64)
     mem_idx = np.concatenate(member_rows) if member_rows else np.empty(0, dtype=np.int64)
 
-    def per_bill(values: list) -> list:
+    def per_bill(values: Sequence[Any] | np.ndarray) -> list:
         return np.asarray(values, dtype=object)[bill_idx].tolist()
 
-    def per_member(values: list) -> list:
+    def per_member(values: Sequence[Any] | np.ndarray) -> list:
         return np.asarray(values, dtype=object)[mem_idx].tolist()
 
     proc = t["PROC_DT"]

@@ -242,13 +242,13 @@ def _report_table(ctx: WorldContext) -> TableData:
         day = dt.date(year, 1, 1) + dt.timedelta(days=int(rng.integers(30, 360)))
         rows.append((yyyymmdd(day), title, k))
     rows.sort(reverse=True)
-    for day, title, k in rows:
+    for reg_date, title, k in rows:
         cols["title"].append(title)
         cols["contents"].append(f"예금보험공사가 발간한 {title}입니다.")
         cols["jursDept"].append(_DEPTS[k % len(_DEPTS)])
-        cols["regDate"].append(day)
+        cols["regDate"].append(reg_date)
         cols["inqCnt"].append(str(int(rng.integers(20, 5000))))
-        cols["regYm"].append(day[:6])
+        cols["regYm"].append(reg_date[:6])
     return TableData("kdic_report", cols, entities={"regYm": "year_month"})
 
 

@@ -226,10 +226,11 @@ def _product_core(ctx: WorldContext, kind: str) -> dict:
     levels = _index_core(ctx)["close"]
     n_days = levels.shape[1]
     anchor = day_index(yyyymmdd(ANCHOR_DAY))
+    assert anchor is not None
     etf = kind == "etf"
     n = ctx.n(30, 250) if etf else ctx.n(10, 80)
-    codes = rng.choice(np.arange(1000, 49999), size=n, replace=False)
-    codes = [f"{int(x) * 10 + 5:06d}" if etf else f"5{int(x) % 10000 * 10 + 3:05d}" for x in np.sort(codes)]
+    drawn = rng.choice(np.arange(1000, 49999), size=n, replace=False)
+    codes = [f"{int(x) * 10 + 5:06d}" if etf else f"5{int(x) % 10000 * 10 + 3:05d}" for x in np.sort(drawn)]
     picks = rng.integers(0, len(_ETF_TARGETS) if etf else len(_ETN_NAMES), n)
     if etf:
         names = [f"{_pick(rng, _ETF_BRANDS)} {_ETF_TARGETS[p][0]}" for p in picks]

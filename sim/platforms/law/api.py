@@ -9,6 +9,7 @@ own historical text (a simplification; the version metadata in 기본정보 is p
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import numpy as np
 import orjson
@@ -179,9 +180,9 @@ def _article_rows(rng: np.random.Generator, law: dict, n: int, effective: str) -
         hangs = []
         n_hang = int(hang_counts[k])
         for h in range(n_hang):
-            hang = {"항번호": _CIRCLED[h], "항내용": f"{_CIRCLED[h]} {stem}에 관한 {title} 사항은 대통령령으로 정한다."}
+            hang: dict[str, Any] = {"항번호": _CIRCLED[h], "항내용": f"{_CIRCLED[h]} {stem}에 관한 {title} 사항은 대통령령으로 정한다."}
             if h == 0 and branch_draw[k] < 0.3:
-                hos = []
+                hos: list[dict[str, Any]] = []
                 for o in range(1 + k % 4):
                     ho: dict = {"호번호": f"{o + 1}.", "호내용": f"{o + 1}. {stem} 관련 {_TITLES[(k + o) % len(_TITLES)]}"}
                     if o == 0 and k % 3 == 0:

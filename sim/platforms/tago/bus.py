@@ -64,8 +64,11 @@ def _city(ctx: WorldContext, city: tuple, serial: dict[str, int]) -> tuple[list[
         name = f"{PLACE_STEMS[int(rng.integers(len(PLACE_STEMS)))]}{_SUFFIXES[int(rng.integers(len(_SUFFIXES)))]}"
         stops.append((code, f"{prefix}{code % 1000:03d}{serial[prefix]:06d}", name, int(nodenos[i]),
                       round(lat + float(rng.normal(0, 0.03)), 6), round(lon + float(rng.normal(0, 0.03)), 6)))
-    kinds, weights = zip(*_ROUTE_TYPES, strict=True)
-    routes, route_stops, numbers = [], [], set()
+    kinds = [kind for kind, _ in _ROUTE_TYPES]
+    weights = [weight for _, weight in _ROUTE_TYPES]
+    routes: list[tuple] = []
+    route_stops: list[tuple] = []
+    numbers: set[str] = set()
     for r in range(n_routes):
         kind = kinds[int(rng.choice(len(kinds), p=weights))]
         number = _route_no(rng, kind, r + 1)
