@@ -147,7 +147,10 @@ class RunFolder:
         """Hold the folder's write lock while `writer` (a command, as a person would name it) writes it: a
         second writer is refused in one line instead of interleaving its appends with the first one's — two
         `kopa rl rollouts` on one --out once gave 21 groups for 17 tasks. An OS lock (flock) on `.lock`: it
-        goes with the process, so a killed run leaves no stale lock behind."""
+        goes with the process, so a killed run leaves no stale lock behind. A folder made only to hold the
+        lock is removed again if the writer wrote nothing (a command refused on a bad option leaves no
+        folder behind)."""
+        created = not self.path.exists()
         self.path.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.path / ".lock", os.O_RDWR | os.O_CREAT, 0o666 & ~_UMASK)
         try:
@@ -162,6 +165,9 @@ class RunFolder:
             os.pwrite(fd, str(os.getpid()).encode(), 0)
             yield
         finally:
+            if created and [p.name for p in self.path.iterdir()] == [".lock"]:
+                (self.path / ".lock").unlink()
+                self.path.rmdir()
             os.close(fd)  # closing the descriptor releases the lock
 
     def appended(self, name: str, parse: Callable[[bytes], T], *, finished: bool = False) -> list[T]:

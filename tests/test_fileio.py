@@ -128,3 +128,17 @@ def test_a_path_with_a_quote_is_a_literal_not_sql(tmp_path):
         assert count.fetchone() == (0,)
     finally:
         con.close()
+
+
+def test_a_folder_made_only_for_the_lock_goes_when_nothing_was_written(tmp_path):
+    @writes_run("out", what="a test run", error=_Damaged, writer="a test command")
+    def refused(out) -> None:
+        raise _Damaged("a bad option, found before anything is written")
+
+    with pytest.raises(_Damaged, match="a bad option"):
+        refused(tmp_path / "new")
+    assert not (tmp_path / "new").exists()
+    (tmp_path / "old").mkdir()  # a folder that was there stays, lock file and all
+    with pytest.raises(_Damaged):
+        refused(tmp_path / "old")
+    assert (tmp_path / "old").is_dir()
