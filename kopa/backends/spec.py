@@ -17,6 +17,7 @@ from sim.world.context import Scale, WorldConfig
 
 if TYPE_CHECKING:
     from kopa.backends.parsed import BackendSpec
+    from sim.world.build import World
 
 # httpx request extension carrying the attempt number (0 = first try) from the runtime's retry loop to
 # transports that care (the fault wrapper); extensions never go on the wire.
@@ -215,7 +216,7 @@ def _env_date(spec: str, var: str, value: str) -> dt.date:
         raise fail(spec, f"the environment variable {var}={value!r} is not a date (YYYY-MM-DD)") from None
 
 
-def _open_sim(spec: str, rest: str, *, strict_keys: bool) -> Backend:
+def _open_sim(spec: str, rest: str, *, strict_keys: bool, world: World | None = None) -> Backend:
     from kopa.backends.sim import SimTransport
     from sim.app import Simulator
     from sim.keys import KeyPolicy
@@ -224,7 +225,9 @@ def _open_sim(spec: str, rest: str, *, strict_keys: bool) -> Backend:
     options = parse_options(spec, "sim", rest, SIM_OPTIONS)
     config = sim_config(options, spec)
     scenario, epoch = sim_drift(options, spec)
-    world = load_world(config)
+    if world is not None and world.config != config:
+        raise fail(spec, f"the preloaded world is {world.config}, not the one the backend names ({config})")
+    world = world if world is not None else load_world(config)
     simulator = Simulator(world, KeyPolicy(seed=config.seed, strict=strict_keys), drift=scenario, epoch=epoch)
     drift = f" drift={scenario.name} epoch={epoch}" if scenario is not None else ""
     return Backend("sim", SimTransport(simulator), f"sim (seed={config.seed}, scale={config.scale}{drift})",
@@ -252,7 +255,7 @@ def _open_live(spec: str, rest: str) -> Backend:
                    provenance=f"live via {redirect}" if redirect else "live", real_hosts=redirect is None)
 
 
-def _open_faults(spec: str, rest: str, *, strict_keys: bool) -> Backend:
+def _open_faults(spec: str, rest: str, *, strict_keys: bool, world: World | None = None) -> Backend:
     """`faults:PROFILE[,seed=N][@INNER]`: INNER defaults to the in-process simulator, which never
     reaches a real host, so leaving it out cannot send anything anywhere unexpected."""
     from kopa.backends.faults import FaultLog, FaultTransport
@@ -273,7 +276,7 @@ def _open_faults(spec: str, rest: str, *, strict_keys: bool) -> Backend:
     except SimInputError as exc:
         raise fail(spec, f"faults: {exc}") from exc
     seed = parse_int(spec, "seed", opts.get("seed", "0"))
-    inner = open_backend(inner_spec or "sim", strict_keys=strict_keys)
+    inner = open_backend(inner_spec or "sim", strict_keys=strict_keys, world=world)
     log = FaultLog()
     return Backend("faults", FaultTransport(inner.transport, profile, seed, inner.clock, log),
                    f"{inner.description} with faults {name} (seed {seed})", inner.key_source,
@@ -286,21 +289,24 @@ def unknown_kind(name: str, spec: str) -> BackendError:
     return BackendError(f"unknown backend {name!r} in {spec!r}{suggest(name, KINDS)}; valid: {USAGE}")
 
 
-def open_backend(spec: str | BackendSpec = "sim", *, strict_keys: bool = False) -> Backend:
+def open_backend(spec: str | BackendSpec = "sim", *, strict_keys: bool = False, world: World | None = None
+                 ) -> Backend:
     """The backend a backend string (or its parsed `BackendSpec`) names. Every option is checked: an unknown
     or misspelled one, a value of the wrong type, or a missing part is a BackendError naming it and the valid
-    choices."""
+    choices. `world`: the simulator's world, already loaded, for the spec's in-process simulator (under its
+    faults layer, if any) — a process that opens many backends on one world loads its tables once; it must
+    be the world the spec names."""
     from kopa.backends.parsed import BackendSpec
 
     spec = str(spec) if isinstance(spec, BackendSpec) else spec
     BackendSpec.parse(spec)  # the layers' kinds, options and structure, before anything is opened
     name, _, rest = spec.partition(":")
     if name == "sim":
-        return _open_sim(spec, rest, strict_keys=strict_keys)
+        return _open_sim(spec, rest, strict_keys=strict_keys, world=world)
     if name == "live":
         return _open_live(spec, rest)
     if name == "faults":
-        return _open_faults(spec, rest, strict_keys=strict_keys)
+        return _open_faults(spec, rest, strict_keys=strict_keys, world=world)
     if name in ("record", "replay", "snapshot"):
         from kopa.backends.recorded import open_recorded
 

@@ -1,5 +1,5 @@
-"""A unit's backend: what `open_backend("faults:PROFILE,seed=N@sim[:drift=NAME,epoch=E]")` opens, wired
-here so the simulator's world is shared within a worker process.
+"""A unit's backend: `open_backend("faults:PROFILE,seed=N@sim[:drift=NAME,epoch=E]")` on the world this
+worker process has loaded already.
 
 A world's tables load lazily (seconds for the few hundred a study touches) and never change once loaded,
 so a process reuses one World per world spec; everything with state — the Simulator, its keys and drift
@@ -10,19 +10,24 @@ unit's answers do not depend on which units ran before it in the same process.
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING
 
-from kopa.backends.spec import SIM_OPTIONS, Backend, SimKeys, fail, parse_options, sim_config, sim_drift
+from kopa.backends.parsed import BackendSpec, Layer, parse_backend
+from kopa.backends.spec import Backend, fail, open_backend, sim_config
+
+if TYPE_CHECKING:
+    from sim.world.build import World
 
 
 @cache
-def _world(world_spec: str):
+def _world(world_spec: str) -> World:
     from sim.world.build import load_world
 
-    name, _, rest = world_spec.partition(":")
-    if name != "sim":
+    parsed = parse_backend(world_spec)  # an unknown kind or option is a BackendError naming it
+    if len(parsed.layers) != 1 or parsed.kind != "sim":
         raise fail(world_spec, "a pruning study needs the in-process simulator (sim[:seed=N,scale=…]): "
                                "only it knows the true bindings")
-    options = parse_options(world_spec, "sim", rest, SIM_OPTIONS)
+    options = dict(parsed.layers[0].options)
     if "drift" in options or "epoch" in options:
         raise fail(world_spec, "the study sets drift itself (kind 'drift'); leave drift= and epoch= out")
     return load_world(sim_config(options, world_spec))
@@ -34,20 +39,10 @@ def check_world(world_spec: str) -> None:
 
 
 def open_unit_backend(world_spec: str, profile_path: str, fault_seed: int, drift: str | None, epoch: int) -> Backend:
-    from kopa.backends.faults import FaultLog, FaultTransport
-    from kopa.backends.sim import SimTransport
-    from sim.app import Simulator
-    from sim.faults import load_profile
-    from sim.keys import KeyPolicy
-
-    world = _world(world_spec)
-    config = world.config
-    drift_options = {"drift": drift, "epoch": str(epoch)} if drift is not None else {}
-    scenario, epoch = sim_drift(drift_options, world_spec)
-    simulator = Simulator(world, KeyPolicy(seed=config.seed, strict=False), drift=scenario, epoch=epoch)
-    inner = Backend("sim", SimTransport(simulator), f"sim (seed={config.seed}, scale={config.scale})",
-                    SimKeys(simulator.keys), simulator=simulator, virtual_today=config.today)
-    log = FaultLog()
-    return Backend("faults", FaultTransport(inner.transport, load_profile(profile_path), fault_seed, inner.clock, log),
-                   f"{inner.description} with faults {profile_path} (seed {fault_seed})", inner.key_source,
-                   simulator=simulator, virtual_today=inner.virtual_today, clock=inner.clock, fault_log=log)
+    """`faults:PROFILE,seed=N@WORLD[,drift=NAME,epoch=E]`, opened by `open_backend` on this process's world."""
+    sim = parse_backend(world_spec).layers[-1]
+    served = sim.model_copy(update={"options": (*sim.options, ("drift", drift), ("epoch", str(epoch)))}) \
+        if drift is not None else sim
+    spec = BackendSpec(layers=(Layer(kind="faults", target=profile_path, options=(("seed", str(fault_seed)),)),
+                               served))
+    return open_backend(spec, world=_world(world_spec))
