@@ -372,10 +372,12 @@ def sim_serve(world_seed: int, scale: str, today, host: str, port: int, strict_k
     scenario = _drift_scenario(drift_name, epoch)
     served_faults = None
     if faults:
+        from kopa.backends.parsed import parse_backend
         from sim.faults import load_profile
         from sim.serve import ServedFaults
 
-        profile, fault_seed = faults.split(",seed=")
+        layer = parse_backend(f"faults:{faults}").layers[0]  # FaultsSpec wrote it as PROFILE,seed=N
+        profile, fault_seed = layer.target, layer.option("seed") or "0"
         try:
             served_faults = ServedFaults(load_profile(profile), int(fault_seed), fault_time_scale)
         except FileNotFoundError as exc:
