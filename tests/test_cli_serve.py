@@ -66,3 +66,23 @@ def test_live_backend_names_the_missing_key_variable(served, monkeypatch):
     result = ToolRuntime(open_backend(f"live:{served}")).call("issue_api_key", {"platform": "dart"})
     assert result.error.error_class == "auth"
     assert "KOPA_DART_KEY" in result.error.message
+
+
+def test_served_faults_name_their_profile_and_seed(world):
+    """`--faults PROFILE,seed=N` reaches the server as that profile and seed (read with the backend parser)."""
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "kopa.cli", "sim", "serve", "--port", str(port),
+                             "--faults", "harsh,seed=3", "--fault-time-scale", "0.001"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=dict(os.environ))
+    deadline = time.monotonic() + 120
+    try:
+        while proc.poll() is None and time.monotonic() < deadline:
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/_kopa/world", timeout=0.5)
+                break
+            except httpx.TransportError:
+                time.sleep(0.05)
+    finally:
+        proc.terminate()
+        output = proc.communicate(timeout=10)[0].decode()
+    assert "faults: profile 'harsh', seed 3, time scale 0.001" in output, output
