@@ -33,7 +33,7 @@ def runs(tmp_path_factory):
     build_graph(root / "g", EdgeConfig(T=2, M=40, seed=7), "sim", tools=TOOLS)
     synth_run(root / "g", root / "edge", 8, seed=0)
     filter_run(root / "edge")
-    history = orjson.loads((root / "g" / "checkpoint.json").read_bytes())["history"]
+    history = orjson.loads((root / "g" / "history.json").read_bytes())["iterations"]
     candidates = [orjson.loads(line)["candidate"] for line in (root / "edge" / "candidates.jsonl").read_bytes()
                   .splitlines()]
     budget = int(sum(r["calls"] for r in history)) + sum(len(c["target"]["calls"]) for c in candidates)

@@ -25,7 +25,7 @@ from kopa.eval.targets import compute_target
 from kopa.eval.task import AnswerKey, AnswerSpec, Target
 from kopa.rng import stream
 from kopa.synth.audit import query_audit
-from kopa.synth.dataset import CHUNK, filter_run, synth_run, write_dataset
+from kopa.synth.dataset import CHUNK, SynthError, _load_graph_run, filter_run, synth_run, write_dataset
 from kopa.synth.filters import (
     MALFORMED_KINDS,
     _order_free,
@@ -59,6 +59,22 @@ def graph_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("g-star")
     phase, _ = build_graph(out, EdgeConfig(T=2, M=40, seed=7), "sim", tools=TOOLS)
     return out, phase
+
+
+def test_phase_b_reads_what_phase_a_publishes_not_its_resume_state(graph_run, tmp_path):
+    """values.json is the value cache C a finished Phase A run publishes; Phase B never opens the private
+    checkpoint.json (a copy of the run without it synthesizes the same candidates)."""
+    out, phase = graph_run
+    assert orjson.loads((out / "values.json").read_bytes()) == {"values": phase.cache}
+    bare = tmp_path / "published"
+    bare.mkdir()
+    for name in ("graph.json", "values.json"):
+        (bare / name).write_bytes((out / name).read_bytes())
+    graph, cache, _ = _load_graph_run(bare)
+    assert cache == phase.cache and graph.edges.keys() == phase.graph.edges.keys()
+    (bare / "values.json").unlink()
+    with pytest.raises(SynthError, match=r"needs graph\.json and values\.json"):
+        _load_graph_run(bare)
 
 
 @pytest.fixture(scope="module")

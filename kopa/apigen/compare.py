@@ -49,9 +49,9 @@ def _edge_budget(run: Path, kept_all: list[Candidate]) -> dict[str, Any]:
     attempts leave no call count, so Phase B's figure is a lower bound."""
     config = orjson.loads((run / "config.json").read_bytes())
     phase_a = None
-    checkpoint = Path(config.get("graph_run", "")) / "checkpoint.json"
-    if checkpoint.exists():
-        history = orjson.loads(checkpoint.read_bytes()).get("history", [])
+    history_file = Path(config.get("graph_run", "")) / "history.json"
+    if history_file.exists():
+        history = orjson.loads(history_file.read_bytes()).get("iterations", [])
         phase_a = int(sum(row.get("calls", 0) for row in history))
     candidates = read_candidates(run)
     phase_b = sum(len(c.target.calls) for c in candidates)

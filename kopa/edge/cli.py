@@ -43,7 +43,8 @@ def graph_group() -> None:
 @workers_option(1, "Path batches run at once, one per worker process, this one among them (the graph does not "
                   "depend on it).")
 @executor_options
-@out_option("Run folder: report.md, graph.json, graph.graphml, edges.duckdb, plots.", default="runs/edge")
+@out_option("Run folder: report.md, graph.json, graph.graphml, edges.duckdb, values.json (the value cache C), "
+            "history.json, plots.", default="runs/edge")
 @click.option("--force", is_flag=True, help="Discard a run folder made with another configuration.")
 @click.option("--no-truth", is_flag=True, help="Skip the precision/recall study against the simulator's truth.")
 @click.option("--sampler", type=click.Choice(["paper", "coverage"]), default="paper", show_default=True,
@@ -121,7 +122,8 @@ def graph_build(backend_spec: str, record_dir: str | None, faults: str | None, p
         console.print(f"held-out probe: {probe.probed} edges in {time.perf_counter() - started - elapsed:.1f} s")
         elapsed = time.perf_counter() - started
     _report(out_dir, phase.graph, skeleton, phase.history, spec, config, phase.backend, not no_truth, probe)
-    console.print(f"done in {elapsed:.1f} s; run folder {out_dir} (report.md, graph.json, graph.graphml, edges.duckdb)")
+    console.print(f"done in {elapsed:.1f} s; run folder {out_dir} (report.md, graph.json, graph.graphml, edges.duckdb, "
+                  "values.json, history.json)")
 
 
 def llm_roles(proposer: str, filler: str, model: str | None, base_url: str | None, cache_dir: str,

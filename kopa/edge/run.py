@@ -121,6 +121,12 @@ class EdgeRun:
             con.close()
 
     def finish(self, phase: PhaseA, skeleton: ToolGraph) -> None:
+        """A finished run's outputs: G* (graph.json, graph.graphml, edges.duckdb), the validated value cache C
+        (values.json: parameter → values a call answered with; what Phase B and APIGen fill first calls
+        from) and the iterations' figures (history.json). checkpoint.json is Phase A's own resume state: no
+        other phase reads it."""
+        write_atomic(self.out / "values.json", orjson.dumps({"values": phase.cache}, option=orjson.OPT_SORT_KEYS))
+        write_atomic(self.out / "history.json", orjson.dumps({"iterations": phase.history}))
         phase.graph.save_json(self.out / "graph.json")
         phase.graph.save_graphml(self.out / "graph.graphml")
         con = duckdb.connect(str(self.out / "edges.duckdb"))

@@ -24,7 +24,7 @@ console = LazyConsole(soft_wrap=True)
 
 @click.command("synth", short_help="Phase B: cardinality-typed trajectories on G*, as KOPA-Bench tasks.")
 @click.option("--graph", "graph_run", required=True, type=click.Path(exists=True, file_okay=False),
-              help="A finished `kopa edge graph build` run folder (graph.json, checkpoint.json with the cache C).")
+              help="A finished `kopa edge graph build` run folder (graph.json, values.json: the cache C).")
 @out_option("Run folder: parts/, candidates.jsonl, failures.jsonl (then `kopa edge filter DIR`).",
             default="runs/synth")
 @click.option("--count", type=click.IntRange(min=1), default=100, show_default=True,

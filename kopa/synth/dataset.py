@@ -65,15 +65,17 @@ class SynthError(UserError, ValueError):
 
 
 def _load_graph_run(graph_run: Path) -> tuple[ToolGraph, dict[str, list[str]], str]:
-    graph_path, checkpoint = graph_run / "graph.json", graph_run / "checkpoint.json"
-    if not graph_path.exists() or not checkpoint.exists():
-        raise SynthError(f"{graph_run}: not a finished EDGE run (needs graph.json and checkpoint.json; "
-                         "run `kopa edge graph build` first)")
+    """G*, the value cache C and G*'s digest, from what a finished Phase A run publishes (graph.json and
+    values.json; never its resume state)."""
+    graph_path, values = graph_run / "graph.json", graph_run / "values.json"
+    if not graph_path.exists() or not values.exists():
+        raise SynthError(f"{graph_run}: not a finished EDGE run (needs graph.json and values.json; run "
+                         "`kopa edge graph build` with the run's options: a finished run resumes and writes them)")
     data = graph_path.read_bytes()
     try:
         graph = ToolGraph.from_json_bytes(data)
-        cache = orjson.loads(checkpoint.read_bytes())["cache"]
-    except (ValueError, KeyError, orjson.JSONDecodeError) as exc:
+        cache = orjson.loads(values.read_bytes())["values"]
+    except (ValueError, KeyError, TypeError, orjson.JSONDecodeError) as exc:
         raise SynthError(f"{graph_run}: cannot read G* ({exc})") from exc
     return graph, cache, hashlib.sha256(data).hexdigest()
 
