@@ -42,7 +42,8 @@ from kopa.synth.filters import (
 )
 from kopa.synth.junction import PHI, _argbest, _threshold, field_label, numbers, roundest
 from kopa.synth.query import TemplateWriter
-from kopa.synth.trajectory import BlockInfo, Candidate, ChainBuild, SynthContext, synthesize
+from kopa.synth.synthesize import synthesize
+from kopa.synth.trajectory import BlockInfo, Candidate, ChainBuild, SynthContext
 from kopa.tools.runtime import ToolRuntime
 from sim.truth import endpoint_for_url
 
@@ -1032,6 +1033,7 @@ def test_a_search_is_stated_by_a_name_of_the_field_it_searches(graph_run):
 
 def test_every_attempt_of_a_slot_starts_in_the_slot_s_one_domain(graph_run, monkeypatch):
     from kopa.synth import trajectory
+    from kopa.synth.synthesize import _flat
 
     _, phase = graph_run
     ctx = SynthContext(phase.graph, CATALOG, open_backend("sim"), phase.cache, seed=0)
@@ -1047,5 +1049,5 @@ def test_every_attempt_of_a_slot_starts_in_the_slot_s_one_domain(graph_run, monk
     assert all(len(domains) == 1 and None not in domains for domains in seen.values())
     for c in made:
         if isinstance(c, Candidate) and c.category != "CMP":
-            start = next(s for s in trajectory._flat(c.task.golden) if s.call)
+            start = next(s for s in _flat(c.task.golden) if s.call)
             assert CATALOG[start.call].domain in seen[c.index]

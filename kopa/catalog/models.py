@@ -13,6 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from kopa.catalog.formats import FORMATS
+from kopa.catalog.schema import openai_schema
 
 Domain = Literal["traffic", "finance", "education", "law", "politics", "district"]
 Family = Literal["portal", "seoul", "datagokr", "dart", "krx", "ex", "law", "hrd", "schoolinfo", "session"]
@@ -150,6 +151,4 @@ class Tool(_Strict):
         return self.spec.name
 
     def openai_schema(self) -> dict[str, Any]:
-        from kopa.catalog.schema import openai_schema
-
         return openai_schema(self)

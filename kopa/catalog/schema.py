@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kopa.catalog.formats import describe, pattern_of
-from kopa.catalog.models import ParamSpec, Tool
+
+if TYPE_CHECKING:  # types only: models imports this module for Tool.openai_schema
+    from kopa.catalog.models import ParamSpec, Tool
 
 
 def _param_schema(param: ParamSpec) -> dict[str, Any]:

@@ -18,8 +18,9 @@ from __future__ import annotations
 import re
 from typing import Any, Protocol
 
-from kopa.eval.scoring.response import ResponseVerdict, normalise_text
 from kopa.eval.task import AnswerKey, Rubric
+from kopa.eval.text import normalise_text
+from kopa.eval.verdict import ResponseVerdict
 
 __all__ = ["Judge", "LLMJudge", "OfflineJudge", "find_form", "render_rubric"]
 

@@ -15,7 +15,7 @@ from kopa.catalog.loader import Catalog
 from kopa.eval.lint import mentions
 from kopa.eval.task import load_tasks
 from kopa.rng import stream
-from kopa.synth.filters import intermediate_values
+from kopa.synth.handoffs import intermediate_values
 from kopa.synth.trajectory import Candidate
 
 _NTH = re.compile(r"(?:첫|두|세|네|다섯|\d+)\s*번째")

@@ -45,7 +45,8 @@ from kopa.synth.audit import render as render_audit
 from kopa.synth.filters import Drop, Repeats, filter_candidates
 from kopa.synth.junction import PHI
 from kopa.synth.query import QueryWriter, TemplateWriter
-from kopa.synth.trajectory import MAX_PAGES, SHAPE_TRIES, Candidate, Failure, SynthContext, synthesize
+from kopa.synth.synthesize import SHAPE_TRIES, synthesize
+from kopa.synth.trajectory import MAX_PAGES, Candidate, Failure, SynthContext
 
 if TYPE_CHECKING:
     from kopa.synth.judges import ModelJudge

@@ -47,6 +47,7 @@ from kopa.eval.task import AnswerKey, GoldenStep, Target, Task
 from kopa.record.transports import ReplayMiss
 from kopa.rng import stream
 from kopa.synth.frames import date_phrase
+from kopa.synth.handoffs import intermediate_values
 from kopa.synth.judges import ModelJudge, Question, agreed
 from kopa.synth.junction import number
 from kopa.synth.trajectory import Candidate
@@ -155,23 +156,6 @@ def non_gradable(candidate: Candidate) -> str | None:
     if candidate.task.answer is not None and candidate.task.answer.type == "judge" and key.rubric is None:
         return "a judge answer without a rubric"
     return None
-
-
-def intermediate_values(candidate: Candidate) -> list[str]:
-    """Every value a junction hands on and every argument a call received by reference: what the agent
-    must look up, and so what the query may not state."""
-    given = {x.value for x in candidate.literals}
-    values = [v for j in candidate.junctions for v in j.passed]
-    referenced = {s.id: {k for k, v in s.args.items() if isinstance(v, str) and "{" in v}
-                  for s in candidate.task.golden}
-    steps = {s.id: s.call for s in candidate.task.golden}
-    calls_by_tool: dict[str, list[dict[str, Any]]] = {}
-    for call in candidate.target.calls:
-        calls_by_tool.setdefault(call.tool, []).append(call.arguments)
-    for sid, names in referenced.items():
-        for args in calls_by_tool.get(steps[sid] or "", []):
-            values += [str(args[n]) for n in names if n in args]
-    return [v for v in dict.fromkeys(values) if len(v) >= 3 and v not in given]
 
 
 def leak_by_strings(candidate: Candidate) -> str | None:

@@ -23,6 +23,7 @@ import orjson
 from pydantic import BaseModel
 
 from kopa.llm.client import ChatModel
+from kopa.synth.handoffs import intermediate_values
 from kopa.synth.trajectory import Candidate
 
 Question = Literal["leak", "decorative"]
@@ -60,8 +61,6 @@ class JudgeVote(BaseModel):
 
 def evidence(candidate: Candidate, framing: int) -> dict:
     """What a judge is shown: never more than the dataset itself holds."""
-    from kopa.synth.filters import intermediate_values
-
     handed = {j.target: j.passed for j in candidate.junctions}
     steps = [{"step": s.id, "tool": candidate.titles.get(s.id, s.call or "(parallel)"), "arguments": s.args,
               "handed": handed.get(s.id)} for s in candidate.task.golden]
