@@ -25,7 +25,7 @@ from kopa.apigen.sampler import Prompt, cached_values, entity_params, varying_pa
 from kopa.apigen.values import ValueCache
 from kopa.catalog.models import ParamSpec, Tool
 from kopa.catalog.view import param_view
-from kopa.edge.plan import date_form
+from kopa.edge.plan import date_form, dated_value
 from kopa.llm.client import ChatModel
 from kopa.synth.frames import josa
 from kopa.synth.trajectory import param_label
@@ -70,13 +70,9 @@ class TemplateGenerator:
     def _value(self, tool: Tool, p: ParamSpec, rng: np.random.Generator) -> Any:
         if p.enum:
             return p.enum[int(rng.integers(len(p.enum)))]
-        form = date_form(param_view(p))  # a date as the docs show it, not a format identifier
-        if form == "yyyymmdd":
-            return self.day
-        if form == "yyyymm":
-            return self.day[:6]
-        if form == "yyyy":
-            return str(int(self.day[:4]) - 1)
+        dated = dated_value(param_view(p), self.day)  # a date as the docs show it, not a format identifier
+        if dated is not None:
+            return dated
         guessed = self.cache.values.get(p.name) or []
         if guessed and rng.random() < self.guess_rate:  # a value seen elsewhere under this name, unchecked
             value = guessed[int(rng.integers(len(guessed)))]

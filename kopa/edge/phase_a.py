@@ -40,7 +40,7 @@ from kopa.catalog.models import Tool
 from kopa.catalog.view import ParamView, ToolViews
 from kopa.edge.config import EdgeConfig
 from kopa.edge.graph import Edge, ToolGraph
-from kopa.edge.plan import date_form, is_generic
+from kopa.edge.plan import dated_value, is_generic
 from kopa.executor import Executor
 from kopa.rng import stream
 from kopa.tools.results import ToolResult
@@ -120,13 +120,9 @@ class ArgumentFiller:
             return p.enum[int(rng.integers(len(p.enum)))]
         if p.default is not None:
             return p.default
-        form = date_form(p)
-        if form == "yyyymmdd":
-            return self.today
-        if form == "yyyymm":
-            return self.today[:6]
-        if form == "yyyy":
-            return str(int(self.today[:4]) - 1)
+        dated = dated_value(p, self.today)
+        if dated is not None:
+            return dated
         seen = cache.get(p.name) or []
         if seen:
             return seen[int(rng.integers(len(seen)))]

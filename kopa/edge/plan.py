@@ -75,6 +75,20 @@ def date_form(param: ParamView | FieldView) -> str | None:
     return None
 
 
+def dated_value(param: ParamView, today: str) -> str | None:
+    """The value a first call gives a date parameter, from the virtual 'today' (YYYYMMDD): that day, its
+    month, or the year before (a year's figures are published after it ends); None for any other parameter.
+    The one rule Phase A's filler, Phase B's and APIGen's share."""
+    form = date_form(param)
+    if form == "yyyymmdd":
+        return today
+    if form == "yyyymm":
+        return today[:6]
+    if form == "yyyy":
+        return str(int(today[:4]) - 1)
+    return None
+
+
 def default_value(param: ParamView) -> list[str]:
     """d_p: the documented default, else the first enum value, else nothing (the executor omits it)."""
     if param.default is not None:

@@ -29,7 +29,7 @@ from kopa.catalog.loader import Catalog
 from kopa.catalog.models import FieldSpec, ParamSpec, Tool
 from kopa.catalog.view import field_view, param_view
 from kopa.edge.graph import Edge, ToolGraph
-from kopa.edge.plan import date_form, is_generic
+from kopa.edge.plan import date_form, dated_value, is_generic
 from kopa.eval.environment import Environment
 from kopa.eval.golden import GoldenError, GoldenExecutor
 from kopa.eval.task import AnswerSpec, GoldenStep, InjectedState, SetupAction, Target, Task
@@ -281,13 +281,9 @@ def param_value(param: ParamSpec, cache: dict[str, list[str]], today: str, rng: 
         return stated[int(rng.integers(len(stated)))]
     if param.default is not None:
         return param.default
-    form = date_form(param_view(param))  # a date as the docs show it, not a format identifier
-    if form == "yyyymmdd":
-        return day
-    if form == "yyyymm":
-        return day[:6]
-    if form == "yyyy":
-        return str(int(day[:4]) - 1)
+    dated = dated_value(param_view(param), day)  # a date as the docs show it, not a format identifier
+    if dated is not None:
+        return dated
     seen = [v for v in cached_values(param, cache) if v not in avoid and value_phrase(param, v) is not None]
     if seen:
         return seen[int(rng.integers(len(seen)))]
