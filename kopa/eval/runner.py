@@ -44,7 +44,7 @@ from kopa.eval.policies.openai_agent import MAX_TOOL_CHARS
 from kopa.eval.scoring.episode import score_stored
 from kopa.eval.task import Target, Task, TaskSet, task_set
 from kopa.executor import Executor
-from kopa.fileio import RunFolder, drop_partial_line, read_appended, write_atomic
+from kopa.fileio import RunFolder, drop_partial_line, write_atomic
 from kopa.llm.cache import CacheMode
 
 INFRA_RETRIES = 1  # an infrastructure failure (not the model's) is retried once, then reported apart
@@ -193,13 +193,13 @@ def read_config(run_dir: Path) -> RunConfig:
 
 def read_episodes(out_dir: Path, *, finished: bool = False) -> list[Episode]:
     """The stored episodes; `finished`: the run is read to be scored, so a cut last line is refused too."""
-    return read_appended(out_dir / "episodes.jsonl", Episode.model_validate_json, error=RunFolderError,
-                         finished=finished)
+    return RunFolder(out_dir, what="a run", error=RunFolderError).appended(
+        "episodes.jsonl", Episode.model_validate_json, finished=finished)
 
 
 def read_unplayed(out_dir: Path) -> list[Episode]:
     """The episodes the last `kopa bench run` on the folder could not play, each with why."""
-    return read_appended(out_dir / UNPLAYED, Episode.model_validate_json, error=RunFolderError)
+    return RunFolder(out_dir, what="a run", error=RunFolderError).appended(UNPLAYED, Episode.model_validate_json)
 
 
 def read_scores(folder: Path) -> list[ScoredEpisode]:

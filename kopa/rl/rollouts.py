@@ -38,7 +38,7 @@ from kopa.eval.runner import RunConfig, make_policy, play_one
 from kopa.eval.scoring.episode import score_stored
 from kopa.eval.task import Target, Task, task_set
 from kopa.executor import Executor
-from kopa.fileio import RunFolder, drop_partial_line, read_appended, sql_literal, write_atomic
+from kopa.fileio import RunFolder, drop_partial_line, sql_literal, write_atomic
 from kopa.rl.advantages import EPSILON, group_advantages
 from kopa.rl.messages import episode_messages, tool_calls
 from kopa.rl.policy import MixedPolicy, parse_mixed
@@ -192,7 +192,7 @@ def _prepare(config: RolloutConfig, out: Path, force: bool) -> None:
 def read_groups(out: Path, *, finished: bool = False) -> list[dict[str, Any]]:
     """The stored groups; `finished`: the folder is read for what it holds (an export), so a cut last line
     is refused too."""
-    return read_appended(out / "groups.jsonl", orjson.loads, error=RolloutsError, finished=finished)
+    return RunFolder(out, what="rollouts", error=RolloutsError).appended("groups.jsonl", orjson.loads, finished=finished)
 
 
 def _absolute(config: RolloutConfig) -> RolloutConfig:
