@@ -16,7 +16,9 @@ from typing import Any
 import click
 
 from kopa.cli_options import (
+    SEED,
     FaultsSpec,
+    at_least,
     backend_options,
     compose_backend,
     json_option,
@@ -267,7 +269,7 @@ def _world_options(f):
                      help="The world's virtual 'today' (YYYY-MM-DD); default 2026-01-30.")(f)
     f = click.option("--scale", type=click.Choice(["small", "full"]), default="small", show_default=True,
                      help="World size: small (fast, what tests and KOPA-Bench use) or full.")(f)
-    return click.option("--world-seed", type=int, default=0, show_default=True,
+    return click.option("--world-seed", type=SEED, default=0, show_default=True,
                         help="The world seed (the backend string's sim:seed=N).")(f)
 
 
@@ -347,7 +349,7 @@ def sim_stats(world_seed: int, scale: str, today, verify: bool, as_json: bool) -
 @click.option("--strict-keys", is_flag=True, help="Accept only keys issued by issue_api_key (or configured).")
 @click.option("--log", is_flag=True, help="Log every request (keys scrubbed).")
 @click.option("--drift", "drift_name", default=None, help="Drift scenario (name or TOML file), e.g. default.")
-@click.option("--epoch", type=int, default=0, show_default=True, help="Drift epoch to serve (0 = none).")
+@click.option("--epoch", type=at_least(0), default=0, show_default=True, help="Drift epoch to serve (0 = none).")
 @click.option("--faults", "faults", type=FaultsSpec(), metavar=FaultsSpec.name,
               help="Fault profile (none, realistic, harsh or a TOML file) and its fault seed, PROFILE[,seed=N]: "
                    "real delays, resets, cut bodies.")

@@ -98,6 +98,19 @@ def backend_options(f: F) -> F:
                         help=BACKEND_HELP)(f)
 
 
+INT64_MAX = 2**63 - 1
+"""The largest integer an option takes: a run's config is JSON that orjson, numpy and DuckDB read as 64-bit
+integers, so a larger one would fail (a traceback) where it is written or used, not where it is typed."""
+
+SEED = click.IntRange(0, INT64_MAX)
+"""A seed option (--world-seed, --path-seed, --sample-seed): 0 up to the 64-bit limit."""
+
+
+def at_least(minimum: int) -> click.IntRange:
+    """A count, size or port-free number option: `minimum` up to the 64-bit limit, refused in one line past it."""
+    return click.IntRange(minimum, INT64_MAX)
+
+
 def out_option(help: str, *, default: str | None = None, file: bool = False, required: bool = False
                ) -> Callable[[F], F]:
     """-o/--out: where the command writes its results (a folder; a file for commands that write one)."""
@@ -111,7 +124,7 @@ def json_option(help: str = JSON_HELP) -> Callable[[F], F]:
 
 
 def workers_option(default: int, help: str = WORKERS_HELP) -> Callable[[F], F]:
-    return click.option("--workers", type=click.IntRange(min=1), default=default, show_default=True, help=help)
+    return click.option("--workers", type=at_least(1), default=default, show_default=True, help=help)
 
 
 def executor_options(f: F) -> F:

@@ -10,6 +10,7 @@ import click
 
 from kopa.cli_options import (
     IntList,
+    at_least,
     backend_options,
     check_llm_mode,
     compose_backend,
@@ -41,7 +42,7 @@ def _only(text: str) -> list[str]:
 @click.option("--policy", default="mixed", show_default=True,
               help="mixed[:SHARE][,HABIT…] (the oracle with probability SHARE, else a failure-mode habit, drawn "
                    "per rollout), oracle, first_page_only, skip_key, skip_lookup, or openai (--model).")
-@click.option("-n", "--rollouts", "n", type=click.IntRange(min=1), default=4, show_default=True,
+@click.option("-n", "--rollouts", "n", type=at_least(1), default=4, show_default=True,
               help="Rollouts per task: the GRPO group size (actor_rollout_ref.rollout.n).")
 @click.option("--policy-seeds", type=IntList(), default="0", show_default=True,
               help="The policy seed every rollout's random stream is named by (one; the world's is the "
@@ -190,7 +191,7 @@ def export_cmd(fmt: str, tasks_path: str | None, only: str, rollouts_dir: str | 
                    "(e.g. replay:DIR); nothing is called now.")
 @click.option("--with-kopa-bench", is_flag=True,
               help="Add KOPA-Bench's tools to those of --tasks (KOPA-Bench as the validation set).")
-@click.option("--max-tool-chars", type=click.IntRange(min=200), default=4000, show_default=True,
+@click.option("--max-tool-chars", type=at_least(200), default=4000, show_default=True,
               help="A longer tool result keeps its leading records (valid JSON, with a note); set verl's "
                    "multi_turn.max_tool_response_length above it.")
 @out_option("The YAML to write (default runs/rl-export/kopa_tools.yaml).", file=True)
