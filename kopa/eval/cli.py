@@ -457,7 +457,8 @@ def bench_score_answer(task_id: str | None, answer: str | None, jsonl, as_json: 
     \b
       kopa bench score-answer finance-001 "\\boxed{43.80}%"
       kopa bench score-answer --jsonl answers.jsonl > verdicts.jsonl
-    Bad lines of --jsonl get an error verdict naming the line, and the exit status is 1 at the end.
+    Bad lines of --jsonl get an error verdict naming the line, the others are scored, and the command ends
+    with one line counting them and exit status 2 (a bad input).
     """
     import json
 
@@ -496,8 +497,12 @@ def bench_score_answer(task_id: str | None, answer: str | None, jsonl, as_json: 
         return
     if answer is not None or task_id is not None:
         raise click.UsageError("give TASK_ID and ANSWER, or --jsonl FILE (not both)")
-    bad = 0
-    for number, line in enumerate(jsonl, 1):
+    bad, first = 0, ""
+    try:
+        numbered = list(enumerate(jsonl, 1))
+    except UnicodeDecodeError as exc:
+        raise UserError(f"--jsonl {jsonl.name}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+    for number, line in numbered:
         if not line.strip():
             continue
         try:
@@ -515,11 +520,11 @@ def bench_score_answer(task_id: str | None, answer: str | None, jsonl, as_json: 
                 problem = f"line {number}: {problem}" if problem else None
         if problem is not None:
             bad += 1
+            first = first or problem
             tid = item.get("task") if isinstance(item, dict) and isinstance(item.get("task"), str) else None
             out = {"line": number, "task": tid, "passed": None, "method": "error", "details": problem}
         else:
             out = {"line": number, **verdict(item["task"], item["answer"])}
         click.echo(json.dumps(out, ensure_ascii=False))
     if bad:
-        click.echo(f"{bad} bad line(s)", err=True)
-        sys.exit(1)
+        raise UserError(f"--jsonl {jsonl.name}: {bad} bad line(s), each with an error verdict above (first: {first})")

@@ -161,9 +161,8 @@ def export_cmd(fmt: str, tasks_path: str | None, only: str, rollouts_dir: str | 
         records = export.write_verl(path, tasks, targets, tasks_path)
         click.echo(f"{path}: {len(records)} tasks (verl RL dataset)")
     else:
-        import orjson
-
         from kopa.eval.task import task_set
+        from kopa.fileio import read_json
         from kopa.rl.rollouts import read_groups
 
         if not rollouts_dir:
@@ -171,7 +170,10 @@ def export_cmd(fmt: str, tasks_path: str | None, only: str, rollouts_dir: str | 
         folder = Path(rollouts_dir)
         if not (folder / "config.json").exists():
             raise export.ExportError(f"{folder}: not a rollouts folder (no config.json)")
-        config = orjson.loads((folder / "config.json").read_bytes())["config"]
+        config = read_json(folder / "config.json", what="a rollouts folder's config",
+                           error=export.ExportError).get("config")
+        if not isinstance(config, dict):
+            raise export.ExportError(f"{folder / 'config.json'}: not a rollouts folder's config (no \"config\" object)")
         by_id = {t.id: t for t in task_set(config.get("task_set")).tasks()}
         provenance = {k: config.get(k) for k in ("backend", "policy", "seed", "n", "task_set", "model")}
         records = export.sft_records(read_groups(folder, finished=True), by_id, provenance)
