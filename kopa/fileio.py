@@ -6,6 +6,7 @@ from __future__ import annotations
 import fcntl
 import functools
 import inspect
+import json
 import os
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
@@ -63,12 +64,26 @@ def _reason(exc: BaseException) -> str:
     return text if isinstance(exc, ValueError) and text else f"{type(exc).__name__}: {text}".rstrip(": ")
 
 
+def _int64(text: str) -> int:
+    number = int(text)
+    if not -(2**63) <= number < 2**64:
+        raise ValueError(f"the integer {text[:12]}… is past 64 bits")
+    return number
+
+
+def _no_constant(text: str) -> float:
+    raise ValueError(f"{text} is not JSON")
+
+
 def read_json(path: Path, *, what: str, error: type[Exception]) -> dict:
-    """The JSON object in `path` (a file a command wrote whole: a config, a graph, figures); anything else —
-    no JSON, not UTF-8, an integer past 64 bits, a list — is `error`, one line naming the file and `what`."""
+    """The JSON object in `path` (a file a command wrote whole: a config); anything else — no JSON, not
+    UTF-8, an integer past 64 bits, a list — is `error`, one line naming the file and `what`.
+
+    Read with the standard library, not orjson: orjson reads an integer past 64 bits as a float, silently
+    (a seed of 2**64 would become 1.8446744073709552e+19)."""
     try:
-        body = orjson.loads(path.read_bytes())
-    except orjson.JSONDecodeError as exc:
+        body = json.loads(path.read_bytes(), parse_int=_int64, parse_constant=_no_constant)
+    except ValueError as exc:  # json's JSONDecodeError and UnicodeDecodeError are ValueErrors
         raise error(f"{path}: not {what} ({_reason(exc)})") from exc
     if not isinstance(body, dict):
         raise error(f"{path}: not {what} (a JSON {type(body).__name__}, not an object)")

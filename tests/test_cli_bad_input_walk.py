@@ -286,3 +286,98 @@ def test_every_command_is_walked():
     assert len(COMMANDS) >= 34
     walked = {c.values[0].id.rsplit(" ", 1)[0] for c in CASES}  # type: ignore[union-attr]
     assert {"bench score", "edge filter", "rl export", "tools list", "sim build"} <= walked
+
+
+# ---------------------------------------------------------------- real run folders, one file damaged
+#
+# The folders above hold bad bytes in every file, so a command stops at the first it reads. Here a real
+# run folder (made by the command that writes it, in a path with a ' and a ..) has one file damaged at a
+# time, so every file a reader takes is met with each kind of bad content.
+
+def _make(tmp: Path, *argv: str) -> Path:
+    out = tmp / "it's" / ".." / f"run '{argv[1]}"
+    result = run([*argv, "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+@pytest.fixture(scope="module")
+def bench_folders(tmp_path_factory, _isolated_cache) -> dict[str, Path]:
+    tmp = tmp_path_factory.mktemp("real")
+    (tmp / "it's").mkdir()
+    return {"bench": _make(tmp, "bench", "run", "--only", "finance-001", "-n", "1", "--workers", "1"),
+            "rl": _make(tmp, "rl", "rollouts", "--only", "finance-001", "-n", "1", "--workers", "1")}
+
+
+@pytest.fixture(scope="module")
+def edge_folders(tmp_path_factory, _isolated_cache) -> dict[str, Path]:
+    tmp = tmp_path_factory.mktemp("edge")
+    (tmp / "it's").mkdir()
+    graph = _make(tmp, "edge", "graph", "build", "-T", "2", "-M", "10", "--probe-edges", "10", "--workers", "1")
+    return {"graph": graph, "synth": _make(tmp, "edge", "synth", "--graph", str(graph), "--count", "3",
+                                          "--workers", "1")}
+
+
+# (the folder, the file damaged, the command with {} for the folder)
+REAL: list[tuple[str, str, tuple[str, ...]]] = [
+    *[("bench", name, ("bench", "score", "{}")) for name in ("config.json", "episodes.jsonl")],
+    # (`bench show` reads scores.jsonl and the report, not config.json: a damaged config.json is not its input)
+    *[("bench", name, ("bench", "show", "{}")) for name in ("scores.jsonl",)],
+    *[("rl", name, ("rl", "export", "--format", "sft", "--from", "{}")) for name in ("config.json", "groups.jsonl")],
+]
+EDGE: list[tuple[str, str, tuple[str, ...]]] = [
+    *[("graph", name, ("edge", "graph", "show", "{}")) for name in ("config.json", "figures.json", "graph.json")],
+    *[("graph", name, ("edge", "graph", "export", "{}")) for name in ("graph.json",)],
+    *[("graph", name, ("edge", "graph", "compare", "{}", "{}")) for name in ("config.json", "figures.json")],
+    *[("graph", name, ("edge", "synth", "--graph", "{}", "--count", "1")) for name in ("graph.json", "checkpoint.json")],
+    *[("synth", name, ("edge", "filter", "{}")) for name in ("config.json", "candidates.jsonl", "failures.jsonl")],
+]
+
+
+def _damaged(folders: dict[str, Path], folder: str, name: str, kind: str, tmp: Path) -> Path:
+    import shutil
+
+    copy = tmp / "it's" / ".." / f"copy '{folder}"
+    (tmp / "it's").mkdir(exist_ok=True)
+    shutil.copytree(folders[folder], copy)
+    (copy / name).write_bytes(_CONTENTS[kind] + (b"\n" if name.endswith(".jsonl") else b""))
+    return copy
+
+
+def _one_line_exit_2(argv: list[str]) -> None:
+    result = run(argv)
+    assert "Traceback" not in result.output, result.output
+    assert result.exit_code == 2, (argv, result.output, result.exception)
+    assert isinstance(result.exception, SystemExit), result.exception
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
+
+
+@pytest.mark.parametrize("kind", sorted(_CONTENTS))
+@pytest.mark.parametrize(("folder", "name", "command"), REAL, ids=[f"{' '.join(c[:2])}-{n}" for _, n, c in REAL])
+def test_a_real_run_folder_with_one_damaged_file_is_one_line(bench_folders, folder, name, command, kind, tmp_path,
+                                                             monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    copy = _damaged(bench_folders, folder, name, kind, tmp_path)
+    _one_line_exit_2([w.replace("{}", str(copy)) for w in command] + ["-o", str(tmp_path / "out")] * (
+        command[:2] != ("bench", "show")))
+
+
+def test_the_real_run_folders_in_quoted_paths_are_read(bench_folders, tmp_path, monkeypatch):
+    # the good form beside the bad ones: a ' and a .. in the path are fine (exit 0), in every reader
+    monkeypatch.chdir(tmp_path)
+    for argv in (["bench", "score", str(bench_folders["bench"]), "-o", str(tmp_path / "it's scored")],
+                 ["rl", "export", "--format", "sft", "--from", str(bench_folders["rl"]), "-o", str(tmp_path / "s'.jsonl")]):
+        result = run(argv)
+        assert result.exit_code == 0, result.output
+
+
+@pytest.mark.slow  # an EDGE graph build and a synthesis: about 80 s
+@pytest.mark.parametrize("kind", sorted(_CONTENTS))
+@pytest.mark.parametrize(("folder", "name", "command"), EDGE, ids=[f"{' '.join(c[:3])}-{n}" for _, n, c in EDGE])
+def test_a_real_edge_folder_with_one_damaged_file_is_one_line(edge_folders, folder, name, command, kind, tmp_path,
+                                                              monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    copy = _damaged(edge_folders, folder, name, kind, tmp_path)
+    out = ["-o", str(tmp_path / "out")] if command[1] in ("synth",) else []
+    _one_line_exit_2([w.replace("{}", str(copy)) for w in command] + out)
