@@ -326,7 +326,7 @@ REAL: list[tuple[str, str, tuple[str, ...]]] = [
     *[("rl", name, ("rl", "export", "--format", "sft", "--from", "{}")) for name in ("config.json", "groups.jsonl")],
 ]
 EDGE: list[tuple[str, str, tuple[str, ...]]] = [
-    *[("graph", name, ("edge", "graph", "show", "{}")) for name in ("config.json", "figures.json", "graph.json")],
+    # (`edge graph show` prints report.md only: the other files are not its input)
     *[("graph", name, ("edge", "graph", "export", "{}")) for name in ("graph.json",)],
     *[("graph", name, ("edge", "graph", "compare", "{}", "{}")) for name in ("config.json", "figures.json")],
     *[("graph", name, ("edge", "synth", "--graph", "{}", "--count", "1")) for name in ("graph.json", "checkpoint.json")],
