@@ -25,6 +25,8 @@ def load_run(folder: Path) -> dict[str, Any]:
             raise UserError(f"{folder}: no {name} — not a finished `kopa edge graph build` run folder")
     manifest = read_json(folder / "config.json", what="an EDGE run's config", error=UserError)
     figures = read_json(folder / "figures.json", what="an EDGE run's figures", error=UserError)
+    if not isinstance(figures.get("success"), dict):  # always written; probe and truth may be null
+        raise UserError(f"{folder / 'figures.json'}: not an EDGE run's figures (no success figures)")
     config = manifest.get("config")
     if not isinstance(config, dict) or not isinstance(config.get("n_min"), int) \
             or not isinstance(manifest.get("backend"), str):
