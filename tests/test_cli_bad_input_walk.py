@@ -136,6 +136,17 @@ def _bad_file(tmp: Path, kind: str) -> Path:
     return path
 
 
+_TASK_FILES: dict[str, bytes] = {"list": b"- 1\n- 2\n", "cut-yaml": b"tasks: [{id: a\n", "non-utf8": b"tasks: []\n\xff\xfe\n",
+                                 "object": b"x: 1\n", "huge-number": b"tasks:\n- id: a-1\n  seed: 1180591620717411303424\n"}
+
+
+def _task_set(tmp: Path, kind: str, text: bytes) -> Path:
+    folder = tmp / f"task'set-{kind}"
+    (folder / "tasks").mkdir(parents=True, exist_ok=True)
+    (folder / "tasks" / "bad.yaml").write_bytes(text)
+    return folder
+
+
 def _quoted_missing(tmp: Path) -> str:
     (tmp / "it's").mkdir(exist_ok=True)
     return str(tmp / "it's" / ".." / "no'such")
@@ -195,7 +206,13 @@ def cases() -> Iterator[object]:
                         for kind in ("wrong-shape", *_CONTENTS):
                             yield pytest.param(Case(label, argv(lambda tmp, k=kind: [str(_bad_file(tmp, k))]),
                                                     exit_code=code, output=fragment), id=f"{label}=file-{kind}")
-                elif not t.file_okay:
+                elif _first_opt(param) == "--tasks":  # a task set: a folder holding tasks/*.yaml
+                    yield pytest.param(Case(label, argv(lambda tmp: [_quoted_missing(tmp)])),
+                                       id=f"{label}=missing-with-quote-and-dotdot")
+                    for kind, text in _TASK_FILES.items():
+                        yield pytest.param(Case(label, argv(lambda tmp, k=kind, b=text: [str(_task_set(tmp, k, b))])),
+                                           id=f"{label}=task-set-{kind}")
+                if not t.exists and not t.file_okay:
                     yield pytest.param(Case(label, argv(lambda tmp: [_quoted_file(tmp)]), parse_only_first=True),
                                        id=f"{label}=a-file-with-quote-and-dotdot")
             if isinstance(param.type, click.File) and "r" in param.type.mode:
