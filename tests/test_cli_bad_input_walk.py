@@ -46,7 +46,8 @@ COMMANDS: dict[tuple[str, ...], click.Command] = dict(walk())
 
 # Options and arguments that name a thing the catalog, the task set or the simulator knows.
 NAMING = {"platform", "platforms", "domain", "domains", "policy", "name", "tool", "scenario", "profile", "only",
-          "hold_out_platforms", "drift", "faulty", "kinds", "rules", "retries", "task_id"}
+          "hold_out_platforms", "drift", "faulty", "kinds", "rules", "retries", "task_id", "backend_spec",
+          "executor", "transport", "format"}
 
 # (command, case kind) -> why the generic case does not apply there.
 SKIP: dict[tuple[str, str], str] = {
