@@ -346,7 +346,8 @@ REAL: list[tuple[str, str, tuple[str, ...]]] = [
 EDGE: list[tuple[str, str, tuple[str, ...]]] = [
     # (`edge graph show` prints report.md only: the other files are not its input)
     *[("graph", name, ("edge", "graph", "export", "{}")) for name in ("graph.json",)],
-    *[("graph", name, ("edge", "graph", "compare", "{}", "{}")) for name in ("config.json", "figures.json")],
+    *[("graph", name, ("edge", "graph", "compare", "{}", "{}")) for name in ("config.json", "figures.json",
+                                                                            "edges.duckdb")],
     *[("graph", name, ("edge", "synth", "--graph", "{}", "--count", "1")) for name in ("graph.json", "checkpoint.json")],
     *[("synth", name, ("edge", "filter", "{}")) for name in ("config.json", "candidates.jsonl", "failures.jsonl")],
 ]

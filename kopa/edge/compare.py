@@ -32,13 +32,17 @@ def load_run(folder: Path) -> dict[str, Any]:
             or not isinstance(manifest.get("backend"), str):
         raise UserError(f"{folder / 'config.json'}: not an EDGE run's config (no config.n_min or backend)")
     n_min = config["n_min"]
-    con = duckdb.connect(str(folder / "edges.duckdb"), read_only=True)
     try:
-        counts = con.execute(
-            "SELECT count(*), count(*) FILTER (attempts > 0), count(*) FILTER (attempts >= ?) FROM edges",
-            [n_min]).fetchone()
-    finally:
-        con.close()
+        con = duckdb.connect(str(folder / "edges.duckdb"), read_only=True)
+        try:
+            counts = con.execute(
+                "SELECT count(*), count(*) FILTER (attempts > 0), count(*) FILTER (attempts >= ?) FROM edges",
+                [n_min]).fetchone()
+        finally:
+            con.close()
+    except duckdb.Error as exc:  # not a DuckDB file, or one without the edges table
+        reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise UserError(f"{folder / 'edges.duckdb'}: not an EDGE run's edges table ({reason})") from exc
     assert counts is not None  # an aggregate answers one row
     edges, attempted, judged = counts
     return {"name": folder.name, "config": manifest["config"], "backend": manifest["backend"],
