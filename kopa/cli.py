@@ -16,7 +16,9 @@ from typing import Any
 import click
 
 from kopa.cli_options import (
+    SEED,
     FaultsSpec,
+    at_least,
     backend_options,
     compose_backend,
     json_option,
@@ -130,6 +132,10 @@ def tools_list(platform: str | None, domain: str | None, as_json: bool) -> None:
     from kopa.catalog import load_catalog
 
     catalog = load_catalog()
+    for option, value, known in (("--platform", platform, {t.platform for t in catalog}),
+                                 ("--domain", domain, {t.domain for t in catalog if t.domain})):
+        if value and value not in known:  # not an empty list: a misspelt name would look like one
+            raise click.BadParameter(f"{value!r} is none of {', '.join(sorted(known))}", param_hint=f"'{option}'")
     selected = [t for t in catalog if (not platform or t.platform == platform) and (not domain or t.domain == domain)]
     if as_json:
         click.echo(json.dumps([t.openai_schema() for t in selected], ensure_ascii=False, indent=2))
@@ -160,6 +166,11 @@ def tools_list(platform: str | None, domain: str | None, as_json: bool) -> None:
                       "and --backend live refuses them", soft_wrap=False)
 
 
+def _no_tool(catalog: Any, name: str) -> str:
+    close = [t.name for t in catalog if name.split("_")[-1] in t.name][:8]
+    return f"no tool named {name!r}" + (f"; similar: {', '.join(close)}" if close else "")
+
+
 @tools.command("show")
 @click.argument("name")
 @click.option("--schema", is_flag=True, help="Print only the OpenAI function-calling schema.")
@@ -169,8 +180,7 @@ def tools_show(name: str, schema: bool) -> None:
 
     catalog = load_catalog()
     if name not in catalog:
-        close = [t.name for t in catalog if name.split("_")[-1] in t.name][:8]
-        raise click.UsageError(f"no tool named {name!r}" + (f"; similar: {', '.join(close)}" if close else ""))
+        raise click.UsageError(_no_tool(catalog, name))
     tool = catalog[name]
     if schema:
         click.echo(json.dumps(tool.openai_schema(), ensure_ascii=False, indent=2))
@@ -231,8 +241,13 @@ def call(tool: str, assignments: tuple[str, ...], backend_spec: str, record_dir:
       kopa call find_dart_corp_code corp_name=라이트론 --faults realistic,seed=3 --record runs/rec
     Exit status: 0 records, 1 a typed tool error, 2 a usage error.
     """
+    from kopa.catalog import load_catalog
     from kopa.tools.runtime import ToolRuntime
 
+    # an unknown name is the user's bad input (exit 2), checked before any backend is opened; exit 1 is kept
+    # for a tool's own typed error
+    if tool not in load_catalog():
+        raise click.BadParameter(_no_tool(load_catalog(), tool), param_hint="TOOL")
     arguments = _parse_assignments(assignments)
     runtime = ToolRuntime(_open(backend_spec, record_dir, faults))
     if not no_auto_key and tool in runtime.catalog and runtime.catalog[tool].family != "session":
@@ -267,7 +282,7 @@ def _world_options(f):
                      help="The world's virtual 'today' (YYYY-MM-DD); default 2026-01-30.")(f)
     f = click.option("--scale", type=click.Choice(["small", "full"]), default="small", show_default=True,
                      help="World size: small (fast, what tests and KOPA-Bench use) or full.")(f)
-    return click.option("--world-seed", type=int, default=0, show_default=True,
+    return click.option("--world-seed", type=SEED, default=0, show_default=True,
                         help="The world seed (the backend string's sim:seed=N).")(f)
 
 
@@ -347,7 +362,7 @@ def sim_stats(world_seed: int, scale: str, today, verify: bool, as_json: bool) -
 @click.option("--strict-keys", is_flag=True, help="Accept only keys issued by issue_api_key (or configured).")
 @click.option("--log", is_flag=True, help="Log every request (keys scrubbed).")
 @click.option("--drift", "drift_name", default=None, help="Drift scenario (name or TOML file), e.g. default.")
-@click.option("--epoch", type=int, default=0, show_default=True, help="Drift epoch to serve (0 = none).")
+@click.option("--epoch", type=at_least(0), default=0, show_default=True, help="Drift epoch to serve (0 = none).")
 @click.option("--faults", "faults", type=FaultsSpec(), metavar=FaultsSpec.name,
               help="Fault profile (none, realistic, harsh or a TOML file) and its fault seed, PROFILE[,seed=N]: "
                    "real delays, resets, cut bodies.")

@@ -98,6 +98,36 @@ def backend_options(f: F) -> F:
                         help=BACKEND_HELP)(f)
 
 
+INT64_MAX = 2**63 - 1
+"""The largest integer an option takes: a run's config is JSON that orjson, numpy and DuckDB read as 64-bit
+integers, so a larger one would fail (a traceback) where it is written or used, not where it is typed."""
+
+class _AtLeast(click.IntRange):
+    """click's IntRange from a minimum up to the 64-bit limit; help and messages name the limit only to a
+    number past it ("x>=1", as before, for one below the minimum)."""
+
+    def __init__(self, minimum: int) -> None:
+        super().__init__(minimum, INT64_MAX)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = click.INT.convert(value, param, ctx)
+        if number > INT64_MAX:
+            self.fail(f"{number} is past the largest number an option takes (2**63-1)", param, ctx)
+        return super().convert(number, param, ctx)
+
+    def _describe_range(self) -> str:
+        return f"x>={self.min}"
+
+
+SEED = _AtLeast(0)
+"""A seed option (--world-seed, --path-seed, --sample-seed): 0 up to the 64-bit limit."""
+
+
+def at_least(minimum: int) -> click.IntRange:
+    """A count or size option: `minimum` up to the 64-bit limit, refused in one line past it."""
+    return _AtLeast(minimum)
+
+
 def out_option(help: str, *, default: str | None = None, file: bool = False, required: bool = False
                ) -> Callable[[F], F]:
     """-o/--out: where the command writes its results (a folder; a file for commands that write one)."""
@@ -111,7 +141,7 @@ def json_option(help: str = JSON_HELP) -> Callable[[F], F]:
 
 
 def workers_option(default: int, help: str = WORKERS_HELP) -> Callable[[F], F]:
-    return click.option("--workers", type=click.IntRange(min=1), default=default, show_default=True, help=help)
+    return click.option("--workers", type=at_least(1), default=default, show_default=True, help=help)
 
 
 def executor_options(f: F) -> F:

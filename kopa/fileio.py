@@ -6,6 +6,7 @@ from __future__ import annotations
 import fcntl
 import functools
 import inspect
+import json
 import os
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
@@ -50,6 +51,57 @@ def sql_literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
+_SHAPE_ERRORS = (ValueError, KeyError, TypeError, AttributeError, IndexError)
+"""What reading a wrong-shaped record raises: orjson's JSONDecodeError (not JSON, not UTF-8, an integer past 64
+bits) and pydantic's ValidationError are ValueErrors; a list where an object was written, or an object
+without the key, is a TypeError, AttributeError or KeyError where the record is taken apart."""
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, KeyError):
+        return f"no {exc.args[0]!r}" if exc.args else "a key is missing"
+    text = (str(exc).strip().splitlines() or [""])[0]
+    return text if isinstance(exc, ValueError) and text else f"{type(exc).__name__}: {text}".rstrip(": ")
+
+
+def _int64(text: str) -> int:
+    number = int(text)
+    if not -(2**63) <= number < 2**64:
+        raise ValueError(f"the integer {text[:12]}… is past 64 bits")
+    return number
+
+
+def _no_constant(text: str) -> float:
+    raise ValueError(f"{text} is not JSON")
+
+
+def read_json(path: Path, *, what: str, error: type[Exception]) -> dict:
+    """The JSON object in `path` (a file a command wrote whole: a config); anything else — no JSON, not
+    UTF-8, an integer past 64 bits, a list — is `error`, one line naming the file and `what`.
+
+    Read with the standard library, not orjson: orjson reads an integer past 64 bits as a float, silently
+    (a seed of 2**64 would become 1.8446744073709552e+19)."""
+    try:
+        body = json.loads(path.read_bytes(), parse_int=_int64, parse_constant=_no_constant)
+    except ValueError as exc:  # json's JSONDecodeError and UnicodeDecodeError are ValueErrors
+        raise error(f"{path}: not {what} ({_reason(exc)})") from exc
+    if not isinstance(body, dict):
+        raise error(f"{path}: not {what} (a JSON {type(body).__name__}, not an object)")
+    return body
+
+
+def read_lines(path: Path, parse: Callable[[bytes], T], *, what: str, error: type[Exception]) -> list[T]:
+    """The records of a JSON-lines file a command wrote whole, each line read by `parse`; a line that does
+    not parse, or is not of the shape `parse` takes apart, is `error` naming the file, the line and `what`."""
+    records = []
+    for number, line in enumerate(path.read_bytes().splitlines(), 1):
+        try:
+            records.append(parse(line))
+        except _SHAPE_ERRORS as exc:
+            raise error(f"{path}:{number}: not {what} ({_reason(exc)})") from exc
+    return records
+
+
 def read_appended(path: Path, parse: Callable[[bytes], T], *, error: type[Exception] = ValueError,
                   finished: bool = False) -> list[T]:
     """The records of a JSON-lines file a run appends to, in file order; none if it does not exist yet.
@@ -69,9 +121,8 @@ def read_appended(path: Path, parse: Callable[[bytes], T], *, error: type[Except
     for number, line in enumerate(lines, 1):
         try:
             records.append(parse(line))
-        except ValueError as exc:  # orjson's JSONDecodeError and pydantic's ValidationError are ValueErrors
-            reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-            raise error(f"{path}:{number}: not a line this run wrote ({reason}); the file is damaged: restore "
+        except _SHAPE_ERRORS as exc:
+            raise error(f"{path}:{number}: not a line this run wrote ({_reason(exc)}); the file is damaged: restore "
                         "it, or start over with --force") from exc
     return records
 

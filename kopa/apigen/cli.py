@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from kopa.cli_options import backend_options, compose_backend, out_option
+from kopa.cli_options import SEED, at_least, backend_options, compose_backend, out_option
 from kopa.console import LazyConsole, stage_bars
 
 console = LazyConsole(soft_wrap=True)
@@ -52,12 +52,12 @@ def _split(text: str) -> frozenset[str]:
 
 @apigen.command("generate", short_help="Generate samples of the four styles and verify them in three stages.")
 @backend_options
-@click.option("--n", "count", type=click.IntRange(min=1), default=200, show_default=True,
+@click.option("--n", "count", type=at_least(1), default=200, show_default=True,
               help="Samples to generate (each then verified; the seed generated 40,000 per model).")
-@click.option("--budget", type=click.IntRange(min=1), default=None, metavar="CALLS",
+@click.option("--budget", type=at_least(1), default=None, metavar="CALLS",
               help="Stop once this many tool calls are spent (probing the value cache included): the budget "
                    "`kopa compare synth` compares pipelines on.")
-@click.option("--sample-seed", "seed", type=int, default=0, show_default=True,
+@click.option("--sample-seed", "seed", type=SEED, default=0, show_default=True,
               help="The seed APIGen samples with: every sample's stream (seed, index) — tools, style, prompt, "
                    "arguments (the world's seed is the backend's sim:seed=N).")
 @click.option("--domains", default="", metavar="D,E", help="Sample tools of these domains only (e.g. finance,law).")
@@ -195,7 +195,7 @@ def compare() -> None:
               help="The drifted backend every sample is re-executed on.")
 @click.option("--faulty", default="faults:harsh@sim", show_default=True, metavar="SPEC",
               help="The faulty backend every sample is re-executed on.")
-@click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N",
+@click.option("--limit", type=at_least(1), default=None, metavar="N",
               help="Re-execute only the first N samples of each dataset (by their order in the file).")
 @click.option("--model", default=None, metavar="NAME",
               help="Also play both datasets with this OpenAI-compatible model and report its solve rates.")

@@ -24,12 +24,20 @@ from typing import Any
 import orjson
 
 from kopa.apigen.record import XRecord
-from kopa.apigen.run import read_verified
+from kopa.apigen.run import ApigenError, read_verified
 from kopa.apigen.verify import execute, issue_keys
 from kopa.backends.spec import open_backend
 from kopa.catalog.loader import Catalog, load_catalog
-from kopa.fileio import write_atomic
-from kopa.synth.dataset import PAPER_ROWS, TaskShape, read_candidates, read_kept, shape_of, shape_statistics
+from kopa.fileio import read_json, write_atomic
+from kopa.synth.dataset import (
+    PAPER_ROWS,
+    SynthError,
+    TaskShape,
+    read_candidates,
+    read_kept,
+    shape_of,
+    shape_statistics,
+)
 from kopa.synth.trajectory import Candidate
 from kopa.tools.runtime import ToolRuntime
 
@@ -47,11 +55,13 @@ def apigen_shape(record: XRecord, catalog: Catalog) -> TaskShape:
 def _edge_budget(run: Path, kept_all: list[Candidate]) -> dict[str, Any]:
     """Phase A's calls (its history) and Phase B's calls of the candidates it kept — failed synthesis
     attempts leave no call count, so Phase B's figure is a lower bound."""
-    config = orjson.loads((run / "config.json").read_bytes())
+    config = read_json(run / "config.json", what="a synthesis run's config", error=SynthError)
     phase_a = None
     history_file = Path(config.get("graph_run", "")) / "history.json"
     if history_file.exists():
-        history = orjson.loads(history_file.read_bytes()).get("iterations", [])
+        history = read_json(history_file, what="Phase A's history", error=SynthError).get("iterations")
+        if not isinstance(history, list) or not all(isinstance(row, dict) for row in history):
+            raise SynthError(f"{history_file}: not Phase A's history (no list of iterations)")
         phase_a = int(sum(row.get("calls", 0) for row in history))
     candidates = read_candidates(run)
     phase_b = sum(len(c.target.calls) for c in candidates)
@@ -122,10 +132,12 @@ def compare_runs(apigen_run: Path, edge_run: Path, out: Path, *, drift: str, fau
     catalog = load_catalog()
     records = read_verified(apigen_run)
     records = [r for r in records if r.answers]
-    a_stats_file = orjson.loads((apigen_run / "stats.json").read_bytes())
-    a_config = orjson.loads((apigen_run / "config.json").read_bytes())
+    a_stats_file = read_json(apigen_run / "stats.json", what="an APIGen run's stats", error=ApigenError)
+    if "table" not in a_stats_file:
+        raise ApigenError(f"{apigen_run / 'stats.json'}: not an APIGen run's stats (no table)")
+    a_config = read_json(apigen_run / "config.json", what="an APIGen run's config", error=ApigenError)
     kept = read_kept(edge_run)
-    e_config = orjson.loads((edge_run / "config.json").read_bytes())
+    e_config = read_json(edge_run / "config.json", what="a synthesis run's config", error=SynthError)
     a_shapes = [apigen_shape(r, catalog) for r in records]
     e_shapes = [shape_of(c) for c in kept]
     a_stats, e_stats = shape_statistics(a_shapes), shape_statistics(e_shapes)

@@ -46,7 +46,7 @@ from kopa.apigen.verify import (
 from kopa.backends.spec import open_backend
 from kopa.catalog.loader import Catalog
 from kopa.errors import UserError
-from kopa.fileio import RunFolder, write_atomic, writes_run
+from kopa.fileio import RunFolder, read_lines, write_atomic, writes_run
 from kopa.rng import stream
 from kopa.tools.runtime import ToolRuntime
 
@@ -313,9 +313,10 @@ def read_verified(out: Path) -> list[XRecord]:
     path = out / "verified.jsonl"
     if not path.exists():
         raise ApigenError(f"{out}: no verified.jsonl (run `kopa apigen generate` or `kopa apigen verify` first)")
-    records = []
-    for line in path.read_bytes().splitlines():
-        raw = orjson.loads(line)
-        records.append(XRecord(id=raw["id"], query=raw["query"], tools=parse_tools(raw["tools"]),
-                               answers=raw["answers"], style=raw.get("style"), provenance=raw.get("provenance", {})))
-    return records
+    return read_lines(path, _verified_record, what="a verified record (id, query, tools, answers)", error=ApigenError)
+
+
+def _verified_record(line: bytes) -> XRecord:
+    raw = orjson.loads(line)
+    return XRecord(id=raw["id"], query=raw["query"], tools=parse_tools(raw["tools"]), answers=raw["answers"],
+                   style=raw.get("style"), provenance=raw.get("provenance", {}))

@@ -9,6 +9,8 @@ import click
 import orjson
 
 from kopa.cli_options import (
+    SEED,
+    at_least,
     backend_options,
     compose_backend,
     executor_options,
@@ -33,12 +35,12 @@ def graph_group() -> None:
 
 @graph_group.command("build", short_help="Build G*: a skeleton, then T × M executed paths.")
 @backend_options
-@click.option("--path-seed", type=int, default=0, show_default=True,
+@click.option("--path-seed", type=SEED, default=0, show_default=True,
               help="The seed Phase A samples its paths with: start tools, next edges, guessed arguments (the "
                    "fault seed is --faults PROFILE,seed=N; the world's, the backend's sim:seed=N).")
-@click.option("-T", "--iterations", type=click.IntRange(min=1), default=100, show_default=True,
+@click.option("-T", "--iterations", type=at_least(1), default=100, show_default=True,
               help="Phase A iterations T (the paper: 100); the run resumes per iteration.")
-@click.option("-M", "--paths", type=click.IntRange(min=1), default=500, show_default=True,
+@click.option("-M", "--paths", type=at_least(1), default=500, show_default=True,
               help="Paths executed per iteration M (the paper: 500).")
 @workers_option(1, "Path batches run at once, one per worker process, this one among them (the graph does not "
                   "depend on it).")
@@ -51,7 +53,7 @@ def graph_group() -> None:
               help="How paths start: 'paper' draws start tools uniformly and follows edges by Thompson sampling; "
                    "'coverage' first sends each path down an edge still short of n_min attempts (through one "
                    "approach edge when its source cannot start a path), so every reachable edge is judged.")
-@click.option("--probe-edges", type=click.IntRange(min=0), default=500, show_default=True,
+@click.option("--probe-edges", type=at_least(0), default=500, show_default=True,
               help="Held-out probe after convergence: at most N retained and N pruned edges (a seeded sample), "
                    "each executed twice with fresh arguments under a fresh fault seed; 0 skips it.")
 @click.option("--proposer", type=click.Choice(["offline", "openai"]), default="offline", show_default=True,

@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-import orjson
 
 from kopa.edge.report import PAPER
 from kopa.errors import UserError
+from kopa.fileio import read_json
 
 
 def load_run(folder: Path) -> dict[str, Any]:
@@ -23,16 +23,26 @@ def load_run(folder: Path) -> dict[str, Any]:
     for name in ("config.json", "figures.json", "edges.duckdb"):
         if not (folder / name).exists():
             raise UserError(f"{folder}: no {name} — not a finished `kopa edge graph build` run folder")
-    manifest = orjson.loads((folder / "config.json").read_bytes())
-    figures = orjson.loads((folder / "figures.json").read_bytes())
-    n_min = manifest["config"]["n_min"]
-    con = duckdb.connect(str(folder / "edges.duckdb"), read_only=True)
+    manifest = read_json(folder / "config.json", what="an EDGE run's config", error=UserError)
+    figures = read_json(folder / "figures.json", what="an EDGE run's figures", error=UserError)
+    if not isinstance(figures.get("success"), dict):  # always written; probe and truth may be null
+        raise UserError(f"{folder / 'figures.json'}: not an EDGE run's figures (no success figures)")
+    config = manifest.get("config")
+    if not isinstance(config, dict) or not isinstance(config.get("n_min"), int) \
+            or not isinstance(manifest.get("backend"), str):
+        raise UserError(f"{folder / 'config.json'}: not an EDGE run's config (no config.n_min or backend)")
+    n_min = config["n_min"]
     try:
-        counts = con.execute(
-            "SELECT count(*), count(*) FILTER (attempts > 0), count(*) FILTER (attempts >= ?) FROM edges",
-            [n_min]).fetchone()
-    finally:
-        con.close()
+        con = duckdb.connect(str(folder / "edges.duckdb"), read_only=True)
+        try:
+            counts = con.execute(
+                "SELECT count(*), count(*) FILTER (attempts > 0), count(*) FILTER (attempts >= ?) FROM edges",
+                [n_min]).fetchone()
+        finally:
+            con.close()
+    except duckdb.Error as exc:  # not a DuckDB file, or one without the edges table
+        reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise UserError(f"{folder / 'edges.duckdb'}: not an EDGE run's edges table ({reason})") from exc
     assert counts is not None  # an aggregate answers one row
     edges, attempted, judged = counts
     return {"name": folder.name, "config": manifest["config"], "backend": manifest["backend"],

@@ -186,12 +186,18 @@ class ToolGraph:
 
     @classmethod
     def from_json_bytes(cls, data: bytes) -> ToolGraph:
+        """The graph `to_json_bytes` wrote; anything else is a ValueError saying what is wrong."""
         body = orjson.loads(data)
+        if not isinstance(body, dict):
+            raise ValueError(f"a JSON {type(body).__name__}, not a graph object")
         if body.get("format_version") != FORMAT_VERSION:
             raise ValueError(f"graph format version {body.get('format_version')!r}, expected {FORMAT_VERSION}")
-        graph = cls(body["nodes"], meta=body.get("meta"))
-        for raw in body["edges"]:
-            graph.add(Edge.model_validate(raw))
+        try:
+            graph = cls(body["nodes"], meta=body.get("meta"))
+            for raw in body["edges"]:
+                graph.add(Edge.model_validate(raw))
+        except (KeyError, TypeError, AttributeError) as exc:  # a field missing or of another shape
+            raise ValueError(f"not the graph's shape ({type(exc).__name__}: {exc})") from exc
         return graph
 
     @classmethod
@@ -199,7 +205,7 @@ class ToolGraph:
         path = Path(path)
         try:
             return cls.from_json_bytes(path.read_bytes())
-        except (orjson.JSONDecodeError, KeyError, ValueError) as exc:
+        except ValueError as exc:  # orjson's JSONDecodeError is one
             raise ValueError(f"{path}: not a kopa tool graph: {exc}") from exc
 
     def save_graphml(self, path: str | Path) -> Path:

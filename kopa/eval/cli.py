@@ -8,6 +8,7 @@ import click
 
 from kopa.cli_options import (
     IntList,
+    at_least,
     backend_options,
     check_llm_mode,
     compose_backend,
@@ -180,7 +181,7 @@ def _with_run_options(f, rollouts: int):
     f = click.option("--policy-seeds", type=IntList(), default="0", show_default=True,
                      help="Comma-separated policy seeds: episodes are sampled once per seed and rollout "
                           "(95% CIs are across seeds). The world's seed is the backend's sim:seed=N.")(f)
-    f = click.option("-n", "--rollouts", type=click.IntRange(min=1), default=rollouts, show_default=True,
+    f = click.option("-n", "--rollouts", type=at_least(1), default=rollouts, show_default=True,
                      help="Rollouts per task and policy seed.")(f)
     f = backend_options(f)
     return f
@@ -203,18 +204,18 @@ def _with_run_options(f, rollouts: int):
               help="Sampling temperature of the model (openai policy); the policy seed seeds its sampling.")
 @click.option("--judge-model", help="An LLM judge for open-ended answers (default: the offline judge).")
 @click.option("--judge-base-url", help="OpenAI-compatible endpoint of the judge model.")
-@click.option("--max-turns", type=click.IntRange(min=1), default=16, show_default=True,
+@click.option("--max-turns", type=at_least(1), default=16, show_default=True,
               help="Model calls per episode (openai policy); an episode that uses them all has no answer.")
-@click.option("--max-tool-chars", type=click.IntRange(min=200), default=24_000, show_default=True,
+@click.option("--max-tool-chars", type=at_least(200), default=24_000, show_default=True,
               help="A tool result the model reads is cut to this many characters (trailing records dropped, "
                    "with a note); each episode records whether a cut happened.")
-@click.option("--max-tokens", type=click.IntRange(min=1), default=None,
+@click.option("--max-tokens", type=at_least(1), default=None,
               help="max_tokens of every model request (default: the server's).")
 @click.option("--episode-seconds", type=click.FloatRange(min=0, min_open=True), default=None,
               help="Wall-clock limit per episode: no model call starts after it (default: none).")
 @click.option("--llm-timeout", type=click.FloatRange(min=0, min_open=True), default=120.0, show_default=True,
               help="Seconds one model request may take.")
-@click.option("--llm-retries", type=click.IntRange(min=0), default=2, show_default=True,
+@click.option("--llm-retries", type=at_least(0), default=2, show_default=True,
               help="Retries of a failed model request, with backoff; an episode still failing is not played.")
 @click.option("--tools", "tools", metavar="mcp:COMMAND|mcp:URL",
               help="List and call the tools over MCP instead of in-process: a kopa MCP server started as a "
@@ -456,7 +457,8 @@ def bench_score_answer(task_id: str | None, answer: str | None, jsonl, as_json: 
     \b
       kopa bench score-answer finance-001 "\\boxed{43.80}%"
       kopa bench score-answer --jsonl answers.jsonl > verdicts.jsonl
-    Bad lines of --jsonl get an error verdict naming the line, and the exit status is 1 at the end.
+    Bad lines of --jsonl get an error verdict naming the line, the others are scored, and the command ends
+    with one line counting them and exit status 2 (a bad input).
     """
     import json
 
@@ -495,8 +497,12 @@ def bench_score_answer(task_id: str | None, answer: str | None, jsonl, as_json: 
         return
     if answer is not None or task_id is not None:
         raise click.UsageError("give TASK_ID and ANSWER, or --jsonl FILE (not both)")
-    bad = 0
-    for number, line in enumerate(jsonl, 1):
+    bad, first = 0, ""
+    try:
+        numbered = list(enumerate(jsonl, 1))
+    except UnicodeDecodeError as exc:
+        raise UserError(f"--jsonl {jsonl.name}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+    for number, line in numbered:
         if not line.strip():
             continue
         try:
@@ -514,11 +520,11 @@ def bench_score_answer(task_id: str | None, answer: str | None, jsonl, as_json: 
                 problem = f"line {number}: {problem}" if problem else None
         if problem is not None:
             bad += 1
+            first = first or problem
             tid = item.get("task") if isinstance(item, dict) and isinstance(item.get("task"), str) else None
             out = {"line": number, "task": tid, "passed": None, "method": "error", "details": problem}
         else:
             out = {"line": number, **verdict(item["task"], item["answer"])}
         click.echo(json.dumps(out, ensure_ascii=False))
     if bad:
-        click.echo(f"{bad} bad line(s)", err=True)
-        sys.exit(1)
+        raise UserError(f"--jsonl {jsonl.name}: {bad} bad line(s), each with an error verdict above (first: {first})")

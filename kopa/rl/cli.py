@@ -10,6 +10,7 @@ import click
 
 from kopa.cli_options import (
     IntList,
+    at_least,
     backend_options,
     check_llm_mode,
     compose_backend,
@@ -41,7 +42,7 @@ def _only(text: str) -> list[str]:
 @click.option("--policy", default="mixed", show_default=True,
               help="mixed[:SHARE][,HABIT…] (the oracle with probability SHARE, else a failure-mode habit, drawn "
                    "per rollout), oracle, first_page_only, skip_key, skip_lookup, or openai (--model).")
-@click.option("-n", "--rollouts", "n", type=click.IntRange(min=1), default=4, show_default=True,
+@click.option("-n", "--rollouts", "n", type=at_least(1), default=4, show_default=True,
               help="Rollouts per task: the GRPO group size (actor_rollout_ref.rollout.n).")
 @click.option("--policy-seeds", type=IntList(), default="0", show_default=True,
               help="The policy seed every rollout's random stream is named by (one; the world's is the "
@@ -160,9 +161,8 @@ def export_cmd(fmt: str, tasks_path: str | None, only: str, rollouts_dir: str | 
         records = export.write_verl(path, tasks, targets, tasks_path)
         click.echo(f"{path}: {len(records)} tasks (verl RL dataset)")
     else:
-        import orjson
-
         from kopa.eval.task import task_set
+        from kopa.fileio import read_json
         from kopa.rl.rollouts import read_groups
 
         if not rollouts_dir:
@@ -170,7 +170,10 @@ def export_cmd(fmt: str, tasks_path: str | None, only: str, rollouts_dir: str | 
         folder = Path(rollouts_dir)
         if not (folder / "config.json").exists():
             raise export.ExportError(f"{folder}: not a rollouts folder (no config.json)")
-        config = orjson.loads((folder / "config.json").read_bytes())["config"]
+        config = read_json(folder / "config.json", what="a rollouts folder's config",
+                           error=export.ExportError).get("config")
+        if not isinstance(config, dict):
+            raise export.ExportError(f"{folder / 'config.json'}: not a rollouts folder's config (no \"config\" object)")
         by_id = {t.id: t for t in task_set(config.get("task_set")).tasks()}
         provenance = {k: config.get(k) for k in ("backend", "policy", "seed", "n", "task_set", "model")}
         records = export.sft_records(read_groups(folder, finished=True), by_id, provenance)
@@ -190,7 +193,7 @@ def export_cmd(fmt: str, tasks_path: str | None, only: str, rollouts_dir: str | 
                    "(e.g. replay:DIR); nothing is called now.")
 @click.option("--with-kopa-bench", is_flag=True,
               help="Add KOPA-Bench's tools to those of --tasks (KOPA-Bench as the validation set).")
-@click.option("--max-tool-chars", type=click.IntRange(min=200), default=4000, show_default=True,
+@click.option("--max-tool-chars", type=at_least(200), default=4000, show_default=True,
               help="A longer tool result keeps its leading records (valid JSON, with a note); set verl's "
                    "multi_turn.max_tool_response_length above it.")
 @out_option("The YAML to write (default runs/rl-export/kopa_tools.yaml).", file=True)

@@ -192,7 +192,20 @@ def _prepare(config: RolloutConfig, out: Path, force: bool) -> None:
 def read_groups(out: Path, *, finished: bool = False) -> list[dict[str, Any]]:
     """The stored groups; `finished`: the folder is read for what it holds (an export), so a cut last line
     is refused too."""
-    return RunFolder(out, what="rollouts", error=RolloutsError).appended("groups.jsonl", orjson.loads, finished=finished)
+    return RunFolder(out, what="rollouts", error=RolloutsError).appended("groups.jsonl", _group, finished=finished)
+
+
+_ROLLOUT_FIELDS = ("rollout", "reward", "messages", "played")
+
+
+def _group(line: bytes) -> dict[str, Any]:
+    """One line of groups.jsonl: a task's group, each rollout with the fields an export reads."""
+    group = orjson.loads(line)
+    if not isinstance(group, dict) or not isinstance(group.get("task_id"), str) \
+            or not isinstance(group.get("rollouts"), list) \
+            or not all(isinstance(r, dict) and all(f in r for f in _ROLLOUT_FIELDS) for r in group["rollouts"]):
+        raise ValueError(f"not a group: a task_id and rollouts, each with {', '.join(_ROLLOUT_FIELDS)}")
+    return group
 
 
 def _absolute(config: RolloutConfig) -> RolloutConfig:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from kopa.cli_options import IntList, executor_options, out_option, workers_option
+from kopa.cli_options import IntList, at_least, executor_options, out_option, workers_option
 from kopa.console import LazyConsole
 from kopa.errors import UserError
 
@@ -69,11 +69,11 @@ Kill it at any point and run the same command again: finished cells are kept and
               show_default=True, help="Phase A update rules for environmental failures.")
 @click.option("--retries", type=Names(("off", "on")), default="off,on", show_default=True,
               help="Retry environmental failures: off = one attempt, on = up to 5 with backoff (virtual clock).")
-@click.option("--seeds", type=click.IntRange(min=1), default=5, show_default=True,
+@click.option("--seeds", type=at_least(1), default=5, show_default=True,
               help="Seeds 0..N-1 per cell: the path seed and the fault seed.")
-@click.option("-T", "--iterations", "T", type=click.IntRange(min=1), default=14, show_default=True,
+@click.option("-T", "--iterations", "T", type=at_least(1), default=14, show_default=True,
               help="Phase A iterations per cell.")
-@click.option("-M", "--paths", "M", type=click.IntRange(min=1), default=150, show_default=True,
+@click.option("-M", "--paths", "M", type=at_least(1), default=150, show_default=True,
               help="Paths per iteration.")
 @click.option("--platforms", type=str, default="dart,edu,krx,law", show_default=True,
               help="The tools of these platforms make the skeleton (the default fits the time budget).")

@@ -12,6 +12,8 @@ from typing import Any
 import click
 
 from kopa.cli_options import (
+    SEED,
+    at_least,
     backend_options,
     compose_backend,
     out_option,
@@ -27,15 +29,15 @@ console = LazyConsole(soft_wrap=True)
               help="A finished `kopa edge graph build` run folder (graph.json, values.json: the cache C).")
 @out_option("Run folder: parts/, candidates.jsonl, failures.jsonl (then `kopa edge filter DIR`).",
             default="runs/synth")
-@click.option("--count", type=click.IntRange(min=1), default=100, show_default=True,
+@click.option("--count", type=at_least(1), default=100, show_default=True,
               help="Candidates to synthesize (executed trajectories before filtering).")
-@click.option("--path-seed", type=int, default=0, show_default=True,
+@click.option("--path-seed", type=SEED, default=0, show_default=True,
               help="The seed Phase B samples its trajectories on G* with: each draws from the stream "
                    "(seed, index).")
 @workers_option(1, "Worker processes building chunks of trajectories (the dataset does not depend on it).")
 @click.option("--hold-out-platforms", default="", metavar="P,Q",
               help="Platforms left out of synthesis (e.g. seoul,dart,krx, as the paper's held-out study).")
-@click.option("--max-pages", type=click.IntRange(min=1), default=250, show_default=True,
+@click.option("--max-pages", type=at_least(1), default=250, show_default=True,
               help="Pages one call may read in full (the paper's largest handoff, 224,958 records, is 225 "
                    "pages of 1,000); a step whose answer needs more is not built.")
 @click.option("--writer", type=click.Choice(["template", "chat"]), default="template", show_default=True,
@@ -98,8 +100,8 @@ def synth_command(graph_run: str, out: str, count: int, path_seed: int, workers:
 
 @click.command("sample", short_help="Phase B: a seeded sample of kept tasks, each query beside its trajectory.")
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
-@click.option("--count", type=click.IntRange(min=1), default=15, show_default=True, help="Tasks to show.")
-@click.option("--sample-seed", "seed", type=int, default=0, show_default=True, help="Which tasks are drawn.")
+@click.option("--count", type=at_least(1), default=15, show_default=True, help="Tasks to show.")
+@click.option("--sample-seed", "seed", type=SEED, default=0, show_default=True, help="Which tasks are drawn.")
 def sample_command(run_dir: str, count: int, seed: int) -> None:
     """Read the corpus as a reviewer would: each sampled query, the golden trajectory that answers it and
     the answer, then how many of all kept queries quote a tool title, name a paging parameter, pick "the

@@ -39,7 +39,7 @@ from kopa.catalog.loader import load_catalog
 from kopa.edge.graph import ToolGraph
 from kopa.errors import UserError
 from kopa.executor import LocalExecutor
-from kopa.fileio import RunFolder, sql_literal, write_atomic, writes_run
+from kopa.fileio import RunFolder, read_json, read_lines, sql_literal, write_atomic, writes_run
 from kopa.synth.audit import mix, query_audit
 from kopa.synth.audit import render as render_audit
 from kopa.synth.filters import Drop, Repeats, filter_candidates
@@ -76,9 +76,18 @@ def _load_graph_run(graph_run: Path) -> tuple[ToolGraph, dict[str, list[str]], s
     try:
         graph = ToolGraph.from_json_bytes(data)
         cache = orjson.loads(values.read_bytes())["values"]
-    except (ValueError, KeyError, TypeError, orjson.JSONDecodeError) as exc:
+    except (ValueError, KeyError, TypeError) as exc:  # orjson's JSONDecodeError is a ValueError
         raise SynthError(f"{graph_run}: cannot read G* ({exc})") from exc
     return graph, cache, hashlib.sha256(data).hexdigest()
+
+
+def _run_config(out: Path) -> dict:
+    """A synthesis run's config.json, with the G* run and the backend it names."""
+    config = read_json(out / "config.json", what="a synthesis run's config", error=SynthError)
+    missing = [key for key in ("graph_run", "backend") if not isinstance(config.get(key), str)]
+    if missing:
+        raise SynthError(f"{out / 'config.json'}: not a synthesis run's config (no {' or '.join(missing)})")
+    return config
 
 
 def _config(out: Path, payload: dict, force: bool) -> None:
@@ -94,16 +103,18 @@ def _line(item: Candidate | Failure) -> bytes:
 
 
 def _read_part(path: Path) -> list[Candidate | Failure]:
-    return _parse_part(path.read_bytes())
+    return read_lines(path, _parse_row, what="a synthesis line ({\"candidate\": …} or {\"failure\": …})",
+                      error=SynthError)
+
+
+def _parse_row(raw: bytes) -> Candidate | Failure:
+    row = orjson.loads(raw)
+    return (Candidate.model_validate(row["candidate"]) if "candidate" in row
+            else Failure.model_validate(row["failure"]))
 
 
 def _parse_part(data: bytes) -> list[Candidate | Failure]:
-    out: list[Candidate | Failure] = []
-    for raw in data.splitlines():
-        row = orjson.loads(raw)
-        out.append(Candidate.model_validate(row["candidate"]) if "candidate" in row
-                   else Failure.model_validate(row["failure"]))
-    return out
+    return [_parse_row(raw) for raw in data.splitlines()]
 
 
 @dataclass(frozen=True)
@@ -244,7 +255,8 @@ def read_kept(out: Path) -> list[Candidate]:
     path = out / "dataset.jsonl"
     if not path.exists():
         raise SynthError(f"{out}: no dataset.jsonl (run `kopa edge synth` and `kopa edge filter` first)")
-    ids = [orjson.loads(line)["id"] for line in path.read_bytes().splitlines()]
+    ids = read_lines(path, lambda line: orjson.loads(line)["id"], what="a dataset line",
+                     error=SynthError)
     by_id = {c.task.id: c for c in read_candidates(out)}
     return [by_id[i] for i in ids if i in by_id]
 
@@ -275,7 +287,7 @@ def _filter_inputs(out: Path) -> tuple[list[Candidate], dict[str, list[str]], di
     stat = (out / "candidates.jsonl").stat()
     key = f"{out}:{stat.st_mtime_ns}:{stat.st_size}"  # a re-synthesized run is read anew
     if key not in _RUN_INPUTS:
-        config = orjson.loads((out / "config.json").read_bytes())
+        config = _run_config(out)
         _RUN_INPUTS[key] = (read_candidates(out), _load_graph_run(Path(config["graph_run"]))[1], config)
     return _RUN_INPUTS[key]
 
@@ -312,7 +324,7 @@ def filter_run(out: Path, progress: Callable[[str, int, int], None] | None = Non
 
     if workers > 1 and (judges is not None or solver is not None):
         raise SynthError("--workers > 1 runs without model judges and solvers (they run in one process)")
-    config = orjson.loads((out / "config.json").read_bytes())
+    config = _run_config(out)
     candidates = read_candidates(out)
     fresh, _ = recorded_backends(config["backend"])
     if workers == 1:
