@@ -30,6 +30,8 @@ def _clock(match: re.Match[str]) -> str:
     elif morning and hour == 12:
         hour = 0
     return f" {hour:02d}:{minute:02d}" + (f":{second:02d}" if second else "") + " "
+
+
 _THOUSANDS_COMMA = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 _MINUS = re.compile(r"(?<![0-9A-Za-z가-힣])[-−–](?=\d)")
 
