@@ -102,6 +102,7 @@ INT64_MAX = 2**63 - 1
 """The largest integer an option takes: a run's config is JSON that orjson, numpy and DuckDB read as 64-bit
 integers, so a larger one would fail (a traceback) where it is written or used, not where it is typed."""
 
+
 class _AtLeast(click.IntRange):
     """click's IntRange from a minimum up to the 64-bit limit; help and messages name the limit only to a
     number past it ("x>=1", as before, for one below the minimum)."""
