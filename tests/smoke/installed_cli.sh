@@ -69,11 +69,11 @@ run kopa sim drift show default
 run kopa demo --record "$work/rec"
 run kopa record scan "$work/rec"
 run kopa record diff "$work/rec" sim:drift=default,epoch=1 --out "$work/drift"
-# the old names, hidden for one release, say what replaces them
-run kopa secrets scan "$work/rec"
-expect "^kopa: 'kopa secrets scan' is deprecated"
-run kopa drift "$work/rec" sim:drift=default,epoch=1 --markdown "$work/drift.md"
-expect "^kopa: 'kopa drift' is deprecated"
+# the old names were removed: one line naming the command, exit 2
+run --exit 2 kopa secrets scan "$work/rec"
+expect "^Error: No such command 'secrets'"
+run --exit 2 kopa drift "$work/rec" sim:drift=default,epoch=1
+expect "^Error: No such command 'drift'"
 
 port=$("$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 kopa sim serve --port "$port" >"$work/serve.log" 2>&1 &
