@@ -13,6 +13,30 @@ from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Any
 
+import orjson
+
+# What a page of records takes in memory as Python objects, per byte of its JSON: 3.3 (a page of 1,000 bills)
+# to 4.9 (ten small records) measured with tracemalloc; an answer kept as objects counts this much.
+OBJECT_BYTES_PER_JSON_BYTE = 4
+
+
+def keepable(records: list[dict[str, Any]]) -> tuple[tuple[dict[str, Any], ...] | bytes, int]:
+    """Records as an answer is kept, and the bytes it counts: flat records (every value a scalar, as nearly
+    every service answers) as copies of the objects, which `own_copy` copies again for each caller (five times
+    cheaper than decoding JSON, which was a tenth of synthesis); records holding lists or dicts as JSON."""
+    data = orjson.dumps(records)
+    if all(not isinstance(v, dict | list) for r in records for v in r.values()):
+        return tuple(dict(r) for r in records), len(data) * OBJECT_BYTES_PER_JSON_BYTE
+    return data, len(data)
+
+
+def own_copy(kept: tuple[dict[str, Any], ...] | bytes) -> list[dict[str, Any]]:
+    """A caller's own records from a kept answer: it may change them (each record is a new dict, and a flat
+    record's values are immutable scalars)."""
+    if isinstance(kept, bytes):
+        return orjson.loads(kept)
+    return [dict(r) for r in kept]
+
 
 class AnswerMemo:
     """Thread-safe LRU of answers, each with the size it counts against `limit_bytes`."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
@@ -57,6 +58,7 @@ MAX_PAGES = 250
 EDGE_TRIES = 6  # out-edges executed per junction before the chain stops ...
 EDGE_SCAN = 60  # ... among the first this many (in drawn order) whose field is not an echo of the last hop
 START_TRIES = 8
+START_FIELDS = 128  # starts whose field facts a context keeps (ChainBuild._field_facts)
 MAX_DEPTH = 3  # junctions after one that chain_depths counts (a chain has at most 3 junctions and a block)
 KIND_OVERLAP = 0.3  # share of the smaller validated-value set two parameters share when they take one kind
 # Share of starts drawn from the domain's documented endpoints (catalog `real`), not its generated long-tail
@@ -179,6 +181,11 @@ class SynthContext:
     # (start tool, its arguments, field, paired) whose result allows no process node, learned once (a start's
     # result is fixed by its arguments), with what drv_choice drew to find that out: drawn again, not retyped
     no_process_node: dict[tuple[str, bytes, str, bool], int | None] = field(init=False, default_factory=dict)
+    # (start tool, its arguments) → which fields every record holds and each field's distinct values, for the
+    # last few starts: a slot's attempts and later slots draw the same start again, and reading a
+    # 10,000-record result field by field was most of a junction's time (pure functions of the result)
+    start_fields: OrderedDict[tuple[str, bytes], tuple[dict[str, bool], dict[str, list[str]]]] = field(
+        init=False, default_factory=OrderedDict)
 
     def __post_init__(self) -> None:
         self.today = self.backend.today().isoformat()
@@ -535,6 +542,18 @@ class ChainBuild:
             order += [tier[int(i)] for i in self.rng.permutation(len(tier))]
         return order[:limit]
 
+    def _field_facts(self, tool: str, args: dict[str, Any]) -> tuple[dict[str, bool], dict[str, list[str]]]:
+        """The start's `held` and `values_of` (see _connecting), kept for the last START_FIELDS starts."""
+        key = (tool, orjson.dumps(args, option=orjson.OPT_SORT_KEYS))
+        kept = self.ctx.start_fields
+        if key in kept:
+            kept.move_to_end(key)
+            return kept[key]
+        kept[key] = ({}, {})
+        if len(kept) > START_FIELDS:
+            kept.popitem(last=False)
+        return kept[key]
+
     @staticmethod
     def _connecting(edge: Edge, records: list[dict], held: dict[str, bool],
                     values_of: dict[str, list[str]]) -> tuple[str, str] | None:
@@ -580,8 +599,7 @@ class ChainBuild:
         # the step was handed (the district code a district's list carries on every record): an echo hop,
         # seen here before anything runs, so it does not use up one of the EDGE_TRIES edges executed.
         connected: list[tuple[Edge, tuple[str, str], list[str]]] = []
-        held: dict[str, bool] = {}
-        values_of: dict[str, list[str]] = {}
+        held, values_of = self._field_facts(current, source.args) if sid == "s1" else ({}, {})
         for edge in self._edges(current, limit=EDGE_SCAN):
             if more and not self._continues(edge, more, width):
                 continue

@@ -9,6 +9,7 @@ import httpx
 import orjson
 from pydantic import BaseModel, ConfigDict, Field
 
+from kopa.backends.memo import keepable, own_copy
 from kopa.backends.spec import ATTEMPT_EXTENSION, Backend
 from kopa.catalog.loader import Catalog, load_catalog
 from kopa.catalog.models import Tool
@@ -139,15 +140,15 @@ class ToolRuntime:
         if memo is not None and (kept := memo.get(asked)) is not None:
             # no observer: only a plain simulator keeps answers, and nothing records it
             shell, records = kept
-            return shell.model_copy(update={"records": orjson.loads(records)})
+            return shell.model_copy(update={"records": own_copy(records)})
         self._sent = []
         self._attempts = []
         started = time.perf_counter()
         result = self._call_service(tool, args)
         if memo is not None and result.ok:  # a failure is not kept: a retry may be what the caller wants
-            # records kept as JSON: a third of their size as objects, and every caller gets its own copy
-            records = orjson.dumps(result.records)
-            memo.put(asked, (result.model_copy(update={"records": []}), records), len(records))
+            # every caller gets its own copy of the records (kopa.backends.memo.own_copy)
+            kept_records, size = keepable(result.records)
+            memo.put(asked, (result.model_copy(update={"records": []}), kept_records), size)
         observer = self.backend.observer
         if observer is not None:
             observer.observe(tool, args, result, (time.perf_counter() - started) * 1000, self._sent)
