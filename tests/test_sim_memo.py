@@ -105,3 +105,21 @@ def test_other_backends_are_left_as_they_are():
     backend = open_backend("faults:realistic@sim")
     assert backend.memoized(2**20) is backend
     assert backend.answers is None
+
+
+def test_kept_answers_are_copied_per_caller_flat_or_nested():
+    from kopa.backends.memo import OBJECT_BYTES_PER_JSON_BYTE, keepable, own_copy
+
+    flat = [{"a": "x", "n": 1}, {"a": "y", "n": None}]
+    kept, size = keepable(flat)
+    assert isinstance(kept, tuple) and size == len(b'[{"a":"x","n":1},{"a":"y","n":null}]') * OBJECT_BYTES_PER_JSON_BYTE
+    flat[0]["a"] = "changed before it was asked again"  # the caller's records are not the kept ones
+    first, second = own_copy(kept), own_copy(kept)
+    first[0]["a"] = "changed by a caller"
+    assert second == [{"a": "x", "n": 1}, {"a": "y", "n": None}] == own_copy(kept)
+    nested = [{"a": {"b": [1]}}]
+    kept_nested, size_nested = keepable(nested)
+    assert isinstance(kept_nested, bytes) and size_nested == len(kept_nested)  # kept as JSON: no shared lists
+    mine = own_copy(kept_nested)
+    mine[0]["a"]["b"].append(2)
+    assert own_copy(kept_nested) == [{"a": {"b": [1]}}]
