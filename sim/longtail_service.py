@@ -104,7 +104,7 @@ def _plain(rng: np.random.Generator, kind: str, n: int, subject: np.ndarray, tod
 def _table(ctx: WorldContext, family: str, pools: dict) -> TableData:
     sets = _by_family(family)
     scale = ctx.n(1, 3)
-    sizes = np.asarray([d.rows * scale for d in sets])
+    sizes = np.asarray([d.rows * scale for d in sets], dtype=np.int64)
     n = int(sizes.sum())
     which = np.repeat(np.arange(len(sets)), sizes)
     cols: dict[str, list] = {"DS_KEY": np.asarray([d.key for d in sets], dtype=object)[which].tolist()}
