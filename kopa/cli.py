@@ -7,6 +7,7 @@ traceback. Anything else is a bug and keeps its traceback.
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 import time
@@ -55,8 +56,30 @@ def _one_line(exc: BaseException) -> OneLineError:
     return OneLineError(str(exc), getattr(exc, "exit_code", 2))
 
 
+# The command groups of the other layers, imported when a command line names one (or --help lists them):
+# `kopa call` imports none of their seven modules.
+GROUPS = {"bench": ("kopa.eval.cli", "bench"), "edge": ("kopa.edge.cli", "edge"), "study": ("kopa.study.cli", "study"),
+          "mcp": ("kopa.mcp.cli", "mcp_group"), "rl": ("kopa.rl.cli", "rl"), "apigen": ("kopa.apigen.cli", "apigen"),
+          "compare": ("kopa.apigen.cli", "compare")}
+
+
 class KopaGroup(click.Group):
     """The top-level group: where every user error, from any command below it, becomes one line."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *GROUPS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in GROUPS and cmd_name not in self.commands:
+            module, name = GROUPS[cmd_name]
+            command = getattr(importlib.import_module(module), name)
+            if cmd_name == "edge":  # Phase B's commands sit under `kopa edge`
+                from kopa.synth.cli import filter_command, sample_command, synth_command
+
+                for sub in (synth_command, filter_command, sample_command):
+                    command.add_command(sub)
+            self.add_command(command, cmd_name)
+        return super().get_command(ctx, cmd_name)
 
     def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
                      **extra: Any) -> click.Context:
@@ -602,29 +625,6 @@ def sim_faults_show(profile: str) -> None:
         console.print(f"quotas per {loaded.quota_window_seconds:,} s: {quotas}")
     else:
         console.print("quotas: off (counting is order-dependent; set \\[quotas] in the profile to enable)")
-
-
-def _register_bench() -> None:
-    from kopa.apigen.cli import apigen, compare
-    from kopa.edge.cli import edge
-    from kopa.eval.cli import bench
-    from kopa.mcp.cli import mcp_group
-    from kopa.rl.cli import rl
-    from kopa.study.cli import study
-    from kopa.synth.cli import filter_command, sample_command, synth_command
-
-    for command in (synth_command, filter_command, sample_command):  # Phase B, under `kopa edge`
-        edge.add_command(command)
-    main.add_command(bench)
-    main.add_command(edge)
-    main.add_command(study)
-    main.add_command(mcp_group)
-    main.add_command(rl)
-    main.add_command(apigen)
-    main.add_command(compare)
-
-
-_register_bench()
 
 
 if __name__ == "__main__":

@@ -23,6 +23,8 @@ from sim.registry import HOST_FAMILY, check_declared, served_modules
 from sim.world.build import World
 
 if TYPE_CHECKING:
+    from types import ModuleType
+
     from sim.drift import DriftView, Scenario
 
 
@@ -34,13 +36,11 @@ class Simulator:
         self._endpoints: dict[tuple[str, str], Endpoint] = {}
         # Every declared host is routed from the start (a copy: a test may serve a host of its own).
         self.host_family: dict[str, str] = dict(HOST_FAMILY)
-        # The generated long tail (platform None) joins on the first lookup that misses the platforms'
-        # own endpoints (see _load_lazy): most episodes never call it.
-        self._lazy = [module for owner, module in served_modules() if owner is None]
+        # Endpoints join on the first lookup (see _load_lazy): the platforms' own on any, the generated long
+        # tail (platform None) on one that misses them — most episodes never call it. A process that serves
+        # nothing (`kopa call get_current_date`, a session tool) imports none of the fifteen API modules.
+        self._lazy: list[tuple[str | None, ModuleType]] | None = None  # None: not imported yet
         self._lazy_lock = threading.Lock()
-        for owner, module in served_modules():
-            if owner is not None:
-                self._add(module.ENDPOINTS, owner)
         self.families = {name: load_family(name) for name in sorted(set(self.host_family.values()))}
         # Drift is applied while serving (endpoint definitions, selected rows, rendered records); the world
         # itself never changes, so epoch 0 and an undrifted simulator answer byte for byte alike.
@@ -59,13 +59,21 @@ class Simulator:
             check_declared(ep, platform)
             self._endpoints[(ep.host, ep.key)] = ep
 
-    def _load_lazy(self) -> None:
+    def _load_lazy(self, long_tail: bool = True) -> None:
+        """Add the pending modules' endpoints: the platforms' own, and with `long_tail` the generated ones."""
         # Episodes run on threads sharing one simulator: the module leaves the pending list only once its
         # endpoints are all in, and a thread that finds it pending waits here for the one loading it.
         with self._lazy_lock:
-            while self._lazy:
-                self._add(self._lazy[0].ENDPOINTS, None)
+            if self._lazy is None:
+                self._lazy = list(served_modules())  # the platforms' modules first, the long tail last
+            while self._lazy and (long_tail or self._lazy[0][0] is not None):
+                owner, module = self._lazy[0]
+                self._add(module.ENDPOINTS, owner)
                 self._lazy.pop(0)
+
+    def _pending(self, long_tail: bool) -> bool:
+        lazy = self._lazy
+        return lazy is None or any(long_tail or owner is not None for owner, _ in lazy)
 
     @property
     def endpoints(self) -> dict[tuple[str, str], Endpoint]:
@@ -93,8 +101,10 @@ class Simulator:
     def endpoint(self, host: str, key: str) -> Endpoint | None:
         """The endpoint as served now: None for an unknown (or, under drift, retired) one."""
         ep = self._endpoints.get((host, key))
-        if ep is None and self._lazy:
-            ep = self.endpoints.get((host, key))
+        for long_tail in (False, True):
+            if ep is None and self._pending(long_tail):
+                self._load_lazy(long_tail)
+                ep = self._endpoints.get((host, key))
         if ep is None or self.drift is None:
             return ep
         return self.drift.endpoint(ep)

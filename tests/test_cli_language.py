@@ -26,10 +26,17 @@ SEED_OPTIONS = {"--world-seed": "the world", "--policy-seeds": "episode sampling
                 "--seeds": "a study's replicates (each one's path and fault seed)", "--sample-seed": "APIGen samples; the tasks `edge sample` shows"}
 
 
+def _subcommands(group: click.Group) -> list[tuple[str, click.Command]]:
+    """The group's commands as click resolves them (kopa's groups are imported when first named)."""
+    ctx = click.Context(group)
+    return [(name, command) for name in group.list_commands(ctx)
+            if (command := group.get_command(ctx, name)) is not None]
+
+
 def commands(group: click.Group = main, path: str = "kopa") -> dict[str, click.Command]:
     """Every visible command under ``group``, by its full path."""
     found: dict[str, click.Command] = {}
-    for name, command in group.commands.items():
+    for name, command in _subcommands(group):
         if command.hidden:
             continue
         if isinstance(command, click.Group):
@@ -63,7 +70,7 @@ def test_every_option_and_command_has_help(path):
 
 def groups(group: click.Group = main, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
     found = [path]
-    for name, command in group.commands.items():
+    for name, command in _subcommands(group):
         if isinstance(command, click.Group) and not command.hidden:
             found += groups(command, (*path, name))
     return found
