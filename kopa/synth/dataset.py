@@ -56,8 +56,9 @@ SYNTH_VERSION = 23  # bump when a change makes the same seed build other traject
 CHUNK = 25
 MAX_ATTEMPTS_PER_TASK = 20  # slots allowed per wanted task before synthesis gives up
 # Answers a process keeps of the simulator's (as objects, kopa.backends.memo.keepable): synthesis asks the same
-# start pages again for slot after slot, and four of five calls repeat one it made before. 768 MB of objects
-# (about 190 MB of JSON) took a 400-slot run from 147 s to about 110 s for 300 MB more per process.
+# start pages again for slot after slot, and four of five calls repeat one it made before. A 400-slot run took
+# 147 s with 256 MB of JSON, 123 s with 640 MB of objects (+300 MB RSS), 96 s with 1 GB (+600 MB); at 768 MB the
+# paper-configuration run on the full world took 858 s with 5,644 MB at its peak (goal: 900 s, 6 GB).
 MEMO_BYTES = 768 * 2**20
 _JSON = orjson.OPT_SORT_KEYS  # configs and summaries; records keep the order execution gave them (below)
 
