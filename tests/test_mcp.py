@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import anyio
 import pytest
+from jsonschema import Draft202012Validator
 from mcp import Client
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS, ListToolsResult
 
 from kopa.backends import open_backend
 from kopa.catalog.loader import load_catalog
@@ -17,7 +20,7 @@ from kopa.eval.runner import RunConfig, load_task_set, run_episode
 from kopa.mcp.client import MCPConnection, MCPTools, tool_result
 from kopa.mcp.episodes import EPISODE_META_KEY
 from kopa.mcp.listing import EPISODE_TOOLS, GET_EPISODE_STATE, RESET_EPISODE, openai_tool
-from kopa.mcp.server import STATE_HASH_META_KEY, KopaMCPServer
+from kopa.mcp.server import LIST_PAGE, STATE_HASH_META_KEY, KopaMCPServer
 from kopa.tools.runtime import ToolRuntime
 from kopa.tools.state import EpisodeState
 
@@ -37,12 +40,20 @@ def tasks():
     return {t.id: t for t in found.tasks()}, found.targets()
 
 
-def _list(server: KopaMCPServer, mode: str):
+def _pages(server: KopaMCPServer, mode: str) -> list[ListToolsResult]:
+    """Every tools/list page, following the cursors as a client does."""
     async def go():
         async with Client(server.server, mode=mode) as client:
-            return (await client.list_tools()).tools
+            pages = [await client.list_tools()]
+            while pages[-1].next_cursor:
+                pages.append(await client.list_tools(cursor=pages[-1].next_cursor))
+            return pages
 
     return anyio.run(go)
+
+
+def _list(server: KopaMCPServer, mode: str):
+    return [tool for page in _pages(server, mode) for tool in page.tools]
 
 
 @pytest.mark.parametrize("platform", PLATFORMS)
@@ -60,6 +71,48 @@ def test_each_platform_server_lists_exactly_its_catalog_tools(backend, platform)
         assert openai_tool(tool) == CATALOG[tool.name].openai_schema()
         assert set(tool.output_schema["properties"]["records"]["items"]["properties"]) == {
             f.name for f in spec.output}
+
+
+def test_the_whole_catalog_lists_in_pages_a_client_can_take(server):
+    """The SDK's HTTP client refuses an event over 1 MiB; the whole catalog at once was 4.7 MB."""
+    pages = _pages(server, "legacy")
+    sizes = [len(page.model_dump_json(by_alias=True, exclude_none=True).encode()) for page in pages]
+    names = [tool.name for page in pages for tool in page.tools]
+    assert len(pages) == -(-(len(CATALOG) + len(EPISODE_TOOLS)) // LIST_PAGE) > 1
+    assert max(sizes) < 2**20 // 2
+    assert len(names) == len(set(names)) and set(names) == {t.name for t in CATALOG} | set(EPISODE_TOOLS)
+
+
+def test_a_cursor_no_page_gave_is_an_invalid_parameter(server):
+    async def go(cursor: str) -> MCPError | None:
+        async with Client(server.server, mode="legacy") as client:
+            try:
+                await client.list_tools(cursor=cursor)
+            except MCPError as exc:  # inside the client's task group, which would wrap it in a group
+                return exc
+        return None
+
+    for cursor in ("x", "0", "-1", str(10**6)):
+        refused = anyio.run(go, cursor)
+        assert refused is not None and refused.code == INVALID_PARAMS and "nextCursor" in refused.message
+
+
+def test_every_result_conforms_to_the_declared_output_schema(server, backend):
+    """A client that checks error results too (the TypeScript SDK) must see the service's message: checked
+    with jsonschema, the validator the Python SDK checks successful results with."""
+    schema = next(t for t in _list(KopaMCPServer(backend, ["dart"]), "legacy")
+                  if t.name == "find_dart_corp_code").output_schema
+    validator = Draft202012Validator(schema)
+    with MCPConnection(server.server) as connection:
+        refused = connection.call_tool("find_dart_corp_code", {"corp_name": "라이트론"})  # no key: auth error
+        malformed = connection.call_tool("find_dart_corp_code", {"corp_nam": "라이트론"})  # kopa's structural error
+        assert connection.call_tool("issue_api_key", {"platform": "dart"}).is_error is False
+        found = connection.call_tool("find_dart_corp_code", {"corp_name": "라이트론"})
+    assert refused.is_error and malformed.is_error and not found.is_error
+    assert refused.structured_content["error"]["message"] == "등록되지 않은 키입니다."
+    for result in (refused, malformed, found):
+        assert list(validator.iter_errors(result.structured_content)) == []
+    assert list(validator.iter_errors({"total_count": 1})) != []  # neither records nor an error: refused
 
 
 def test_the_modern_protocol_lists_the_same_tools(backend):

@@ -4,22 +4,28 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
+import anyio
 import httpx
 import pytest
 import uvicorn
+from mcp import Client
+from mcp_types import CallToolResult, ListToolsResult
 
+from kopa.catalog.loader import load_catalog
 from kopa.mcp.cli import serve
 from kopa.mcp.client import MCPConnection, tool_result
-from kopa.mcp.listing import GET_EPISODE_STATE
+from kopa.mcp.listing import EPISODE_TOOLS, GET_EPISODE_STATE
 from kopa.mcp.server import KopaMCPServer, http_app
 from kopa.tools.runtime import ToolRuntime
 
 
-@pytest.fixture(scope="module")
-def url(backend):
-    server = uvicorn.Server(uvicorn.Config(http_app(KopaMCPServer(backend, ["dart", "krx"]), "127.0.0.1"),
-                                           host="127.0.0.1", port=0, log_level="warning"))
+@contextmanager
+def _served(mcp_server: KopaMCPServer) -> Iterator[str]:
+    server = uvicorn.Server(uvicorn.Config(http_app(mcp_server, "127.0.0.1"), host="127.0.0.1", port=0,
+                                           log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
@@ -27,9 +33,36 @@ def url(backend):
         time.sleep(0.05)
     assert server.started
     port = server.servers[0].sockets[0].getsockname()[1]
-    yield f"http://127.0.0.1:{port}/mcp"
-    server.should_exit = True
-    thread.join(10)
+    try:
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def url(backend):
+    with _served(KopaMCPServer(backend, ["dart", "krx"])) as served:
+        yield served
+
+
+def test_the_sdks_http_client_lists_the_whole_catalog_and_calls_a_tool(backend):
+    """The README's `kopa mcp serve --transport http` (every platform): the SDK's own client, which refuses
+    an event over 1 MiB, takes the listing page by page and then calls a tool (it lists to check results)."""
+    async def go(url: str) -> tuple[list[ListToolsResult], CallToolResult]:
+        async with Client(url) as client:
+            pages = [await client.list_tools()]
+            while pages[-1].next_cursor:
+                pages.append(await client.list_tools(cursor=pages[-1].next_cursor))
+            await client.call_tool("issue_api_key", {"platform": "dart"})
+            return pages, await client.call_tool("find_dart_corp_code", {"corp_name": "라이트론"})
+
+    catalog = load_catalog()
+    with _served(KopaMCPServer(backend)) as served:
+        pages, found = anyio.run(go, served)
+    names = [tool.name for page in pages for tool in page.tools]
+    assert len(pages) > 1 and len(names) == len(set(names)) == len(catalog) + len(EPISODE_TOOLS)
+    assert not found.is_error and found.structured_content["records"][0]["corp_code"] == "00104083"
 
 
 def test_http_sessions_are_separate_episodes(url, backend):

@@ -20,6 +20,7 @@ import mcp_types as types
 
 from kopa.catalog.loader import Catalog
 from kopa.catalog.models import Tool
+from kopa.tools.results import ToolError
 
 SESSION_PLATFORM = "session"
 RESET_EPISODE = "reset_episode"
@@ -54,8 +55,13 @@ def _output_schema(tool: Tool) -> dict[str, Any]:
             "records": {"type": "array", "description": "이 페이지의 레코드",
                         "items": {"type": "object", "properties": fields}},
             "page": {"type": "object", "description": "페이지 정보 (페이지가 있는 서비스만)"},
+            "error": {"type": "object", "description": "호출이 실패했을 때: 오류 분류, 종류, 서비스의 코드와 메시지",
+                      "properties": {name: {"type": "string"} for name in ToolError.model_fields},
+                      "required": list(ToolError.model_fields)},
         },
-        "required": ["records"],
+        # a result holds records, or (isError) the typed error: both conform, so a client that checks every
+        # result against the schema (the TypeScript SDK) shows the service's own message, not -32602
+        "anyOf": [{"required": ["records"]}, {"required": ["error"]}],
     }
 
 

@@ -21,6 +21,7 @@ import anyio
 import mcp_types as types
 from mcp.server import Server
 from mcp.server.context import ServerRequestContext
+from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from kopa import __version__
@@ -38,6 +39,9 @@ from kopa.mcp.listing import (
 from kopa.tools.results import ToolError, ToolResult
 
 STATE_HASH_META_KEY = "kopa/state_hash"
+# Tools per tools/list page: the whole catalog listed at once is 4.7 MB, and the SDK's HTTP client refuses an
+# event over 1 MiB; a page of 100 is 196–311 kB (25 pages for 2,494 tools; tests/test_mcp.py measures them)
+LIST_PAGE = 100
 CALL_META_KEY = "kopa/call"
 _STORE_KEY = "kopa.episodes"  # where a connection keeps its episodes (Connection.state)
 
@@ -73,7 +77,10 @@ class KopaMCPServer:
 
     async def _list_tools(self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
                           ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=self.listing)
+        start = _page_start(params.cursor if params is not None else None, len(self.listing))
+        end = start + LIST_PAGE
+        return types.ListToolsResult(tools=self.listing[start:end],
+                                     next_cursor=str(end) if end < len(self.listing) else None)
 
     async def _call_tool(self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
                          ) -> types.CallToolResult:
@@ -111,6 +118,17 @@ class KopaMCPServer:
         if store is None:
             store = connection.state[_STORE_KEY] = EpisodeStore(self.backend, self.catalog)
         return store
+
+
+def _page_start(cursor: str | None, size: int) -> int:
+    """Where a tools/list page starts: the cursor a previous page gave (an offset into the listing, opaque
+    to the client); anything else is the client's invalid parameter (-32602)."""
+    if cursor is None:
+        return 0
+    if not cursor.isdigit() or not 0 < int(cursor) < size:
+        raise MCPError(code=types.INVALID_PARAMS, message=f"invalid cursor {cursor!r}: pass the nextCursor "
+                                                            "of the previous tools/list page")
+    return int(cursor)
 
 
 def _call_in_turn(episode: Episode, name: str, args: dict[str, Any]) -> ToolResult:
