@@ -282,3 +282,38 @@ def test_the_agent_loop_over_mcp_equals_in_process(server, backend, tasks, monke
                                               "get_stock_price_trend", "evaluate_expression"]
     assert remote_requests == local_requests  # the tools listed and every tool message the model read
     assert (remote, remote_transcript) == (local, local_transcript)
+
+
+def test_a_task_server_lists_exactly_the_tasks_tools(backend, tasks):
+    from kopa.mcp.cli import _task_tools
+
+    by_id, _ = tasks
+    wanted = _task_tools("finance-001", None)
+    assert wanted == list(by_id["finance-001"].available_tools)
+    listed = [t.name for t in _list(KopaMCPServer(backend, tools=wanted), "legacy")]
+    assert sorted(listed) == sorted({*wanted, *EPISODE_TOOLS})
+
+
+def test_a_domain_server_lists_its_domain_and_the_session_tools(backend):
+    listed = {t.name for t in _list(KopaMCPServer(backend, domains=["finance"]), "legacy")} - set(EPISODE_TOOLS)
+    assert listed == {t.name for t in CATALOG if t.domain == "finance" or t.platform == "session"}
+    assert len(listed) < len(CATALOG) // 4
+
+
+@pytest.mark.parametrize(("options", "named"), [({"tools": ["find_dart_corp_cod"]}, "find_dart_corp_cod"),
+                                                ({"domains": ["financ"]}, "financ"),
+                                                ({"issue_keys": ["dartt"]}, "dartt")])
+def test_an_unknown_tool_domain_or_key_platform_is_refused_by_name(backend, options, named):
+    with pytest.raises(ValueError, match=named):
+        KopaMCPServer(backend, **options)
+
+
+def test_issued_keys_let_a_one_shot_client_call_a_keyed_tool(backend):
+    """The Inspector CLI opens a session per call: with --issue-keys each fresh episode has the key."""
+    server = KopaMCPServer(backend, ["dart"], issue_keys=["dart"])
+    for _ in range(2):
+        with MCPConnection(server.server) as connection:
+            found = connection.call_tool("find_dart_corp_code", {"corp_name": "라이트론"})
+        assert not found.is_error and found.structured_content["records"][0]["corp_code"] == "00104083"
+    every = KopaMCPServer(backend, ["dart"], issue_keys=["all"]).issue_keys
+    assert every == sorted(CATALOG["issue_api_key"].spec.params[0].enum or [])

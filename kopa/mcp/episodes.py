@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -55,9 +56,10 @@ class Episode:
 class EpisodeStore:
     """The episodes of one scope (a session, or the server where the protocol has no sessions)."""
 
-    def __init__(self, backend: Backend, catalog: Catalog) -> None:
+    def __init__(self, backend: Backend, catalog: Catalog, issue_keys: Sequence[str] = ()) -> None:
         self.backend = backend
         self.catalog = catalog
+        self.issue_keys = list(issue_keys)  # platforms whose keys a fresh episode starts with
         self._episodes: OrderedDict[str, Episode] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -83,8 +85,12 @@ class EpisodeStore:
     def _fresh(self, episode_id: str, current_date: str | None) -> Episode:
         # Built as kopa.eval.environment.Environment builds its runtime, so results and state hashes match.
         today = current_date or self.backend.today().isoformat()
-        return Episode(episode_id, ToolRuntime(self.backend, catalog=self.catalog,
-                                               state=EpisodeState(current_date=today)))
+        runtime = ToolRuntime(self.backend, catalog=self.catalog, state=EpisodeState(current_date=today))
+        for platform in self.issue_keys:  # as the episode's first calls would: the state hash counts them
+            issued = runtime.call("issue_api_key", {"platform": platform})
+            if not issued.ok:  # on a live backend: no key in the environment (KopaMCPServer checks at start)
+                raise EpisodeError(f"--issue-keys {platform}: {issued.error.message if issued.error else 'refused'}")
+        return Episode(episode_id, runtime)
 
     def _store(self, episode: Episode) -> Episode:
         # A runtime's client is never closed: closing it would close the backend's shared transport

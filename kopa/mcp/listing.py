@@ -39,10 +39,31 @@ def platforms_served(catalog: Catalog, platforms: Sequence[str]) -> list[str]:
     return [p for p in known if p in chosen or p == SESSION_PLATFORM]
 
 
-def catalog_tools(catalog: Catalog, platforms: Iterable[str]) -> list[Tool]:
-    """The catalog's tools of ``platforms``, in the catalog's order."""
+def catalog_tools(catalog: Catalog, platforms: Iterable[str], *, names: Sequence[str] = (),
+                  domains: Sequence[str] = ()) -> list[Tool]:
+    """The catalog's tools of ``platforms``, in the catalog's order: with ``names``, exactly those (a host
+    holds 40 or 128 tools; a platform has up to 848); with ``domains``, the tools of those domains and the
+    session tools their calls need. An unknown name or domain is a ValueError that names the valid ones."""
+    unknown = sorted(set(names) - {tool.name for tool in catalog})
+    if unknown:
+        raise ValueError(f"unknown tool(s) {unknown}; `kopa tools list` lists them")
+    known_domains = sorted({tool.domain for tool in catalog if tool.domain})
+    if set(domains) - set(known_domains):
+        raise ValueError(f"unknown domain(s) {sorted(set(domains) - set(known_domains))}; one of {known_domains}")
     wanted = set(platforms)
-    return [tool for tool in catalog if tool.platform in wanted]
+    return [tool for tool in catalog if tool.platform in wanted
+            and (not names or tool.name in names)
+            and (not domains or tool.domain in domains or tool.platform == SESSION_PLATFORM)]
+
+
+def key_platforms(catalog: Catalog, asked: Sequence[str]) -> list[str]:
+    """The platforms ``--issue-keys`` names (``all``: every platform issue_api_key knows), checked."""
+    known = [p for p in (catalog["issue_api_key"].spec.params[0].enum or [])]
+    chosen = known if list(asked) == ["all"] else list(asked)
+    unknown = sorted(set(chosen) - set(known))
+    if unknown:
+        raise ValueError(f"unknown platform(s) {unknown}; one of {known} or all")
+    return sorted(set(chosen))
 
 
 def _output_schema(tool: Tool) -> dict[str, Any]:

@@ -33,6 +33,7 @@ from kopa.mcp.listing import (
     RESET_EPISODE,
     catalog_tools,
     episode_tools,
+    key_platforms,
     mcp_tool,
     platforms_served,
 )
@@ -54,11 +55,16 @@ INSTRUCTIONS = (
 class KopaMCPServer:
     """The MCP server for ``platforms`` (none named: the whole catalog) on ``backend``."""
 
-    def __init__(self, backend: Backend, platforms: Sequence[str] = (), *, catalog: Catalog | None = None) -> None:
+    def __init__(self, backend: Backend, platforms: Sequence[str] = (), *, catalog: Catalog | None = None,
+                 tools: Sequence[str] = (), domains: Sequence[str] = (), issue_keys: Sequence[str] = ()) -> None:
         self.backend = backend
         self.catalog = catalog or load_catalog()
         self.platforms = platforms_served(self.catalog, platforms)
-        served = catalog_tools(self.catalog, self.platforms)
+        served = catalog_tools(self.catalog, self.platforms, names=tools, domains=domains)
+        # keys every fresh episode starts with: a one-shot client (each call a new session) can call a tool
+        self.issue_keys = key_platforms(self.catalog, issue_keys) if issue_keys else []
+        if self.issue_keys:  # a key the backend cannot issue is refused now, not at a client's first call
+            EpisodeStore(backend, self.catalog, self.issue_keys).get("start-up check")
         self.tool_names = frozenset(t.name for t in served)
         self.listing = [mcp_tool(t) for t in served] + episode_tools()
         named = "+".join(p for p in self.platforms if p != "session") if platforms else "all"
@@ -71,7 +77,7 @@ class KopaMCPServer:
     async def _lifespan(self, _: Server[Any]) -> AsyncIterator[dict[str, EpisodeStore]]:
         # Entered once per stdio process, per in-process client, per HTTP server: the episodes of
         # requests that come with no session of their own (kopa.mcp.episodes).
-        yield {_STORE_KEY: EpisodeStore(self.backend, self.catalog)}
+        yield {_STORE_KEY: EpisodeStore(self.backend, self.catalog, self.issue_keys)}
 
     # ------------------------------------------------------------------ handlers
 
@@ -116,7 +122,7 @@ class KopaMCPServer:
             return ctx.lifespan_context[_STORE_KEY]
         store = connection.state.get(_STORE_KEY)
         if store is None:
-            store = connection.state[_STORE_KEY] = EpisodeStore(self.backend, self.catalog)
+            store = connection.state[_STORE_KEY] = EpisodeStore(self.backend, self.catalog, self.issue_keys)
         return store
 
 
