@@ -113,3 +113,13 @@ def test_a_command_that_is_no_mcp_server_is_a_one_line_error(tmp_path):
     result = CliRunner().invoke(main, ["bench", "run", "--only", "finance-001", "-n", "1", "--out", str(tmp_path),
                                        "--tools", "mcp:" + shlex.join([sys.executable, "-c", "pass"])])
     assert result.exit_code != 0 and "cannot start an MCP session" in result.output
+
+
+def test_a_server_lacking_a_tasks_tool_is_refused_before_any_episode(tmp_path):
+    """finance-001 needs get_stock_price_trend (krx): a dart-only server would offer the model part of them."""
+    out = tmp_path / "short"
+    result = CliRunner().invoke(main, ["bench", "run", "--only", "finance-001", "-n", "1", "--out", str(out),
+                                       "--tools", "mcp:" + _command("--platform", "dart", "--backend", "sim")])
+    assert result.exit_code == 2, result.output
+    assert "get_stock_price_trend" in result.output and "finance-001" in result.output
+    assert not (out / "episodes.jsonl").exists() or not (out / "episodes.jsonl").read_bytes()

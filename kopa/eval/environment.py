@@ -45,6 +45,10 @@ class ToolSource(Protocol):
         """The tools among ``names`` that the source lists, as OpenAI function schemas."""
         ...
 
+    def require(self, needs: dict[str, Sequence[str]]) -> None:
+        """Refuse (a UserError) a source lacking a tool a task needs (task id → its available tools)."""
+        ...
+
 
 @dataclass
 class CallRecord:

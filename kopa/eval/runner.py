@@ -259,6 +259,8 @@ def _generate(config: RunConfig, out_dir: Path, checked: Backend | None, workers
         _play_units(config, jobs, executor, out_dir, on_episode)
     elif jobs:
         with _where_tools_run(config, checked) as (backend, tools):
+            if tools is not None:
+                tools.require({task.id: task.available_tools for task, _, _ in jobs})
             policies = {seed: make_policy(config, seed) for seed in config.seeds}
             _play(jobs, targets, policies, backend, out_dir, workers, on_episode, tools)
     episodes = _sorted([e for e in read_episodes(out_dir) if e.error is None], tasks)

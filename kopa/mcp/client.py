@@ -172,6 +172,17 @@ class MCPTools:
     def open_episode(self, current_date: str | None) -> MCPEpisode:
         return MCPEpisode(self.connection, self.catalog, current_date)
 
+    def require(self, needs: dict[str, Sequence[str]]) -> None:
+        """Refuse, before any episode, a server that lacks a tool a task offers its agent (task id → its
+        available tools): the model would be offered part of the task's tools and fail obscurely."""
+        listed = {tool.name for tool in self.connection.list_tools()}
+        short = {task: sorted(set(names) - listed) for task, names in needs.items() if set(names) - listed}
+        if short:
+            task, missing = next(iter(short.items()))
+            raise MCPError(f"the MCP server offers none of {', '.join(missing[:5])}{' …' if len(missing) > 5 else ''}"
+                           f", which task {task} needs ({len(short)} of {len(needs)} tasks lack a tool); serve "
+                           "them: a server without --platform serves every tool")
+
     def openai_schemas(self, names: Sequence[str]) -> list[dict[str, Any]]:
         """The listed tools among ``names``, in that order, as OpenAI function schemas."""
         listed = {tool.name: tool for tool in self.connection.list_tools()}
