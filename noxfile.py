@@ -29,7 +29,7 @@ import nox
 # installed beside nox and which needs none
 nox.options.default_venv_backend = os.environ.get("KOPA_NOX_BACKEND", "venv")
 nox.options.reuse_existing_virtualenvs = True
-nox.options.sessions = ["tests", "perf_smoke", "ray", "rl", "clients", "wheel"]
+nox.options.sessions = ["tests", "perf_smoke", "ray", "rl", "clients", "inspector", "wheel"]
 
 # The interpreter nox itself runs on (any Python >= 3.11, as pyproject's requires-python says; an older one
 # fails loudly at install). A pinned version made every session "skipped" with exit 0 where only 3.12 or
@@ -112,6 +112,14 @@ def perf_smoke(session: nox.Session) -> None:
 def clients(session: nox.Session) -> None:
     session.install("-e", ".[test]", *CLIENT_LIBRARIES)
     session.run("pytest", "-m", "clients", "tests/clients", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def inspector(session: nox.Session) -> None:
+    """The official MCP Inspector CLI (npm, pinned by tests/inspector/package-lock.json) against kopa's server."""
+    session.install("-e", ".[test]")
+    session.run("npm", "ci", "--silent", "--no-audit", "--no-fund", "--prefix", "tests/inspector", external=True)
+    session.run("pytest", "-m", "inspector", "tests/test_mcp_inspector.py", *session.posargs)
 
 
 @nox.session(python=PYTHON)
