@@ -2,7 +2,7 @@
 
     nox -s demo     install kopa and run the main job on the embedded simulator: multi-step chains, then
                     KOPA-Bench with the offline baselines (a table and runs/baselines/report.md)
-    nox             the default sessions: tests, perf_smoke, ray, rl, clients and wheel (what CI runs)
+    nox             the default sessions: tests, perf_smoke, ray, rl, clients, inspector and wheel (CI)
     nox -s tests    install kopa with test extras, lint, type-check (mypy) and run the fast test suite
     nox -s ray      install kopa with the ray extra and run the Ray executor's tests on a local
                     ray.init(num_cpus=2): the same bytes as in-process (skipped by `tests`, which has no Ray)
@@ -13,6 +13,7 @@
     nox -s perf_smoke  every benchmark/perf script at a small size: each runs to its end (what CI runs)
     nox -s clients  unmodified third-party client libraries (OpenDART, KRX, NEIS, Seoul) against the
                     served simulator
+    nox -s inspector  the official MCP Inspector CLI (npm ci in tests/inspector) against kopa mcp serve
     nox -s wheel    build the wheel, install it (no extras) into a fresh environment outside the source
                     tree and run every CLI command from there (tests/smoke/installed_cli.sh)
 """
