@@ -119,7 +119,10 @@ def clients(session: nox.Session) -> None:
 def inspector(session: nox.Session) -> None:
     """The official MCP Inspector CLI (npm, pinned by tests/inspector/package-lock.json) against kopa's server."""
     session.install("-e", ".[test]")
-    session.run("npm", "ci", "--silent", "--no-audit", "--no-fund", "--prefix", "tests/inspector", external=True)
+    # from the folder, not `--prefix`: with --prefix npm reads its global npmrc under the prefix, and misses the
+    # system's (where this machine's registry CA is configured)
+    with session.chdir("tests/inspector"):
+        session.run("npm", "ci", "--silent", "--no-audit", "--no-fund", external=True)
     session.run("pytest", "-m", "inspector", "tests/test_mcp_inspector.py", *session.posargs)
 
 
