@@ -59,7 +59,7 @@ def _one_line(exc: BaseException) -> OneLineError:
 # The command groups of the other layers, imported when a command line names one (or --help lists them):
 # `kopa call` imports none of their seven modules.
 GROUPS = {"bench": ("kopa.eval.cli", "bench"), "edge": ("kopa.edge.cli", "edge"), "study": ("kopa.study.cli", "study"),
-          "mcp": ("kopa.mcp.cli", "mcp_group"), "rl": ("kopa.rl.cli", "rl"), "apigen": ("kopa.apigen.cli", "apigen"),
+          "mcp": ("kopa.cli_mcp", "mcp_group"), "rl": ("kopa.rl.cli", "rl"), "apigen": ("kopa.apigen.cli", "apigen"),
           "compare": ("kopa.apigen.cli", "compare")}
 
 

@@ -285,7 +285,7 @@ def test_the_agent_loop_over_mcp_equals_in_process(server, backend, tasks, monke
 
 
 def test_a_task_server_lists_exactly_the_tasks_tools(backend, tasks):
-    from kopa.mcp.cli import _task_tools
+    from kopa.cli_mcp import _task_tools
 
     by_id, _ = tasks
     wanted = _task_tools("finance-001", None)

@@ -15,7 +15,7 @@ from mcp import Client
 from mcp_types import CallToolResult, ListToolsResult
 
 from kopa.catalog.loader import load_catalog
-from kopa.mcp.cli import serve
+from kopa.cli_mcp import serve
 from kopa.mcp.client import MCPConnection, tool_result
 from kopa.mcp.listing import EPISODE_TOOLS, GET_EPISODE_STATE
 from kopa.mcp.server import KopaMCPServer, http_app

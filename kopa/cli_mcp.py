@@ -1,4 +1,5 @@
-"""`kopa mcp …`: the catalog as MCP servers."""
+"""`kopa mcp …`: the catalog as MCP servers (kopa.mcp). Beside kopa.cli, above kopa.eval: `--task` serves a
+task's tools, and the task sets are kopa.eval's."""
 
 from __future__ import annotations
 
