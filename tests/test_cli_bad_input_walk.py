@@ -348,7 +348,8 @@ EDGE: list[tuple[str, str, tuple[str, ...]]] = [
     *[("graph", name, ("edge", "graph", "export", "{}")) for name in ("graph.json",)],
     *[("graph", name, ("edge", "graph", "compare", "{}", "{}")) for name in ("config.json", "figures.json",
                                                                             "edges.duckdb")],
-    *[("graph", name, ("edge", "synth", "--graph", "{}", "--count", "1")) for name in ("graph.json", "checkpoint.json")],
+    # (Phase B reads what a finished Phase A publishes, graph.json and values.json, never its resume checkpoint)
+    *[("graph", name, ("edge", "synth", "--graph", "{}", "--count", "1")) for name in ("graph.json", "values.json")],
     *[("synth", name, ("edge", "filter", "{}")) for name in ("config.json", "candidates.jsonl", "failures.jsonl")],
 ]
 
@@ -372,14 +373,20 @@ def _one_line_exit_2(argv: list[str]) -> None:
     assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
 
 
+def _damaged_is_one_line(folders, folder: str, name: str, command: tuple[str, ...], kind: str, tmp_path,
+                         writes: bool) -> None:
+    """The command on a copy of the folder with `name` damaged (`kind`); `writes`: it takes an output folder."""
+    copy = _damaged(folders, folder, name, kind, tmp_path)
+    _one_line_exit_2([w.replace("{}", str(copy)) for w in command] + (["-o", str(tmp_path / "out")] if writes else []))
+
+
 @pytest.mark.parametrize("kind", sorted(_CONTENTS))
 @pytest.mark.parametrize(("folder", "name", "command"), REAL, ids=[f"{' '.join(c[:2])}-{n}" for _, n, c in REAL])
 def test_a_real_run_folder_with_one_damaged_file_is_one_line(bench_folders, folder, name, command, kind, tmp_path,
                                                              monkeypatch):
     monkeypatch.chdir(tmp_path)
-    copy = _damaged(bench_folders, folder, name, kind, tmp_path)
-    _one_line_exit_2([w.replace("{}", str(copy)) for w in command] + ["-o", str(tmp_path / "out")] * (
-        command[:2] != ("bench", "show")))
+    _damaged_is_one_line(bench_folders, folder, name, command, kind, tmp_path,
+                         writes=command[:2] != ("bench", "show"))
 
 
 def test_the_real_run_folders_in_quoted_paths_are_read(bench_folders, tmp_path, monkeypatch):
@@ -397,6 +404,4 @@ def test_the_real_run_folders_in_quoted_paths_are_read(bench_folders, tmp_path, 
 def test_a_real_edge_folder_with_one_damaged_file_is_one_line(edge_folders, folder, name, command, kind, tmp_path,
                                                               monkeypatch):
     monkeypatch.chdir(tmp_path)
-    copy = _damaged(edge_folders, folder, name, kind, tmp_path)
-    out = ["-o", str(tmp_path / "out")] if command[1] in ("synth",) else []
-    _one_line_exit_2([w.replace("{}", str(copy)) for w in command] + out)
+    _damaged_is_one_line(edge_folders, folder, name, command, kind, tmp_path, writes=command[1] == "synth")
