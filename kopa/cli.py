@@ -323,7 +323,7 @@ def _config(seed: int, scale: str, today):
 @click.option("--rebuild", is_flag=True, help="Build even if a cached world exists.")
 def sim_build(world_seed: int, scale: str, today, rebuild: bool) -> None:
     """Build (or reuse) the world of --world-seed and --scale and print its content hash."""
-    from sim.world.build import load_world
+    from sim.world_file import load_world
 
     config = _config(world_seed, scale, today)
     started = time.perf_counter()
@@ -344,7 +344,7 @@ def sim_stats(world_seed: int, scale: str, today, verify: bool, as_json: bool) -
     """Per-endpoint cardinality distribution and the world's content hash."""
     from sim.app import Simulator
     from sim.stats import endpoint_stats
-    from sim.world.build import load_world, recompute_hash
+    from sim.world_file import load_world, recompute_hash
 
     world = load_world(_config(world_seed, scale, today))
     stats = endpoint_stats(Simulator(world))
@@ -403,7 +403,7 @@ def sim_serve(world_seed: int, scale: str, today, host: str, port: int, strict_k
     from sim.app import Simulator
     from sim.keys import KeyPolicy
     from sim.serve import SimServer
-    from sim.world.build import load_world
+    from sim.world_file import load_world
 
     config = _config(world_seed, scale, today)
     world = load_world(config)

@@ -10,7 +10,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from kopa.backends.spec import Backend
+from kopa.backends.base import Backend
 from kopa.tools.accounting import FaultAccount
 from kopa.tools.results import ToolResult
 from kopa.tools.runtime import ToolRuntime

@@ -6,5 +6,5 @@ transport) and studies/tests that ask `sim.truth` explicitly.
 """
 
 # Bumped when a world's meaning changes without its sources changing; the world file name also carries a
-# digest of the generator sources (sim.world.build.generator_digest).
+# digest of the generator sources (sim.world_file.generator_digest).
 GENERATOR_VERSION = "5"

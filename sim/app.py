@@ -20,7 +20,7 @@ from sim.history import HistoryCache, Selection
 from sim.http import SimRequest, SimResponse
 from sim.keys import KeyPolicy
 from sim.registry import HOST_FAMILY, check_declared, served_modules
-from sim.world.build import World
+from sim.world_file import World
 
 if TYPE_CHECKING:
     from types import ModuleType

@@ -11,7 +11,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Literal
 
-from sim.registry import key_shape
+from sim.registry import PORTAL_HOST_KEY_SYSTEMS, key_shape
 
 # Values documented to be answered with each service's invalid-key error.
 INVALID_KEYS = frozenset({"invalid", "INVALID", "invalid-key", "INVALID_KEY", "expired", "revoked"})
@@ -36,6 +36,11 @@ class KeyPolicy:
         if alphabet == "lower":
             return "".join(chr(ord("a") + int(c, 16) % 26) for c in digest[:length])
         return digest[:length]
+
+    @staticmethod
+    def portal_key_system(host: str) -> str:
+        """The key system a portal-family host checks when an endpoint names none (its platform's)."""
+        return PORTAL_HOST_KEY_SYSTEMS.get(host, "portal")
 
     def check(self, key_id: str, key: str | None, *, sample_key: str | None = None) -> KeyStatus:
         if key is None or key.strip() == "":

@@ -36,7 +36,7 @@ def _isolated_cache(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def world(_isolated_cache):
-    from sim.world.build import load_world
+    from sim.world_file import load_world
 
     return load_world(WorldConfig(seed=0, scale="small"))
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from kopa.backends.base import BackendError
 from kopa.backends.parsed import BackendSpec, Layer, backend_kind, parse_backend
-from kopa.backends.spec import BackendError
 
 WRITTEN = ["sim", "sim:seed=7,scale=full", "live", "live:http://127.0.0.1:8800", "replay:runs/rec",
            "snapshot:runs/rec/snapshot.duckdb", "record:runs/rec,format=json@sim:scale=full",

@@ -1,5 +1,6 @@
-"""The layers DESIGN.md draws, as pyproject.toml's import contract states them, hold — and a contract that
-holds can still fail: an upward import planted in a copy of the tree breaks it."""
+"""The layers DESIGN.md draws, as pyproject.toml's import contracts state them, hold, and nothing imports in
+a cycle — and a contract that holds can still fail: an upward import, or a cycle, planted in a copy of the
+tree breaks it."""
 
 from __future__ import annotations
 
@@ -23,16 +24,33 @@ def _lint(tree: Path) -> subprocess.CompletedProcess[str]:
 def test_the_layers_hold():
     done = _lint(ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "Contracts: 2 kept, 0 broken." in done.stdout
+    assert "Contracts: 3 kept, 0 broken." in done.stdout
 
 
-def test_an_upward_import_breaks_the_contract(tmp_path):
+def _copy_tree(tmp_path: Path) -> None:
     for part in ("kopa", "sim"):
         shutil.copytree(ROOT / part, tmp_path / part, ignore=shutil.ignore_patterns("__pycache__", "data"))
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+
+
+def test_an_upward_import_breaks_the_contract(tmp_path):
+    _copy_tree(tmp_path)
     planted = tmp_path / "kopa" / "tools" / "planted.py"  # the tools reaching up into the benchmark runner
     planted.write_text("from kopa.eval import runner\n", encoding="utf-8")
     done = _lint(tmp_path)
     assert done.returncode == 1
     assert "kopa.tools is not allowed to import kopa.eval" in done.stdout
     assert "kopa.tools.planted -> kopa.eval.runner" in done.stdout
+
+
+def test_a_cycle_breaks_the_contract(tmp_path):
+    # a function-local import counts: deferring an import does not make a cycle acceptable
+    _copy_tree(tmp_path)
+    planted = tmp_path / "kopa" / "backends" / "parsed.py"
+    planted.write_text(planted.read_text(encoding="utf-8")
+                       + "\n\ndef _planted():\n    from kopa.backends.spec import open_backend\n\n"
+                         "    return open_backend\n", encoding="utf-8")
+    done = _lint(tmp_path)
+    assert done.returncode == 1
+    assert "No cycles are allowed in kopa.backends." in done.stdout
+    assert "Contracts: 2 kept, 1 broken." in done.stdout

@@ -11,8 +11,8 @@ import pytest
 from sim import longtail_service as longtail
 from sim.app import Simulator
 from sim.keys import KeyPolicy
-from sim.world.build import load_world
 from sim.world.context import WorldConfig
+from sim.world_file import load_world
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,7 @@ from kopa.eval.task import GoldenStep, load_tasks
 from sim.longtail import datasets
 from sim.longtail_service import HOSTS
 from sim.truth import truth_of
-from sim.world.build import read_index
+from sim.world_file import read_index
 
 CATALOG = load_catalog()
 DATASETS = {d.name: d for d in datasets()}

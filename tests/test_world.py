@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.world.build import load_world, recompute_hash, write_world
 from sim.world.context import WorldConfig
+from sim.world_file import load_world, recompute_hash, write_world
 
 
 def test_same_seed_same_hash_other_seed_other_hash(tmp_path):

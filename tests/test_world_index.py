@@ -9,7 +9,7 @@ import shutil
 import orjson
 import pytest
 
-from sim.world.build import WorldIndex, _index_from_db, _stamp, index_path, read_index, read_world
+from sim.world_file import WorldIndex, _index_from_db, _stamp, index_path, read_index, read_world
 
 
 @pytest.fixture

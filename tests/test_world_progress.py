@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 
 from sim.registry import served_modules
-from sim.world.build import terminal_progress, write_world
 from sim.world.context import WorldConfig
+from sim.world_file import terminal_progress, write_world
 
 
 class _Terminal(io.StringIO):

@@ -24,8 +24,8 @@ import urllib.request
 
 from _common import report
 
-from sim.world.build import load_world
 from sim.world.context import WorldConfig
+from sim.world_file import load_world
 
 LEVELS = (1, 50, 500)
 ANSWER_TIMEOUT = 60.0

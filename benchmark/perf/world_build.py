@@ -10,8 +10,8 @@ from pathlib import Path
 
 from _common import isolated_cache, peak_rss_mb, report
 
-from sim.world.build import read_world, world_path, write_world
 from sim.world.context import WorldConfig
+from sim.world_file import read_world, world_path, write_world
 
 
 def main() -> None:

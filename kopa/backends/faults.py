@@ -19,8 +19,8 @@ from functools import cache
 import httpx
 import orjson
 
+from kopa.backends.base import ATTEMPT_EXTENSION
 from kopa.backends.sim import to_httpx_response, to_sim_request
-from kopa.backends.spec import ATTEMPT_EXTENSION
 from kopa.record.transports import canonical_of
 from sim.faults import FaultCall, FaultDecider, FaultProfile, render_fault
 

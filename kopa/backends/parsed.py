@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from kopa.backends.spec import KINDS, SIM_OPTIONS, fail, parse_options, unknown_kind
+from kopa.backends.base import KINDS, SIM_OPTIONS, fail, parse_options, unknown_kind
 
 Kind = Literal["sim", "live", "record", "replay", "snapshot", "faults"]
 # Layers that wrap an inner backend (after "@"); the others are a leaf, whose text runs to the end (a

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from kopa.backends.spec import Backend, KeySource, fail, one_line, open_backend, parse_options, suggest
+from kopa.backends.base import Backend, KeySource, fail, one_line, parse_options, suggest
 from kopa.record.cassette import EXTENSIONS, CassetteStore, is_cassette_format
 from kopa.record.recorder import SnapshotRecorder
 from kopa.record.snapshot import Snapshot
@@ -72,10 +73,13 @@ def _location(spec: str, kind: str, rest: str, valid: tuple[str, ...]) -> tuple[
     return Path(location.strip()), parse_options(spec, kind, option_text, valid)
 
 
-def open_recorded(kind: str, rest: str, spec: str | None = None, *, strict_keys: bool = False) -> Backend:
+def open_recorded(kind: str, rest: str, spec: str | None = None, *, strict_keys: bool = False,
+                  open_inner: Callable[..., Backend]) -> Backend:
+    """`record:`, `replay:` or `snapshot:` — `open_inner` opens a recording's inner backend (it is
+    `kopa.backends.spec.open_backend`, passed in so this module does not import the module that imports it)."""
     spec = spec if spec is not None else f"{kind}:{rest}"
     if kind == "record":
-        return _open_record(spec, rest, strict_keys=strict_keys)
+        return _open_record(spec, rest, strict_keys=strict_keys, open_inner=open_inner)
     if kind == "replay":
         directory, _ = _location(spec, kind, rest, ())
         manifest = _read_manifest(spec, directory)
@@ -101,7 +105,7 @@ def open_recorded(kind: str, rest: str, spec: str | None = None, *, strict_keys:
                    virtual_today=today, provenance=f"snapshot of {meta.get('backend', '?')}")
 
 
-def _open_record(spec: str, rest: str, *, strict_keys: bool) -> Backend:
+def _open_record(spec: str, rest: str, *, strict_keys: bool, open_inner: Callable[..., Backend]) -> Backend:
     """`record:DIR[,format=F]@INNER`. The inner backend must be named: a default of `live` would quietly
     send every request to the real hosts when the user meant to record the simulator."""
     target, at, inner_spec = rest.partition("@")
@@ -113,7 +117,7 @@ def _open_record(spec: str, rest: str, *, strict_keys: bool) -> Backend:
     if not is_cassette_format(fmt):
         raise fail(spec, f"format={fmt!r} is not a cassette format{suggest(fmt, tuple(EXTENSIONS))}; "
                          f"valid: {', '.join(EXTENSIONS)}")
-    inner = open_backend(inner_spec, strict_keys=strict_keys)
+    inner = open_inner(inner_spec, strict_keys=strict_keys)
     previous = directory / MANIFEST
     if previous.exists():
         recorded_from = _read_manifest(spec, directory)["backend"]

@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, cast
 import orjson
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from kopa.backends.spec import Backend, one_line, open_backend
+from kopa.backends.base import Backend, one_line
+from kopa.backends.spec import open_backend
 from kopa.errors import UserError
 from kopa.fileio import write_atomic
 from sim.world.context import Scale, WorldConfig

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from kopa.backends.spec import Backend
+from kopa.backends.base import Backend
 from kopa.catalog.loader import Catalog
 from kopa.catalog.models import Tool
 from kopa.catalog.view import ParamView, ToolViews

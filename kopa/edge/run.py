@@ -20,7 +20,8 @@ import duckdb
 import numpy as np
 import orjson
 
-from kopa.backends.spec import Backend, open_backend
+from kopa.backends.base import Backend
+from kopa.backends.spec import open_backend
 from kopa.catalog.loader import load_catalog
 from kopa.edge.config import EdgeConfig
 from kopa.edge.graph import ToolGraph

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from kopa.backends.spec import Backend
+from kopa.backends.base import Backend
 from kopa.catalog.loader import Catalog
 from kopa.eval.task import Task
 from kopa.tools.results import ToolError, ToolResult

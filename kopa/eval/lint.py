@@ -27,7 +27,7 @@ from typing import Any
 
 import jsonschema
 
-from kopa.backends.spec import Backend
+from kopa.backends.base import Backend
 from kopa.catalog.loader import Catalog, load_catalog
 from kopa.catalog.models import ParamSpec, Tool
 from kopa.eval.environment import CallRecord, Environment

@@ -34,8 +34,8 @@ from typing import Any
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from kopa.backends.base import Backend
 from kopa.backends.parsed import parse_backend
-from kopa.backends.spec import Backend
 from kopa.errors import UserError
 from kopa.eval.environment import Environment, ToolSource
 from kopa.eval.episode import UNPLAYED, Episode, PredictedCall, ScoredEpisode, Transcript

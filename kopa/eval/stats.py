@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, ConfigDict
 
-from kopa.backends.spec import Backend
+from kopa.backends.base import Backend
 from kopa.eval.golden import GoldenError
 from kopa.eval.targets import compute_target
 from kopa.eval.task import Target, Task

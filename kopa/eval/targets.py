@@ -9,7 +9,8 @@ from pathlib import Path
 import click
 import orjson
 
-from kopa.backends.spec import Backend, open_backend
+from kopa.backends.base import Backend
+from kopa.backends.spec import open_backend
 from kopa.backends.world import WorldError, read_stamp, world_stamp, write_stamp
 from kopa.errors import UserError
 from kopa.eval.environment import Environment

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from kopa.backends.spec import Backend
+from kopa.backends.base import Backend
 from kopa.catalog.loader import Catalog
 from kopa.tools.runtime import ToolRuntime
 from kopa.tools.state import EpisodeState

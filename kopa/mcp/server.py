@@ -25,7 +25,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from kopa import __version__
-from kopa.backends.spec import Backend
+from kopa.backends.base import Backend
 from kopa.catalog.loader import Catalog, load_catalog
 from kopa.mcp.episodes import EPISODE_META_KEY, Episode, EpisodeError, EpisodeStore, episode_id_of
 from kopa.mcp.listing import (

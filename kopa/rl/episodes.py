@@ -21,7 +21,7 @@ from typing import Any
 
 import orjson
 
-from kopa.backends.spec import Backend
+from kopa.backends.base import Backend
 from kopa.eval.environment import Environment
 from kopa.eval.task import Target, Task, task_set
 

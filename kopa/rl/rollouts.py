@@ -28,8 +28,8 @@ from typing import Any
 import orjson
 from pydantic import BaseModel, ConfigDict, Field
 
+from kopa.backends.base import Backend
 from kopa.backends.parsed import parse_backend
-from kopa.backends.spec import Backend
 from kopa.backends.world import open_checked
 from kopa.errors import UserError
 from kopa.eval.episode import Episode

@@ -12,16 +12,17 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING
 
+from kopa.backends.base import Backend, fail
 from kopa.backends.parsed import BackendSpec, Layer, parse_backend
-from kopa.backends.spec import Backend, fail, open_backend, sim_config
+from kopa.backends.spec import open_backend, sim_config
 
 if TYPE_CHECKING:
-    from sim.world.build import World
+    from sim.world_file import World
 
 
 @cache
 def _world(world_spec: str) -> World:
-    from sim.world.build import load_world
+    from sim.world_file import load_world
 
     parsed = parse_backend(world_spec)  # an unknown kind or option is a BackendError naming it
     if len(parsed.layers) != 1 or parsed.kind != "sim":

@@ -99,8 +99,8 @@ class ArrivalCounter(httpx.BaseTransport):
         self._lock = threading.Lock()
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
+        from kopa.backends.base import ATTEMPT_EXTENSION
         from kopa.backends.sim import to_sim_request
-        from kopa.backends.spec import ATTEMPT_EXTENSION
         from sim.faults import request_fingerprint
 
         request.read()

@@ -32,8 +32,9 @@ from typing import TYPE_CHECKING
 import orjson
 import yaml
 
+from kopa.backends.base import suggest
 from kopa.backends.parsed import parse_backend
-from kopa.backends.spec import open_backend, suggest
+from kopa.backends.spec import open_backend
 from kopa.backends.world import WorldStamp, world_stamp, write_stamp
 from kopa.catalog.loader import load_catalog
 from kopa.edge.graph import ToolGraph

@@ -37,7 +37,7 @@ import numpy as np
 import orjson
 from pydantic import BaseModel, ConfigDict
 
-from kopa.backends.spec import Backend
+from kopa.backends.base import Backend
 from kopa.catalog.loader import Catalog
 from kopa.eval.environment import Environment
 from kopa.eval.golden import GoldenError, GoldenExecutor

@@ -9,7 +9,7 @@ The agent's replies go through the replayable LLM cache, so a filtered dataset r
 
 from __future__ import annotations
 
-from kopa.backends.spec import Backend
+from kopa.backends.base import Backend
 from kopa.eval.runner import run_episode
 from kopa.eval.scoring.episode import score_stored
 from kopa.synth.trajectory import Candidate

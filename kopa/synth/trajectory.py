@@ -25,7 +25,7 @@ import numpy as np
 import orjson
 from pydantic import BaseModel, ConfigDict
 
-from kopa.backends.spec import Backend
+from kopa.backends.base import Backend
 from kopa.catalog.loader import Catalog
 from kopa.catalog.models import FieldSpec, ParamSpec, Tool
 from kopa.catalog.view import field_view, param_view

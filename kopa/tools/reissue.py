@@ -7,8 +7,9 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+from kopa.backends.base import KINDS, BackendError
 from kopa.backends.parsed import names_a_backend
-from kopa.backends.spec import KINDS, BackendError, open_backend
+from kopa.backends.spec import open_backend
 from kopa.record.drift import SNAPSHOT_FILE, DriftReport, compare_snapshots, recorded_calls
 from kopa.tools.runtime import ToolRuntime
 

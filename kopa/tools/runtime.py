@@ -9,8 +9,8 @@ import httpx
 import orjson
 from pydantic import BaseModel, ConfigDict, Field
 
+from kopa.backends.base import ATTEMPT_EXTENSION, Backend
 from kopa.backends.memo import keepable, own_copy
-from kopa.backends.spec import ATTEMPT_EXTENSION, Backend
 from kopa.catalog.loader import Catalog, load_catalog
 from kopa.catalog.models import Tool
 from kopa.tools.arguments import check_arguments

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from kopa.backends.spec import Backend, BackendError
+from kopa.backends.base import Backend, BackendError
 from kopa.catalog.loader import Catalog
 from kopa.tools.results import ToolError, ToolResult
 from kopa.tools.state import EpisodeState

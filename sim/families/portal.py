@@ -28,7 +28,6 @@ from __future__ import annotations
 from sim.endpoints import Endpoint, SimError
 from sim.families.common import json_response, parse_int, stringify, xml_response
 from sim.http import SimRequest, SimResponse
-from sim.registry import PORTAL_HOST_KEY_SYSTEMS
 
 MESSAGES = {
     "INFO-000": "정상 처리되었습니다.",
@@ -147,7 +146,8 @@ def _key_mode(sim, req: SimRequest, endpoint: Endpoint, fold: bool) -> str:
     key = req.arg("KEY", fold_case=fold)
     if key is not None and key in tuple(opts.get("invalid_keys", ())):
         return "invalid"
-    key_id = opts.get("key_id") or PORTAL_HOST_KEY_SYSTEMS.get(endpoint.host, "portal")
+    # the keys know which key system each portal host checks: a family imports nothing above sim.families
+    key_id = opts.get("key_id") or sim.keys.portal_key_system(endpoint.host)
     status = sim.keys.check(key_id, key, sample_key=opts.get("sample_key"))
     if status == "missing":
         return "sample" if opts.get("keyless_sample") else "invalid"
