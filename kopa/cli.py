@@ -3,6 +3,11 @@
 Every error a user can cause and fix — a `kopa.errors.UserError` from any layer, a `sim` input error, a
 click usage error — is printed as one line (what, and where) with a non-zero exit; `kopa --debug …` adds the
 traceback. Anything else is a bug and keeps its traceback.
+
+The command modules (this one, `kopa/cli_mcp.py` and each package's `cli.py`) import click and
+`kopa.cli_options` at module level and everything else inside the command that uses it, so `kopa --help`
+and each command's start load only what that command needs (`benchmark/perf/cli_start.py` measures it).
+Everywhere else an import inside a function says why, in a comment (`tests/test_local_imports.py`).
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ class LazyConsole:
     def real(self) -> Any:
         """The rich Console itself, for APIs that type-check it (`Progress(console=…)`, `track`)."""
         if self._console is None:
+            # rich on first use: see the module's docstring
             from rich.console import Console
 
             self._console = Console(**self._options)
@@ -33,6 +34,7 @@ class LazyConsole:
 
 
 def Table(*args: Any, **kwargs: Any) -> Any:  # rich.table.Table, imported on use
+    # rich on first use: see the module's docstring
     from rich.table import Table as RichTable
 
     return RichTable(*args, **kwargs)
@@ -41,6 +43,7 @@ def Table(*args: Any, **kwargs: Any) -> Any:  # rich.table.Table, imported on us
 def NarrowTable(*args: Any, **kwargs: Any) -> Any:
     """A table for 80 columns: no vertical rules or edge padding (the box a wide table spends 3 columns
     per column on)."""
+    # rich on first use: see the module's docstring
     from rich import box
 
     return Table(*args, box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1, 0, 0), **kwargs)
@@ -50,6 +53,7 @@ def NarrowTable(*args: Any, **kwargs: Any) -> Any:
 def stage_bars(console: LazyConsole) -> Iterator[Callable[[str, int, int], None]]:
     """A progress bar per stage of a long job, drawn while the block runs (and cleared after it): yields
     `tick(stage, done, total)`, which a job's `progress` callback can be."""
+    # rich on first use: see the module's docstring
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),

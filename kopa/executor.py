@@ -12,9 +12,12 @@ carries what it needs and returns what it changed.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future
+from concurrent.futures import Future, ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from kopa.errors import UserError
@@ -75,9 +78,6 @@ class LocalExecutor:
 
     def _processes(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
-
             # spawn, not fork: a forked child would inherit threads (duckdb, httpx) mid-state.
             self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
                                              initializer=_exit_with_parent, initargs=(os.getpid(),))
@@ -108,9 +108,6 @@ def _exit_with_parent(parent: int) -> None:
     """A pool worker's initializer: when its parent is gone — killed, even by SIGKILL, which leaves no
     chance to shut the pool down — the worker exits within a second instead of working on for nobody
     (`kill` on `kopa edge synth --workers 2` left both workers running)."""
-    import threading
-    import time
-
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(1.0)

@@ -54,7 +54,7 @@ class RayExecutor:
         if workers < 1:
             raise UserError(f"--workers {workers}: at least 1")
         try:
-            import ray
+            import ray  # an optional dependency (kopa[ray]), imported only for --executor ray
         except ImportError:
             raise UserError(f"--executor ray needs Ray, which is not installed: {INSTALL_HINT}") from None
         self._ray = ray

@@ -82,6 +82,8 @@ def served_modules() -> tuple[tuple[str | None, ModuleType], ...]:
     """Every module with world tables and endpoints: (platform id, group module) for every declared API
     group, then the generated long tail (platform None: each of its endpoints belongs to the platform its
     host or gateway agency names, `longtail_platform`)."""
+    # deferred, as group_modules defers the API modules: a start that serves nothing (`kopa call
+    # get_current_date`) imports no endpoint module
     from sim import longtail_service
 
     return (*group_modules(), (None, longtail_service))

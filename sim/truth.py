@@ -14,6 +14,7 @@ from pydantic import BaseModel
 from sim.app import Simulator
 from sim.endpoints import Endpoint
 from sim.http import SimRequest
+from sim.registry import endpoint_index, route
 
 
 class EndpointTruth(BaseModel):
@@ -27,8 +28,6 @@ class EndpointTruth(BaseModel):
 def endpoint_for_url(simulator: Simulator, url: str) -> Endpoint | None:
     """The endpoint a request URL (real host and path, query with fixed params) is answered by: resolved
     as the simulator resolves a request (its family names the endpoint's key), undrifted."""
-    from sim.registry import endpoint_index, route
-
     parts = urlsplit(url)
     host, path = route(parts.hostname or "", parts.path)
     request = SimRequest("GET", host, path, tuple(parse_qsl(parts.query, keep_blank_values=True)))

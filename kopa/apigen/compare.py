@@ -25,10 +25,16 @@ import orjson
 
 from kopa.apigen.record import XRecord
 from kopa.apigen.run import ApigenError, read_verified
+from kopa.apigen.solve import apigen_solve_rate, edge_solve_rate
 from kopa.apigen.verify import execute, issue_keys
 from kopa.backends.spec import open_backend
 from kopa.catalog.loader import Catalog, load_catalog
+from kopa.eval.environment import Environment
+from kopa.eval.golden import GoldenError, execute_golden
+from kopa.eval.policies.openai_agent import OpenAIAgentPolicy
 from kopa.fileio import read_json, write_atomic
+from kopa.llm.cache import cached_openai_model
+from kopa.plots import pyplot
 from kopa.synth.dataset import (
     PAPER_ROWS,
     SynthError,
@@ -100,9 +106,6 @@ def reproduces_edge(kept: list[Candidate], spec: str, progress: Progress | None 
                     retried: list[bool] | None = None) -> list[bool]:
     """Per task: its golden steps, executed again on `spec` (as `kopa bench targets` executes them), end in
     the stored answer with every call answered."""
-    from kopa.eval.environment import Environment
-    from kopa.eval.golden import GoldenError, execute_golden
-
     backend = open_backend(spec)
     out = []
     for k, c in enumerate(kept):
@@ -157,10 +160,6 @@ def compare_runs(apigen_run: Path, edge_run: Path, out: Path, *, drift: str, fau
     drops_e = _edge_drops(edge_run)
     solve = None
     if model:
-        from kopa.apigen.solve import apigen_solve_rate, edge_solve_rate
-        from kopa.eval.policies.openai_agent import OpenAIAgentPolicy
-        from kopa.llm.cache import cached_openai_model
-
         cache = llm_cache or str(out / "llm-cache")
         policy = OpenAIAgentPolicy(cached_openai_model(model, base_url, cache, llm_mode, seed=0))  # type: ignore[arg-type]
         a_rate, a_played = apigen_solve_rate(a_sample, catalog, a_config.get("backend", "sim"), policy)
@@ -300,10 +299,7 @@ def _verdict(r: dict[str, Any]) -> str:
 
 
 def _plots(directory: Path, r: dict[str, Any]) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     directory.mkdir(parents=True, exist_ok=True)
     names = ["as built", "drift", "faults"]

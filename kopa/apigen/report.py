@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from kopa.apigen.semantic import CRITERIA, DECIDES
+from kopa.plots import pyplot
 
 if TYPE_CHECKING:
     from kopa.apigen.record import XRecord
@@ -122,10 +123,7 @@ def render_report(name: str, items: list[Item], table: dict[str, Any], stats: di
 
 
 def write_plots(directory: Path, table: dict[str, Any]) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     directory.mkdir(parents=True, exist_ok=True)
     labels = ["verified", *STAGES, "not counted"]

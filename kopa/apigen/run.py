@@ -31,6 +31,7 @@ from pydantic import BaseModel, ConfigDict
 from kopa.apigen.generator import Generator
 from kopa.apigen.record import XRecord, catalog_tool, parse_tools
 from kopa.apigen.relevance import relevance_samples
+from kopa.apigen.report import render_report, stage_table, style_of, write_plots
 from kopa.apigen.sampler import APISampler, ExampleSampler, PromptSampler, draw_style
 from kopa.apigen.semantic import SemanticChecker
 from kopa.apigen.values import ValueCache, build_cache
@@ -268,8 +269,6 @@ def _one_record(index: int, line: bytes, runtime: ToolRuntime, catalog: Catalog,
 # ------------------------------------------------------------------------------------------ outputs
 
 def finish(out: Path, items: list[Item], catalog: Catalog, seed: int, about: dict[str, Any]) -> None:
-    from kopa.apigen.report import render_report, stage_table, style_of, write_plots
-
     write_atomic(out / "verdicts.jsonl", b"".join(orjson.dumps(i.verdict.model_dump(
         include={"id", "passed", "stage", "reason", "counted", "detail", "retried_calls", "criteria"})) + b"\n" for i in items))
     verified = [i for i in items if i.verdict.passed and i.record is not None]

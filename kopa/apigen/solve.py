@@ -16,6 +16,11 @@ import orjson
 from kopa.apigen.record import XRecord
 from kopa.backends.spec import open_backend
 from kopa.catalog.loader import Catalog
+from kopa.eval.environment import Environment
+from kopa.eval.episode import PredictedCall
+from kopa.eval.runner import RunConfig, run_bench
+from kopa.eval.scoring.episode import score_episode
+from kopa.eval.targets import compute_target
 from kopa.eval.task import GoldenStep, InjectedState, SetupAction, Task
 
 
@@ -39,11 +44,6 @@ def apigen_task(record: XRecord, catalog: Catalog, today: str) -> Task | None:
 
 def apigen_solve_rate(records: list[XRecord], catalog: Catalog, backend_spec: str, policy) -> tuple[float, int]:
     """(share solved, samples played) of the samples that become tasks."""
-    from kopa.eval.environment import Environment
-    from kopa.eval.episode import PredictedCall
-    from kopa.eval.scoring.episode import score_episode
-    from kopa.eval.targets import compute_target
-
     backend = open_backend(backend_spec)
     today = backend.today().isoformat()
     solved = played = 0
@@ -67,8 +67,6 @@ def apigen_solve_rate(records: list[XRecord], catalog: Catalog, backend_spec: st
 
 def edge_solve_rate(edge_run: Path, ids: list[str], out: Path, model: str, base_url: str | None, cache: str,
                     mode: str) -> tuple[float, int]:
-    from kopa.eval.runner import RunConfig, run_bench
-
     config = RunConfig(policy="openai", backend="sim", rollouts=1, seeds=[0], task_set=str(edge_run), only=ids,
                        model=model, base_url=base_url, llm_cache=cache, llm_mode=mode)
     scored = run_bench(config, out, workers=1, force=True)

@@ -21,6 +21,7 @@ import orjson
 
 from kopa.backends.base import ATTEMPT_EXTENSION
 from kopa.backends.sim import to_httpx_response, to_sim_request
+from kopa.catalog import load_catalog
 from kopa.record.transports import canonical_of
 from sim.faults import FaultCall, FaultDecider, FaultProfile, render_fault
 
@@ -62,8 +63,6 @@ class FaultLog:
 @cache
 def key_system_of_host() -> dict[str, str]:
     """host → the key system whose quota its calls count against (from the catalog's auth specs)."""
-    from kopa.catalog import load_catalog
-
     return {httpx.URL(t.base_url).host: t.auth.key_id for t in load_catalog() if t.auth is not None}
 
 

@@ -29,7 +29,9 @@ from kopa.backends.live import LiveTransport
 from kopa.backends.parsed import BackendSpec
 from kopa.backends.sim import SimTransport
 from sim.app import Simulator
+from sim.drift import load_scenario, scenario_path, shipped_scenarios
 from sim.errors import SimInputError
+from sim.faults import load_profile, profile_path, shipped_profiles
 from sim.keys import KeyPolicy
 from sim.world.context import WorldConfig
 from sim.world_file import load_world
@@ -76,7 +78,6 @@ def sim_drift(options: dict[str, str], spec: str = "sim"):
     """The drift scenario and epoch a `sim:…,drift=NAME,epoch=N` backend serves (None, 0 without drift)."""
     if "drift" not in options and "epoch" not in options:
         return None, 0  # before importing sim.drift: its scenario models cost every start ~50 ms
-    from sim.drift import load_scenario, scenario_path, shipped_scenarios
 
     shipped = tuple(shipped_scenarios())
     if "drift" not in options:
@@ -160,7 +161,6 @@ def _open_faults(spec: str, rest: str, *, strict_keys: bool, world: World | None
     # deferred: the fault layer imports the recording transports and DuckDB (~0.45 s), which a run
     # without faults never needs
     from kopa.backends.faults import FaultLog, FaultTransport
-    from sim.faults import load_profile, profile_path, shipped_profiles
 
     head, _, inner_spec = rest.partition("@")
     name, _, option_text = head.partition(",")

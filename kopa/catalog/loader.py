@@ -34,14 +34,14 @@ def _data_dir() -> Path:
 
 def _read_yaml(path: Path) -> object:
     """The file's data, by libyaml's safe loader when the wheel has it (about ten times faster than the
-    pure-Python one). yaml is imported here: a start from the compiled cache never needs it."""
-    import yaml
+    pure-Python one)."""
+    import yaml  # deferred: a start from the compiled cache never needs it
 
     return yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 def load_platform_file(path: Path) -> PlatformSpec:
-    import yaml
+    import yaml  # deferred, as in _read_yaml
 
     try:
         return PlatformSpec.model_validate(_read_yaml(path))
@@ -61,7 +61,7 @@ class PlatformExtension(BaseModel):
 
 
 def load_extension_file(path: Path) -> PlatformExtension:
-    import yaml
+    import yaml  # deferred, as in _read_yaml
 
     try:
         ext = PlatformExtension.model_validate(_read_yaml(path))

@@ -35,7 +35,8 @@ from typing import Any
 import numpy as np
 
 from kopa.backends.base import Backend
-from kopa.catalog.loader import Catalog
+from kopa.backends.spec import open_backend
+from kopa.catalog.loader import Catalog, load_catalog
 from kopa.catalog.models import Tool
 from kopa.catalog.view import ParamView, ToolViews
 from kopa.edge.config import EdgeConfig
@@ -477,9 +478,6 @@ class Replica:
     all of them cost 0.17 s per batch). The graph ends equal to the snapshot either way."""
 
     def __init__(self, spec: ReplicaSpec) -> None:
-        from kopa.backends.spec import open_backend
-        from kopa.catalog.loader import load_catalog
-
         graph = ToolGraph.load_json(spec.skeleton)
         self.key = spec.key
         self.phase = PhaseA(graph, load_catalog(), open_backend(spec.backend),

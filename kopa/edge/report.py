@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from kopa.edge.graph import ToolGraph
+from kopa.plots import pyplot
 
 # Image alt texts start with a capital: the CLI prints the report through rich, which reads a bracketed
 # word starting lowercase ([convergence]) as a style tag and swallows it, leaving "!(plots/…)".
@@ -86,10 +87,7 @@ def probe_figures(graph: ToolGraph, results: list[Any], repeats: int) -> ProbeFi
 
 
 def write_plots(directory: Path, history: list[dict[str, float]], skeleton: ToolGraph, refined: ToolGraph) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     directory.mkdir(parents=True, exist_ok=True)
     fig, ax = plt.subplots(figsize=(7, 3.5))

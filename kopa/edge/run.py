@@ -24,9 +24,11 @@ from kopa.backends.base import Backend
 from kopa.backends.spec import open_backend
 from kopa.catalog.loader import load_catalog
 from kopa.edge.config import EdgeConfig
-from kopa.edge.graph import ToolGraph
+from kopa.edge.embed import HashingEmbedder
+from kopa.edge.graph import ToolGraph, build_skeleton
 from kopa.edge.phase_a import DYNAMIC_FIELDS as _DYNAMIC
 from kopa.edge.phase_a import PathLog, PhaseA, ReplicaSpec
+from kopa.edge.proposer import OfflineProposer
 from kopa.errors import UserError
 from kopa.executor import Executor, open_executor
 from kopa.fileio import RunFolder, write_atomic, writes_run
@@ -164,10 +166,6 @@ def build_graph(out_dir: Path, config: EdgeConfig, backend_spec: str = "sim", *,
     with ``workers`` processes — this process alone for 1). The graph does not depend on where they ran.
     `filler(today)` makes the first-call argument filler (default: the offline ArgumentFiller);
     `roles` names the non-default LLM roles for the run folder's digest (see config_digest)."""
-    from kopa.edge.embed import HashingEmbedder
-    from kopa.edge.graph import build_skeleton
-    from kopa.edge.proposer import OfflineProposer
-
     catalog = load_catalog()
     run = EdgeRun(out_dir, config, backend_spec, force=force, roles=roles)
     backend: Backend = open_backend(backend_spec)

@@ -9,11 +9,14 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from kopa.catalog.loader import load_catalog
+from kopa.catalog.loader import _read_yaml, catalog_files, load_catalog
 from kopa.catalog.view import view_of
+from kopa.edge.config import EdgeConfig
 from kopa.edge.graph import Edge, ToolGraph
 from kopa.edge.plan import is_generic
+from kopa.edge.retriever import graph_tools, retrieve
 from kopa.wire import family_of
+from sim.truth import endpoint_for_url, truth_of
 
 
 class CalibrationBin(BaseModel):
@@ -72,8 +75,6 @@ def calibration(scores: list[float], labels: list[bool], n_bins: int = 10) -> Ca
 def generated_tools() -> frozenset[str]:
     """Tools of the generated long tail: those its catalog files (`<platform>_longtail.yaml`) declare.
     The files are read raw (names only): the catalog has validated them already."""
-    from kopa.catalog.loader import _read_yaml, catalog_files
-
     names: set[str] = set()
     for f in catalog_files():
         if f.stem.endswith("_longtail"):
@@ -107,8 +108,6 @@ class TruthReport(BaseModel):
 
 @cache
 def _endpoint(simulator, name: str):
-    from sim.truth import endpoint_for_url
-
     tool = load_catalog()[name]
     if tool.family == "session":
         return None
@@ -118,8 +117,6 @@ def _endpoint(simulator, name: str):
 
 @cache
 def _tool_truth(simulator, name: str) -> tuple[dict[str, str], dict[str, str]] | None:
-    from sim.truth import truth_of
-
     endpoint = _endpoint(simulator, name)
     if endpoint is None:
         return None
@@ -255,9 +252,6 @@ class ProposerCalibration(BaseModel):
 def proposer_calibration(simulator, tools, embedder, proposer, config=None) -> ProposerCalibration:
     """Retrieve and propose every candidate of `tools` (no Phase A run) and score each proposal against
     the truth: a candidate is truly bound when its bindings are (`edge_is_true`)."""
-    from kopa.edge.config import EdgeConfig
-    from kopa.edge.retriever import graph_tools, retrieve
-
     config = config or EdgeConfig()
     nodes = graph_tools(tools)
     by_name = {t.name: t for t in nodes}

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kopa.eval.report import Metrics
+from kopa.plots import pyplot
 
 # The order the comparison is read in: the ceiling first, then the habits from mildest to worst.
 BASELINES: dict[str, str] = {
@@ -52,10 +53,7 @@ def render_comparison(metrics: dict[str, Metrics]) -> str:
 
 def write_plot(metrics: dict[str, Metrics], path: Path) -> None:
     """pass@1 and Action per baseline, grouped bars."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     path.parent.mkdir(parents=True, exist_ok=True)
     names = list(metrics)

@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from kopa.eval.causes import CAUSES
 from kopa.eval.episode import LIMITS, UNPLAYED, ScoredEpisode
 from kopa.fileio import read_appended
+from kopa.plots import pyplot
 
 # Two-sided 95% Student-t critical values by degrees of freedom (1..30); 1.96 beyond.
 _T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
@@ -149,10 +150,7 @@ def render_markdown(m: Metrics, title: str, scored_with: str | None = None) -> s
 
 
 def write_plots(m: Metrics, directory: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     directory.mkdir(parents=True, exist_ok=True)
     fig, ax = plt.subplots(figsize=(7, 3.5))

@@ -36,16 +36,21 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from kopa.backends.base import Backend
 from kopa.backends.parsed import parse_backend
+from kopa.backends.spec import open_backend
+from kopa.backends.world import open_checked
 from kopa.errors import UserError
 from kopa.eval.environment import Environment, ToolSource
 from kopa.eval.episode import UNPLAYED, Episode, PredictedCall, ScoredEpisode, Transcript
+from kopa.eval.judge import LLMJudge
 from kopa.eval.policies.offline import POLICIES
-from kopa.eval.policies.openai_agent import MAX_TOOL_CHARS
+from kopa.eval.policies.openai_agent import MAX_TOOL_CHARS, OpenAIAgentPolicy
 from kopa.eval.scoring.episode import score_stored
 from kopa.eval.task import Target, Task, TaskSet, task_set
-from kopa.executor import Executor
+from kopa.executor import Executor, current
 from kopa.fileio import RunFolder, drop_partial_line, write_atomic
-from kopa.llm.cache import CacheMode
+from kopa.llm.cache import CachedChatModel, CacheMode
+from kopa.llm.client import JUDGE_KEY_ENV, ChatModel, OpenAIChatModel
+from kopa.mcp.client import open_tools
 
 INFRA_RETRIES = 1  # an infrastructure failure (not the model's) is retried once, then reported apart
 
@@ -118,10 +123,6 @@ def make_policy(config: RunConfig, seed: int):
     if config.policy in POLICIES:
         return POLICIES[config.policy]()
     if config.policy == "openai":
-        from kopa.eval.policies.openai_agent import OpenAIAgentPolicy
-        from kopa.llm.cache import CachedChatModel
-        from kopa.llm.client import ChatModel, OpenAIChatModel
-
         if not config.model:
             raise ValueError("the openai policy needs --model (and usually --base-url)")
         model: ChatModel = OpenAIChatModel(config.model, base_url=config.base_url, temperature=config.temperature,
@@ -139,10 +140,6 @@ def make_judge(config: RunConfig):
     LLM cache, so a judged run reproduces offline too."""
     if not config.judge_model:
         return None
-    from kopa.eval.judge import LLMJudge
-    from kopa.llm.cache import CachedChatModel
-    from kopa.llm.client import JUDGE_KEY_ENV, ChatModel, OpenAIChatModel
-
     model: ChatModel = OpenAIChatModel(config.judge_model, base_url=config.judge_base_url, temperature=0.0,
                                        api_key_env=JUDGE_KEY_ENV)
     if config.llm_cache:
@@ -274,8 +271,6 @@ def _checked_backend(config: RunConfig) -> Backend | None:
     open their own (one more open here: a fraction of a second once the world is built and cached). None when
     the set records no world, or the tools answer over MCP (the server's backend, which this process never
     sees, is not checked)."""
-    from kopa.backends.world import open_checked
-
     if config.tools is not None:
         return None
     return open_checked(load_task_set(config).root, config.backend)
@@ -288,11 +283,8 @@ def _where_tools_run(config: RunConfig, opened: Backend | None = None
     the MCP tool source) over MCP — one connection for the run, its server's own backend answering (this
     process opens none)."""
     if config.tools is None:
-        from kopa.backends.spec import open_backend
-
         yield opened if opened is not None else open_backend(config.backend), None
         return
-    from kopa.mcp.client import open_tools
 
     connection, tools = open_tools(config.tools)
     with connection:
@@ -371,11 +363,7 @@ class _Player:
 
 
 def _player_of(config: RunConfig) -> _Player:
-    from kopa.executor import current
-
     def build() -> _Player:
-        from kopa.backends.spec import open_backend
-
         found = load_task_set(config)
         return _Player({t.id: t for t in found.tasks()}, found.targets(), open_backend(config.backend),
                        {seed: make_policy(config, seed) for seed in config.seeds})

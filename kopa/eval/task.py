@@ -20,6 +20,7 @@ import orjson
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from kopa.catalog import load_catalog
 from kopa.catalog.models import Domain  # a task's domain is a catalog domain: one literal
 from kopa.errors import UserError
 
@@ -199,16 +200,12 @@ Loc = tuple[str | int, ...]
 @cache
 def catalog_tool_names() -> frozenset[str]:
     """Every tool a task may name: the catalog's (session tools included), loaded once per process."""
-    from kopa.catalog import load_catalog
-
     return frozenset(tool.name for tool in load_catalog())
 
 
 @cache
 def catalog_platforms() -> tuple[str, ...]:
     """The platform ids a task may name (the catalog's, not the session tools' pseudo-platform)."""
-    from kopa.catalog import load_catalog
-
     return tuple(sorted({tool.platform for tool in load_catalog()} - {"session"}))
 
 

@@ -21,7 +21,7 @@ from pydantic import ValidationError
 
 from kopa.errors import UserError
 from kopa.fileio import write_atomic
-from kopa.llm.client import ChatModel, ChatReply, Message
+from kopa.llm.client import ChatModel, ChatReply, Message, OpenAIChatModel
 
 CacheMode = Literal["auto", "record", "replay"]
 FORMAT_VERSION = 1
@@ -108,7 +108,5 @@ def cached_openai_model(model: str, base_url: str | None, cache_dir: str | Path 
     """An OpenAI-compatible chat model behind the request-hash cache (when `cache_dir` is given): the one
     spelling every role's `--model/--base-url/--llm-cache/--llm-mode` options go through. In replay mode
     the endpoint is never contacted, so a recorded run reproduces with the server gone."""
-    from kopa.llm.client import OpenAIChatModel
-
     inner = OpenAIChatModel(model, base_url=base_url, temperature=temperature, seed=seed)
     return CachedChatModel(inner, cache_dir, mode=mode) if cache_dir is not None else inner

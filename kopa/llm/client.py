@@ -172,7 +172,7 @@ class OpenAIChatModel:
 
     def complete(self, messages: list[Message], tools: list[dict[str, Any]] | None = None,
                  **params: Any) -> ChatReply:
-        import openai
+        import openai  # as in __init__: offline use of kopa never loads the SDK
 
         kwargs = self.request_params(params)
         if tools:

@@ -39,6 +39,7 @@ def parse_target(target: str):
 
     The command inherits this process's environment, as a shell would start it (a live backend's keys
     are read there by the server, never by this process)."""
+    # the MCP SDK (~0.3 s) only for runs whose tools are an MCP server
     from mcp.client.stdio import StdioServerParameters
 
     if target.startswith(("http://", "https://")):
@@ -61,6 +62,7 @@ class MCPConnection(AbstractContextManager["MCPConnection"]):
         self._tools: list[types.Tool] | None = None
 
     def __enter__(self) -> MCPConnection:
+        # the MCP SDK (~0.3 s) only for runs whose tools are an MCP server
         from anyio.from_thread import start_blocking_portal
         from mcp import Client
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import mcp_types as types
 
+from kopa.catalog.formats import describe
 from kopa.catalog.loader import Catalog
 from kopa.catalog.models import Tool
 from kopa.tools.results import ToolError
@@ -87,8 +88,6 @@ def _output_schema(tool: Tool) -> dict[str, Any]:
 
 
 def _field_text(description: str, fmt: str | None) -> str:
-    from kopa.catalog.formats import describe
-
     text = describe(fmt)
     return f"{description} ({text})" if text and text not in description else description
 

@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from functools import cache
 from urllib.parse import quote, quote_plus
 
+from kopa.catalog import load_catalog
+
 REDACTED = "REDACTED"
 
 # Query parameters that carry keys on the ten platforms (and their common spellings).
@@ -23,8 +25,6 @@ KEY_HEADERS = frozenset({"auth_key", "authorization", "x-api-key"})
 @cache
 def path_key_positions() -> dict[str, int]:
     """host → index of the path segment holding the key (서울 열린데이터광장: /{KEY}/{TYPE}/…)."""
-    from kopa.catalog import load_catalog
-
     positions: dict[str, int] = {}
     for tool in load_catalog():
         if tool.auth is not None and tool.auth.location == "path":

@@ -18,6 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import orjson
 
 from kopa.catalog.loader import load_catalog
@@ -65,8 +66,6 @@ def verl_record(task: Task, target: Target, index: int, task_set: str | None, sp
 def write_verl(path: Path, tasks: list[Task], targets: dict[str, Target], task_set: str | None) -> list[dict]:
     """The Parquet through DuckDB: rows go in as JSON lines and DuckDB infers the nested types (structs
     and lists, as verl's examples write them; never MAPs, which datasets would read as key/value lists)."""
-    import duckdb
-
     if not tasks:
         raise ExportError("no tasks to export")
     records = [verl_record(task, targets[task.id], index, task_set) for index, task in enumerate(tasks)]

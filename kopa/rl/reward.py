@@ -24,6 +24,8 @@ from typing import Any
 
 import orjson
 
+from kopa.backends.spec import open_backend
+from kopa.eval.environment import Environment
 from kopa.eval.episode import PredictedCall
 from kopa.eval.scoring.episode import score_episode
 from kopa.rl.episodes import STORE, TaskIndex, snapshot
@@ -55,9 +57,6 @@ def _episode(extra_info: dict[str, Any], task, target, backend_spec: str | None)
         return snapshot(stored)
     if "ENVIRONMENT" not in task.reward_basis:  # no end state is scored: no environment to build
         return {"state": {}, "state_hash": "", "calls": []}
-    from kopa.backends.spec import open_backend
-    from kopa.eval.environment import Environment
-
     env = Environment(task, open_backend(backend_spec or "sim"), budget=target.max_allowed_calls)
     return {"state": orjson.loads(env.state.canonical()), "state_hash": env.state.hash(), "calls": []}
 

@@ -25,11 +25,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import orjson
 from pydantic import BaseModel, ConfigDict, Field
 
 from kopa.backends.base import Backend
 from kopa.backends.parsed import parse_backend
+from kopa.backends.spec import open_backend
 from kopa.backends.world import open_checked
 from kopa.errors import UserError
 from kopa.eval.episode import Episode
@@ -37,12 +39,12 @@ from kopa.eval.policies.offline import POLICIES
 from kopa.eval.runner import RunConfig, make_policy, play_one
 from kopa.eval.scoring.episode import score_stored
 from kopa.eval.task import Target, Task, task_set
-from kopa.executor import Executor
+from kopa.executor import Executor, current
 from kopa.fileio import RunFolder, drop_partial_line, sql_literal, write_atomic
 from kopa.rl.advantages import EPSILON, group_advantages
 from kopa.rl.messages import episode_messages, tool_calls
 from kopa.rl.policy import MixedPolicy, parse_mixed
-from kopa.rl.stats import junction_type
+from kopa.rl.stats import group_stats, junction_type, write_report
 
 ROLLOUTS_VERSION = 1  # bump when the same configuration would give other rows: old groups are not reused
 
@@ -161,11 +163,7 @@ class _Player:
 
 def _player_of(config: RolloutConfig, opened: Backend | None = None) -> _Player:
     """This process's player for the run; it plays on ``opened`` when the backend was already opened here."""
-    from kopa.executor import current
-
     def build() -> _Player:
-        from kopa.backends.spec import open_backend
-
         found = task_set(config.task_set)
         backend = opened if opened is not None else open_backend(config.backend)
         return _Player({t.id: t for t in found.tasks()}, found.targets(), backend, make_rollout_policy(config))
@@ -246,7 +244,6 @@ def _generate(config: RolloutConfig, out: Path, tasks: list[Task], executor: Exe
     canonical = b"".join(orjson.dumps(g) + b"\n" for g in groups)
     if path.read_bytes() != canonical:
         write_atomic(path, canonical)
-    from kopa.rl.stats import group_stats, write_report
 
     write_parquet(out / "rollouts.parquet", groups, config)
     stats = group_stats(groups, config.n, norm_by_std=config.norm_adv_by_std)
@@ -319,8 +316,6 @@ def rows(groups: list[dict[str, Any]], config: RolloutConfig) -> list[tuple[Any,
 def write_parquet(path: Path, groups: list[dict[str, Any]], config: RolloutConfig) -> None:
     """Through DuckDB (already a dependency), on one thread so the file's row groups never depend on
     the machine; written beside and renamed, so an interruption never leaves half a file."""
-    import duckdb
-
     partial = path.with_name(path.name + ".partial")
     con = duckdb.connect()
     try:

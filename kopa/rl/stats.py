@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict
 
 from kopa.eval.task import GoldenStep, Task
 from kopa.fileio import write_atomic
+from kopa.plots import pyplot
 from kopa.rl.advantages import group_advantages, zero_variance
 
 if TYPE_CHECKING:
@@ -192,10 +193,7 @@ def write_report(path: Path, stats: GroupStats, config: RolloutConfig, groups: l
 def write_plot(path: Path, groups: list[dict[str, Any]], n: int) -> None:
     """Left: how many groups had k successes out of n (the two ends, k = 0 and k = n, teach nothing);
     right: pass@1 and pass@n by domain."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     path.parent.mkdir(parents=True, exist_ok=True)
     successes = [sum(r["reward"] for r in g["rollouts"]) for g in groups]

@@ -28,6 +28,7 @@ from uuid import uuid4
 from verl.tools.base_tool import BaseTool
 from verl.tools.schemas import OpenAIFunctionToolSchema, ToolResponse
 
+from kopa.backends.spec import open_backend
 from kopa.eval.policies.openai_agent import MAX_TOOL_CHARS, render_result
 from kopa.rl.episodes import STORE, TaskIndex, snapshot
 from kopa.rl.reward import compute_score
@@ -54,8 +55,6 @@ def _backend(spec: str):
     """One backend per spec and process, shared by all tools (as `kopa bench run` shares one)."""
     with _BACKENDS_LOCK:
         if spec not in _BACKENDS:
-            from kopa.backends.spec import open_backend
-
             _BACKENDS[spec] = open_backend(spec)
         return _BACKENDS[spec]
 

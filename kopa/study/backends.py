@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from kopa.backends.base import Backend, fail
 from kopa.backends.parsed import BackendSpec, Layer, parse_backend
 from kopa.backends.spec import open_backend, sim_config
+from sim.world_file import load_world
 
 if TYPE_CHECKING:
     from sim.world_file import World
@@ -22,8 +23,6 @@ if TYPE_CHECKING:
 
 @cache
 def _world(world_spec: str) -> World:
-    from sim.world_file import load_world
-
     parsed = parse_backend(world_spec)  # an unknown kind or option is a BackendError naming it
     if len(parsed.layers) != 1 or parsed.kind != "sim":
         raise fail(world_spec, "a pruning study needs the in-process simulator (sim[:seed=N,scale=…]): "

@@ -21,7 +21,15 @@ import orjson
 from pydantic import BaseModel
 
 from kopa.backends.parsed import parse_backend
+from kopa.catalog.loader import load_catalog
+from kopa.edge.graph import ToolGraph
+from kopa.edge.phase_a import PhaseA
+from kopa.edge.probe import _probe_edge, probe_fault_spec, select_edges
+from kopa.edge.report import probe_figures
+from kopa.study.backends import open_unit_backend
+from kopa.study.faults import ArrivalCounter, realized_rate
 from kopa.study.grid import DRIFT_SCENARIO, RETRY_ATTEMPTS, StudyConfig, Unit
+from kopa.tools.runtime import RetryPolicy, ToolRuntime
 
 SUCCESS = ("semantic", "generic")
 
@@ -45,8 +53,6 @@ def backend_spec(config: StudyConfig, unit: Unit, *, epoch: int = 0) -> str:
 
 
 def open_backend_of(config: StudyConfig, unit: Unit, *, epoch: int = 0, fault_seed: int | None = None):
-    from kopa.study.backends import open_unit_backend
-
     return open_unit_backend(config.world, str(unit.path / "profiles" / f"{unit.profile}.toml"),
                              unit.seed if fault_seed is None else fault_seed,
                              DRIFT_SCENARIO if unit.drift else None, epoch)
@@ -63,13 +69,6 @@ def load_truth(unit: Unit) -> dict[tuple[str, str], tuple[bool, bool]]:
 
 
 def run_unit(unit: Unit) -> UnitResult:
-    from kopa.catalog.loader import load_catalog
-    from kopa.edge.graph import ToolGraph
-    from kopa.edge.phase_a import PhaseA
-    from kopa.edge.report import probe_figures
-    from kopa.study.faults import ArrivalCounter, realized_rate
-    from kopa.tools.runtime import RetryPolicy, ToolRuntime
-
     config = load_study_config(unit)
     edge_config = config.edge_config(unit.rule, unit.seed)
     catalog = load_catalog()
@@ -125,9 +124,6 @@ def held_out_probe(phase: Any, catalog: Any, config: StudyConfig, unit: Unit, ep
     """kopa.edge.probe.run_probe on the unit's own backend (run_probe opens one from a backend string,
     which would load the world's tables again for every unit): the same edges, streams, derived fault
     seed (probe_fault_spec of the unit's backend string) and outcomes."""
-    from kopa.edge.phase_a import PhaseA
-    from kopa.edge.probe import _probe_edge, probe_fault_spec, select_edges
-
     derived = probe_fault_spec(backend_spec(config, unit, epoch=epoch), phase.config.seed)
     fault_seed = parse_backend(derived).fault_seed
     prober = PhaseA(phase.graph, catalog, open_backend_of(config, unit, epoch=epoch, fault_seed=fault_seed),

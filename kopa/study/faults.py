@@ -19,7 +19,16 @@ from collections import Counter
 
 import httpx
 
-from sim.faults import ATTEMPT_KINDS, PLATFORM_IDS, UNKNOWN_PLATFORM, FaultProfile, load_profile
+from kopa.backends.base import ATTEMPT_EXTENSION
+from kopa.backends.sim import to_sim_request
+from sim.faults import (
+    ATTEMPT_KINDS,
+    PLATFORM_IDS,
+    UNKNOWN_PLATFORM,
+    FaultProfile,
+    load_profile,
+    request_fingerprint,
+)
 
 MIX = "mix"
 DRIFT = "drift"
@@ -99,10 +108,6 @@ class ArrivalCounter(httpx.BaseTransport):
         self._lock = threading.Lock()
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
-        from kopa.backends.base import ATTEMPT_EXTENSION
-        from kopa.backends.sim import to_sim_request
-        from sim.faults import request_fingerprint
-
         request.read()
         fingerprint = request_fingerprint(to_sim_request(request))
         attempt = int(request.extensions.get(ATTEMPT_EXTENSION) or 0)

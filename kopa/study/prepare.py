@@ -13,14 +13,22 @@ from pathlib import Path
 
 import orjson
 
+from kopa.backends.spec import open_backend
+from kopa.catalog.loader import load_catalog
+from kopa.edge.embed import HashingEmbedder
+from kopa.edge.graph import ToolGraph, build_skeleton
+from kopa.edge.proposer import OfflineProposer
+from kopa.edge.truth_study import edge_is_true
 from kopa.fileio import write_atomic
-from kopa.study.faults import profile_toml
+from kopa.study.faults import check_profile, profile_toml
 from kopa.study.grid import DRIFT_SCENARIO, StudyConfig, cells, profile_kind_rate
+from kopa.wire import family_of
+from sim.drift import load_scenario
+from sim.faults import load_profile
+from sim.truth import endpoint_for_url
 
 
 def study_tools(config: StudyConfig) -> list:
-    from kopa.catalog.loader import load_catalog
-
     catalog = load_catalog()
     if config.tools is not None:
         missing = sorted(set(config.tools) - {t.name for t in catalog})
@@ -35,10 +43,6 @@ def study_tools(config: StudyConfig) -> list:
 
 
 def build_skeleton_once(folder: Path, config: StudyConfig):
-    from kopa.edge.embed import HashingEmbedder
-    from kopa.edge.graph import ToolGraph, build_skeleton
-    from kopa.edge.proposer import OfflineProposer
-
     path = folder / "skeleton.json"
     if path.exists():
         return ToolGraph.load_json(path)
@@ -48,11 +52,6 @@ def build_skeleton_once(folder: Path, config: StudyConfig):
 
 
 def _drifted_tools(simulator, tools: list[str]) -> set[str]:
-    from kopa.catalog.loader import load_catalog
-    from kopa.wire import family_of
-    from sim.drift import load_scenario
-    from sim.truth import endpoint_for_url
-
     changed = {(c.host, c.endpoint) for c in load_scenario(DRIFT_SCENARIO).changes_until(1)}
     catalog = load_catalog()
     out = set()
@@ -70,9 +69,6 @@ def write_truth_once(folder: Path, config: StudyConfig, skeleton) -> None:
     path = folder / "truth.json"
     if path.exists():
         return
-    from kopa.backends.spec import open_backend
-    from kopa.edge.truth_study import edge_is_true
-
     simulator = open_backend(config.world).simulator
     drifted = _drifted_tools(simulator, skeleton.nodes)
     rows = [[s, t, edge_is_true(simulator, skeleton.edges[(s, t)]), s in drifted or t in drifted]
@@ -81,9 +77,6 @@ def write_truth_once(folder: Path, config: StudyConfig, skeleton) -> None:
 
 
 def write_profiles(folder: Path, config: StudyConfig) -> None:
-    from kopa.study.faults import check_profile
-    from sim.faults import load_profile
-
     directory = folder / "profiles"
     directory.mkdir(parents=True, exist_ok=True)
     for name in sorted({c.profile for c in cells(config)}):

@@ -21,10 +21,13 @@ from pathlib import Path
 import orjson
 
 from kopa.errors import UserError
+from kopa.executor import open_executor
 from kopa.fileio import RunFolder, writes_run
+from kopa.study.backends import check_world
 from kopa.study.cell import run_unit
 from kopa.study.grid import StudyConfig, cells, units
 from kopa.study.prepare import build_skeleton_once, write_profiles, write_truth_once
+from kopa.study.report import write_report
 from kopa.study.store import done_units, save_truth, save_units, summary_rows, unit_metrics, write_summary
 
 DERIVED = ("skeleton.json", "truth.json", "grid.duckdb", "grid.duckdb.wal", "summary.json", "report.md")
@@ -48,9 +51,6 @@ def run_study(folder: Path, config: StudyConfig, *, executor: str = "local", wor
 
     on_start(units to run, units already done) and on_batch(units finished in the batch) drive a
     progress bar; stop_after stops after that many units of this call (a test's interruption)."""
-    from kopa.executor import open_executor
-    from kopa.study.backends import check_world
-
     check_world(config.world)
     open_folder(folder, config, force=force)
     skeleton = build_skeleton_once(folder, config)
@@ -81,7 +81,6 @@ def run_study(folder: Path, config: StudyConfig, *, executor: str = "local", wor
         return None
     rows = summary_rows(grid, metrics)
     write_summary(folder, rows)
-    from kopa.study.report import write_report
 
     write_report(folder, config, rows)
     return rows

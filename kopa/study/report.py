@@ -11,8 +11,11 @@ import statistics
 from collections import defaultdict
 from pathlib import Path
 
+import numpy as np
+
 from kopa.eval.report import ci95
 from kopa.fileio import write_atomic
+from kopa.plots import pyplot
 from kopa.study.faults import MIX
 from kopa.study.grid import StudyConfig
 
@@ -137,11 +140,7 @@ def render(config: StudyConfig, rows: list[dict]) -> str:
 
 
 def write_plots(directory: Path, config: StudyConfig, rows: list[dict]) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import numpy as np
+    plt = pyplot()
 
     directory.mkdir(parents=True, exist_ok=True)
     groups = _group(rows, "kind", "rate", "rule", "retries")

@@ -29,6 +29,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import duckdb
 import orjson
 import yaml
 
@@ -39,11 +40,13 @@ from kopa.backends.world import WorldStamp, world_stamp, write_stamp
 from kopa.catalog.loader import load_catalog
 from kopa.edge.graph import ToolGraph
 from kopa.errors import UserError
+from kopa.eval.task import load_tasks
 from kopa.executor import LocalExecutor
 from kopa.fileio import RunFolder, read_json, read_lines, sql_literal, write_atomic, writes_run
+from kopa.plots import pyplot
 from kopa.synth.audit import mix, query_audit
 from kopa.synth.audit import render as render_audit
-from kopa.synth.filters import Drop, Repeats, filter_candidates
+from kopa.synth.filters import Drop, Repeats, _norm, filter_candidates
 from kopa.synth.junction import PHI
 from kopa.synth.query import QueryWriter, TemplateWriter
 from kopa.synth.synthesize import SHAPE_TRIES, synthesize
@@ -379,9 +382,6 @@ def contamination(kept: list[Candidate]) -> dict:
     """The held-out audit against KOPA-Bench (paper: 0/145 verbatim queries, 62.2% tool-universe overlap):
     benchmark queries that a synthesized query repeats (equal or contained after normalisation), and the
     share of the benchmark's data tools that the dataset's tasks use (and the converse)."""
-    from kopa.eval.task import load_tasks
-    from kopa.synth.filters import _norm
-
     bench = load_tasks()
     synthesized = [_norm(c.task.query) for c in kept]
     leaked = sorted(t.id for t in bench if any(_norm(t.query) and _norm(t.query) in q for q in synthesized))
@@ -400,10 +400,7 @@ def _steps(c: Candidate):
 
 def write_plots(directory: Path, kept: list[Candidate]) -> None:
     """plots/type_mix.png (this run beside the paper) and plots/cardinality.png (junction cardinalities)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     directory.mkdir(parents=True, exist_ok=True)
     s = statistics_of(kept)
@@ -484,8 +481,6 @@ def write_ablations(out: Path, candidates: list[Candidate], kept: list[Candidate
 def write_parquet(path: Path, kept: list[Candidate], provenance: dict) -> None:
     """The dataset as Parquet through DuckDB (already a dependency): scalar columns for filtering, the
     task, target and junctions as JSON text, since their shapes vary from task to task."""
-    import duckdb
-
     columns = ["id", "query", "answer", "pattern", "category", "domain", "calls", "task", "target", "junctions",
                "provenance"]
     rows = [(c.task.id, c.task.query, c.target.answer, c.pattern, c.category, c.task.domain, c.target.optimal_calls,

@@ -46,6 +46,7 @@ def call_session_tool(name: str, args: dict[str, Any], *, catalog: Catalog, back
         return _ok(name, args, {"current_date": today.isoformat(), "yyyymmdd": today.strftime("%Y%m%d"),
                                 "weekday": "월화수목금토일"[today.weekday()]})
     if name == "evaluate_expression":
+        # deferred: sympy (~0.4 s) only when an expression is evaluated
         from kopa.tools.expression import ExpressionError, evaluate_expression
 
         try:

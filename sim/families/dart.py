@@ -9,6 +9,8 @@ from __future__ import annotations
 import io
 import zipfile
 
+import numpy as np
+
 from sim.endpoints import SimError
 from sim.families.common import flat_response, parse_int, to_xml, total_pages
 from sim.http import SimRequest, SimResponse
@@ -105,7 +107,6 @@ def _error(status: str, fmt: str) -> SimResponse:
 
 def _zip_answer(sim, endpoint) -> SimResponse:
     table = sim.world.table(endpoint.table)
-    import numpy as np
 
     rows = table.rows(np.arange(table.n_rows), endpoint.fields, text=True)
     xml = '<?xml version="1.0" encoding="UTF-8"?>\n' + to_xml("result", {"list": rows})

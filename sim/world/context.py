@@ -10,6 +10,7 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from sim.world.companies import build_companies
 from sim.world.rng import stream
 
 Scale = Literal["small", "full"]
@@ -61,8 +62,6 @@ class WorldContext:
 
     @cached_property
     def companies(self):
-        from sim.world.companies import build_companies
-
         return build_companies(self)
 
 

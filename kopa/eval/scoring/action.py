@@ -28,6 +28,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from kopa.catalog import load_catalog
 from kopa.eval.episode import PredictedCall
 from kopa.eval.task import GoldenCall
 from kopa.tools.expression import ExpressionError, evaluate_expression
@@ -62,7 +63,6 @@ def _schema_for(tool: str, schemas: dict[str, dict] | None) -> _Schema | None:
         parameters = raw.get("function", {}).get("parameters", raw) if "function" in raw else raw
         paging = {n for n, p in parameters.get("properties", {}).items() if p.get("paging")}
         return _Schema(parameters, paging)
-    from kopa.catalog import load_catalog
 
     catalog = load_catalog()
     if tool not in catalog:
