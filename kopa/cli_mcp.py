@@ -3,10 +3,13 @@ task's tools, and the task sets are kopa.eval's."""
 
 from __future__ import annotations
 
+import time
+
 import click
 
-from kopa.cli_options import backend_options, compose_backend
+from kopa.cli_options import at_least, backend_options, compose_backend
 from kopa.console import LazyConsole
+from kopa.tools.render import MAX_TOOL_CHARS
 
 console = LazyConsole(stderr=True, soft_wrap=True)  # stdout is the stdio transport's wire
 
@@ -38,22 +41,31 @@ def mcp_group() -> None:
 @click.option("--issue-keys", "issue_keys", metavar="PLATFORM,…|all", callback=lambda _c, _p, v: _split(v),
               help="Every fresh episode starts with these platforms' keys issued: for one-shot clients (the "
                    "Inspector CLI starts a session per call).")
+@click.option("--max-tool-chars", type=at_least(0), default=MAX_TOOL_CHARS, show_default=True,
+              help="Cut a result's records to this many characters of JSON, with a note saying how to read the "
+                   "rest — the cut `kopa bench run` makes for its agent (0: never cut). kopa's own client asks "
+                   "for results whole.")
+@click.option("--list-tools", is_flag=True,
+              help="Print the tools this server would list, one per line, and exit: how many a host will see.")
 @backend_options
 @click.option("--transport", type=click.Choice(["stdio", "http"]), default="stdio", show_default=True,
               help="stdio: one client on stdin/stdout (an MCP client starts the command); http: Streamable "
-                   "HTTP at http://HOST:PORT/mcp, one episode scope per HTTP session.")
+                   "HTTP at http://HOST:PORT/mcp, an episode per client session.")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="HTTP: the address to bind (loopback by default; another address lets anyone who reaches "
                    "it call the tools — on a live backend, with your keys and quota).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="HTTP: the port.")
 def serve(platforms: tuple[str, ...], tool_names: list[str], domains: list[str], task_id: str | None,
-          task_dir: str | None, issue_keys: list[str], backend_spec: str, record_dir: str | None,
-          faults: str | None, transport: str, host: str, port: int) -> None:
+          task_dir: str | None, issue_keys: list[str], max_tool_chars: int, list_tools: bool, backend_spec: str,
+          record_dir: str | None, faults: str | None, transport: str, host: str, port: int) -> None:
     """Serve the catalog's tools of PLATFORM(s) over MCP, called through kopa's runtime on the backend.
 
-    Every MCP session is its own episode (issued keys, the watchlist, the state hash); the tools
-    reset_episode and get_episode_state start a fresh one and read it, and a request's
-    _meta["kopa/episode"] names an episode of its own.
+    An episode (issued keys, the watchlist, the state hash) belongs to one client: each MCP session
+    has its own, and a stdio server is one client's. A host gets a fresh episode by calling
+    reset_episode (or by reconnecting); get_episode_state reads it. A request's _meta["kopa/episode"]
+    names an episode of the client's own; over HTTP, a 2026-07-28 request (no sessions) that names
+    none gets a new episode, named in the result's _meta, which later requests name to continue it.
+    Start-up lines go to stderr (stdout is the stdio transport's).
 
     \b
       kopa mcp serve --platform dart --backend sim
@@ -64,6 +76,7 @@ def serve(platforms: tuple[str, ...], tool_names: list[str], domains: list[str],
     import anyio
 
     from kopa.backends import open_backend
+    from kopa.backends.spec import world_to_build
     from kopa.mcp.server import KopaMCPServer, serve_http, serve_stdio
 
     if task_dir is not None and task_id is None:
@@ -72,16 +85,27 @@ def serve(platforms: tuple[str, ...], tool_names: list[str], domains: list[str],
         if tool_names:
             raise click.UsageError("--task serves the task's tools: leave out --tools")
         tool_names = _task_tools(task_id, task_dir)
-    backend = open_backend(compose_backend(backend_spec, record_dir, faults))
+    spec = compose_backend(backend_spec, record_dir, faults)
+    started = time.monotonic()
+    building = world_to_build(spec)  # checks the string first: a bad one is the one line printed
+    if building is not None:
+        console.print(f"kopa mcp serve: building the simulator's world {building.key()} before the first "
+                      "answer (once: it is cached)")
+    backend = open_backend(spec)
     try:
-        server = KopaMCPServer(backend, platforms, tools=tool_names, domains=domains, issue_keys=issue_keys)
+        server = KopaMCPServer(backend, platforms, tools=tool_names, domains=domains, issue_keys=issue_keys,
+                               max_tool_chars=max_tool_chars)
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from exc
+    if list_tools:
+        click.echo("\n".join(tool.name for tool in server.listing))
+        return
+    where = "over stdio" if transport == "stdio" else f"at http://{host}:{port}/mcp"
+    console.print(f"kopa mcp serve: {len(server.listing)} tools on {backend.description}, {where} "
+                  f"(ready in {time.monotonic() - started:.1f} s)")
     if transport == "stdio":
         anyio.run(serve_stdio, server)
         return
-    console.print(f"kopa MCP server ({len(server.listing)} tools, backend {backend.description}) at "
-                  f"http://{host}:{port}/mcp")
     serve_http(server, host, port)
 
 

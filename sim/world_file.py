@@ -73,8 +73,8 @@ def cache_dir() -> Path:
 
 # The code a world's tables come from: a change to any of it (a new platform package, a generator edited)
 # makes another world file, so a cached world never outlives the code that wrote it.
-_GENERATOR_SOURCES = ("world/*.py", "platforms/*.py", "platforms/*/*.py", "longtail.py", "longtail_service.py",
-                      "history.py")
+_GENERATOR_SOURCES = ("world/*.py", "world_file.py", "platforms/*.py", "platforms/*/*.py", "longtail.py",
+                      "longtail_service.py", "history.py")
 
 
 @cache

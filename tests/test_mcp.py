@@ -6,6 +6,8 @@ listing with the catalog's own OpenAI schemas (kopa.catalog.schema) — independ
 
 from __future__ import annotations
 
+import json
+
 import anyio
 import pytest
 from jsonschema import Draft202012Validator
@@ -21,6 +23,7 @@ from kopa.mcp.client import MCPConnection, MCPTools, tool_result
 from kopa.mcp.episodes import EPISODE_META_KEY
 from kopa.mcp.listing import EPISODE_TOOLS, GET_EPISODE_STATE, RESET_EPISODE, openai_tool
 from kopa.mcp.server import LIST_PAGE, STATE_HASH_META_KEY, KopaMCPServer
+from kopa.tools.render import render_result
 from kopa.tools.runtime import ToolRuntime
 from kopa.tools.state import EpisodeState
 
@@ -317,3 +320,26 @@ def test_issued_keys_let_a_one_shot_client_call_a_keyed_tool(backend):
         assert not found.is_error and found.structured_content["records"][0]["corp_code"] == "00104083"
     every = KopaMCPServer(backend, ["dart"], issue_keys=["all"]).issue_keys
     assert every == sorted(CATALOG["issue_api_key"].spec.params[0].enum or [])
+
+
+def test_a_long_result_is_cut_as_the_agent_loop_cuts_it_unless_asked_whole(backend):
+    """What a host's model reads is what `kopa bench run`'s agent reads (kopa.tools.render), and the cut
+    result still conforms to the tool's output schema; kopa's own client asks for it whole."""
+    runtime = ToolRuntime(backend)
+    runtime.call("issue_api_key", {"platform": "ex"})
+    expected = runtime.call("get_ex_ic_traffic", {})
+    limit = 1000
+    assert expected.ok and len(render_result(expected, 10**9)) > limit  # long enough to be cut
+    server = KopaMCPServer(backend, ["ex"], max_tool_chars=limit)
+    schema = next(t for t in _list(server, "legacy") if t.name == "get_ex_ic_traffic").output_schema
+    with MCPConnection(server.server) as connection:
+        connection.call_tool("issue_api_key", {"platform": "ex"})
+        cut = connection.call_tool("get_ex_ic_traffic", {})
+        connection.call_tool("issue_api_key", {"platform": "ex"}, "kopa-client")
+        whole = connection.call_tool("get_ex_ic_traffic", {}, "kopa-client")
+    assert not cut.is_error and cut.content[0].text == render_result(expected, limit)
+    assert cut.structured_content == json.loads(render_result(expected, limit))
+    assert 0 < len(cut.structured_content["records"]) < len(expected.records)
+    assert "페이지 크기를 줄이거나" in cut.structured_content["truncated"]
+    assert list(Draft202012Validator(schema).iter_errors(cut.structured_content)) == []
+    assert tool_result("get_ex_ic_traffic", {}, whole) == expected

@@ -13,11 +13,13 @@ import pytest
 import uvicorn
 from mcp import Client
 from mcp_types import CallToolResult, ListToolsResult
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
 from kopa.catalog.loader import load_catalog
 from kopa.cli_mcp import serve
 from kopa.mcp.client import MCPConnection, tool_result
-from kopa.mcp.listing import EPISODE_TOOLS, GET_EPISODE_STATE
+from kopa.mcp.episodes import EPISODE_META_KEY
+from kopa.mcp.listing import EPISODE_TOOLS, GET_EPISODE_STATE, RESET_EPISODE
 from kopa.mcp.server import KopaMCPServer, http_app
 from kopa.tools.runtime import ToolRuntime
 
@@ -76,6 +78,46 @@ def test_http_sessions_are_separate_episodes(url, backend):
         assert second.call_tool(GET_EPISODE_STATE, {}).structured_content["state"]["issued"] == []
     assert tool_result("find_dart_corp_code", args, found) == runtime.call("find_dart_corp_code", args)
     assert refused.is_error and refused.structured_content["error"]["error_class"] == "auth"
+
+
+def test_two_default_sdk_clients_keep_their_episodes_apart(url):
+    """Two `mcp.Client(url)` as the SDK makes them by default, interleaved on one server: B never sees the
+    key A issued, and B's reset leaves A's episode (and key) as it was."""
+    args = {"corp_name": "라이트론"}
+
+    async def go() -> dict[str, object]:
+        async with Client(url) as a, Client(url) as b:
+            await a.call_tool("issue_api_key", {"platform": "dart"})
+            refused = await b.call_tool("find_dart_corp_code", args)
+            await b.call_tool(RESET_EPISODE, {})
+            found = await a.call_tool("find_dart_corp_code", args)
+            return {"versions": (a.protocol_version, b.protocol_version), "refused": refused, "found": found}
+
+    seen = anyio.run(go)
+    # the server steers a negotiating client to the handshake: a session, whose episode is its own
+    assert all(version in HANDSHAKE_PROTOCOL_VERSIONS for version in seen["versions"])
+    refused, found = seen["refused"], seen["found"]
+    assert refused.is_error and refused.structured_content["error"]["error_class"] == "auth"
+    assert not found.is_error and found.structured_content["records"][0]["corp_code"] == "00104083"
+
+
+def test_a_sessionless_request_gets_an_episode_of_its_own(url):
+    """A client that insists on 2026-07-28 (no sessions): a request naming no episode starts a new one,
+    which the result names; naming it continues it — no request ever lands in another client's episode."""
+    args = {"corp_name": "라이트론"}
+
+    async def go() -> tuple[CallToolResult, CallToolResult, CallToolResult]:
+        async with Client(url, mode="2026-07-28") as client:
+            issued = await client.call_tool("issue_api_key", {"platform": "dart"})
+            alone = await client.call_tool("find_dart_corp_code", args)
+            meta = {EPISODE_META_KEY: issued.meta[EPISODE_META_KEY]}
+            return issued, alone, await client.call_tool("find_dart_corp_code", args, meta=meta)
+
+    issued, alone, continued = anyio.run(go)
+    assert issued.meta[EPISODE_META_KEY] != alone.meta[EPISODE_META_KEY]
+    assert alone.is_error and alone.structured_content["error"]["error_class"] == "auth"
+    assert continued.meta[EPISODE_META_KEY] == issued.meta[EPISODE_META_KEY]
+    assert not continued.is_error and continued.structured_content["records"][0]["corp_code"] == "00104083"
 
 
 def test_a_foreign_host_header_is_refused_on_loopback(url):

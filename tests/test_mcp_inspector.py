@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import json
 import shutil
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -61,3 +63,44 @@ def test_the_inspector_lists_the_whole_catalog_page_by_page(backend):
 
     listed = [tool["name"] for tool in inspect(*KOPA, "--method", "tools/list")["tools"]]
     assert len(listed) == len(set(listed)) == len(load_catalog()) + len(EPISODE_TOOLS)
+
+
+@pytest.fixture(scope="module")
+def http_url(backend):
+    """`kopa mcp serve --transport http` as a person starts it, on a free loopback port."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([*KOPA, "--platform", "dart", "--platform", "ex", "--issue-keys", "ex",
+                               "--max-tool-chars", "1000", "--transport", "http", "--port", str(port)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and server.poll() is None:
+            with socket.socket() as attempt:
+                if attempt.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.2)
+        assert server.poll() is None, server.stderr.read() if server.stderr else ""
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        server.terminate()
+        server.wait(30)
+
+
+def test_two_inspector_sessions_over_http_keep_their_episodes_apart(http_url):
+    """Each inspector process is a client of its own: the key one issues is not the other's."""
+    issued = inspect(http_url, "--method", "tools/call", "--tool-name", "issue_api_key", "--tool-arg", "platform=dart")
+    assert issued.get("isError") is not True
+    refused = inspect(http_url, "--method", "tools/call", "--tool-name", "find_dart_corp_code",
+                      "--tool-arg", "corp_name=라이트론", status=TOOL_IS_ERROR)
+    assert refused["structuredContent"]["error"]["kind"] == "invalid_key"
+
+
+def test_a_cut_result_reaches_the_inspector_with_its_note(http_url):
+    """A result over --max-tool-chars keeps its leading records and a note, and still conforms to the output
+    schema the TypeScript SDK checks it against (exit 0, no -32602)."""
+    shown = inspect(http_url, "--method", "tools/call", "--tool-name", "get_ex_ic_traffic")
+    assert shown.get("isError") is not True
+    assert 0 < len(shown["structuredContent"]["records"]) < 10 and "truncated" in shown["structuredContent"]
+    assert len(json.dumps(shown["structuredContent"], ensure_ascii=False)) <= 1000

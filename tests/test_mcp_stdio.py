@@ -3,13 +3,17 @@ starts it; and `kopa bench run --tools mcp:…` through it, against the same run
 
 from __future__ import annotations
 
+import re
 import shlex
+import subprocess
 import sys
 
 import orjson
 import pytest
 from click.testing import CliRunner
 
+from kopa.backends.base import BackendError
+from kopa.backends.spec import world_to_build
 from kopa.catalog.loader import load_catalog
 from kopa.cli import main
 from kopa.eval.policies.offline import OraclePolicy
@@ -123,3 +127,21 @@ def test_a_server_lacking_a_tasks_tool_is_refused_before_any_episode(tmp_path):
     assert result.exit_code == 2, result.output
     assert "get_stock_price_trend" in result.output and "finance-001" in result.output
     assert not (out / "episodes.jsonl").exists() or not (out / "episodes.jsonl").read_bytes()
+
+
+def test_start_up_lines_go_to_stderr_and_stdout_stays_the_wire(backend):
+    # a host reads stdout as JSON-RPC from the first byte: what the server says while it starts goes to stderr
+    done = subprocess.run([*SERVE, "--platform", "dart", "--backend", "sim"], stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout == ""
+    assert re.fullmatch(r"kopa mcp serve: 61 tools on sim \(seed=0, scale=small\), over stdio "
+                        r"\(ready in \d+\.\d s\)\n", done.stderr)
+
+
+def test_a_world_to_build_is_announced_before_it_is_built(tmp_path, monkeypatch):
+    monkeypatch.setenv("KOPA_CACHE_DIR", str(tmp_path))  # an empty cache: every simulator world is to build
+    assert world_to_build("faults:realistic,seed=1").key() == "s0-small-20260130"
+    assert world_to_build("record:runs/x@sim:seed=7").key() == "s7-small-20260130"
+    assert world_to_build("replay:runs/x") is None and world_to_build("live") is None
+    with pytest.raises(BackendError, match="scale='huge' is not a scale"):
+        world_to_build("sim:scale=huge")

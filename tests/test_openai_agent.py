@@ -18,12 +18,13 @@ from click.testing import CliRunner
 
 from kopa.cli import main
 from kopa.eval.environment import Environment
-from kopa.eval.policies.openai_agent import OpenAIAgentPolicy, render_result
+from kopa.eval.policies.openai_agent import OpenAIAgentPolicy
 from kopa.eval.policies.prompt import system_prompt
 from kopa.eval.runner import RunConfig, run_episode
 from kopa.eval.scoring.action import score_action
 from kopa.eval.task import load_targets, load_tasks
 from kopa.llm import CachedChatModel, OpenAIChatModel
+from kopa.tools.render import render_result
 from kopa.tools.results import ToolResult
 from tests.fakes.chat_server import ChatServer, Reply, calls, last_tool_results, text, vllm_request_error
 

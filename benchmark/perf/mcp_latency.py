@@ -1,10 +1,13 @@
-"""Tool listing and tool-call latency over MCP (stdio subprocess, and the SDK's in-memory client), beside
-the same calls in-process (prints numbers; asserts nothing).
+"""Tool listing and tool-call latency over MCP — a stdio subprocess, Streamable HTTP on loopback, and the
+SDK's in-memory client — beside the same calls in-process (prints numbers; asserts nothing).
 
 Over stdio each call crosses a JSON-RPC round trip through pipes to `kopa mcp serve`, whose ToolRuntime
-answers from its own in-process simulator; in-memory the same server runs in this process behind the
-SDK's memory streams, so the difference is the protocol's own cost. Per-call medians and p95 over
-`--calls` calls of each kind, after a warm-up.
+answers from its own in-process simulator; over HTTP each is a POST to a server (uvicorn, in a thread of
+this process) with its answer on an event stream; in-memory the same server runs behind the SDK's memory
+streams, so the difference is the protocol's own cost. Initialize is timed cold (stdio: a server start on an
+empty cache, which builds the world; HTTP: the first session of a fresh server) and warm (stdio: a start on
+the built world; HTTP: later sessions). Per-call medians and p95 over `--calls` calls of each kind, after a
+warm-up.
 """
 
 from __future__ import annotations
@@ -13,14 +16,19 @@ import argparse
 import shlex
 import statistics
 import sys
+import tempfile
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import partial
 
+import uvicorn
 from _common import isolated_cache, report
 
 from kopa.backends import open_backend
 from kopa.mcp.client import MCPConnection, parse_target
-from kopa.mcp.server import KopaMCPServer
+from kopa.mcp.server import KopaMCPServer, http_app
 from kopa.tools.runtime import ToolRuntime
 
 CALLS = {
@@ -67,15 +75,48 @@ def _list_tools(connection: MCPConnection) -> int:
     return len(connection.list_tools(fresh=True))
 
 
-def _serve(*extra: str) -> MCPConnection:
+def _serve(*extra: str, cache: str | None = None) -> MCPConnection:
+    """A `kopa mcp serve` subprocess (its environment this one's, with `cache` as its cache folder)."""
     command = [sys.executable, "-m", "kopa.cli", "mcp", "serve", "--backend", "sim", *extra]
-    return MCPConnection(parse_target(shlex.join(command)))
+    target = parse_target(shlex.join(command))
+    if cache is not None:
+        target.env = {**target.env, "KOPA_CACHE_DIR": cache}
+    return MCPConnection(target)
+
+
+def _initialize(connect: Callable[[], MCPConnection]) -> float:
+    """Seconds from nothing to a session that has listed its first page (what a host waits for)."""
+    started = time.perf_counter()
+    with connect() as connection:
+        connection.portal.call(connection.client.list_tools)
+        return time.perf_counter() - started
+
+
+@contextmanager
+def _http(server: KopaMCPServer) -> Iterator[str]:
+    """`server` over Streamable HTTP on a free loopback port, as `kopa mcp serve --transport http` serves."""
+    running = uvicorn.Server(uvicorn.Config(http_app(server, "127.0.0.1"), host="127.0.0.1", port=0,
+                                            log_level="warning"))
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    while not running.started:
+        time.sleep(0.01)
+    try:
+        yield f"http://127.0.0.1:{running.servers[0].sockets[0].getsockname()[1]}/mcp"
+    finally:
+        running.should_exit = True
+        thread.join(10)
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:,.0f} ms"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--calls", type=int, default=200, help="Calls of each kind (median and p95 shown).")
     parser.add_argument("--platform", default="dart", help="The platform server to measure (tools/list size).")
+    parser.add_argument("--sessions", type=int, default=10, help="Warm HTTP sessions timed (median shown).")
     args = parser.parse_args()
     isolated_cache()
     backend = open_backend("sim")
@@ -88,9 +129,10 @@ def main() -> None:
         memory_list = _timed(lambda: _list_tools(memory), 20)
         in_memory = measure_connection(memory, args.calls)
 
-    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="kopa-perf-cold-") as empty:
+        stdio_cold = _initialize(lambda: _serve("--platform", args.platform, cache=empty))
+    stdio_warm = _initialize(lambda: _serve("--platform", args.platform))
     with _serve("--platform", args.platform) as stdio:
-        first_list = time.perf_counter() - started
         _list_tools(stdio)
         stdio_list = _timed(lambda: _list_tools(stdio), 20)
         over_stdio = measure_connection(stdio, args.calls)
@@ -98,14 +140,29 @@ def main() -> None:
         catalog_size = _list_tools(everything)
         catalog_list = _timed(lambda: _list_tools(everything), 5)
 
-    rows.append(("stdio: start + initialize", f"{first_list * 1000:,.0f} ms"))
+    with _http(KopaMCPServer(backend)) as url:
+        http_cold = _initialize(lambda: MCPConnection(url))
+        http_warm = statistics.median(_initialize(lambda: MCPConnection(url)) for _ in range(args.sessions))
+        with MCPConnection(url) as http:
+            pages = [http.portal.call(http.client.list_tools)]
+            while pages[-1].next_cursor:
+                pages.append(http.portal.call(partial(http.client.list_tools, cursor=pages[-1].next_cursor)))
+            http_list = _timed(lambda: _list_tools(http), 5)
+            over_http = measure_connection(http, args.calls)
+
+    rows.append(("initialize, cold", f"stdio {_ms(stdio_cold)} (start on an empty cache: builds the world) · "
+                                     f"HTTP {_ms(http_cold)} (a fresh server's first session)"))
+    rows.append(("initialize, warm", f"stdio {_ms(stdio_warm)} (start on the built world) · "
+                                     f"HTTP {_ms(http_warm)} (median of {args.sessions} later sessions)"))
     rows.append((f"tools/list ({listed} tools, {args.platform})",
                  f"in-memory {memory_list[0]:.2f} ms · stdio {stdio_list[0]:.2f} ms (median)"))
-    rows.append((f"tools/list ({catalog_size} tools, whole catalog)", f"stdio {catalog_list[0]:.0f} ms (median)"))
+    rows.append((f"tools/list ({catalog_size} tools, whole catalog, {len(pages)} pages)",
+                 f"stdio {catalog_list[0]:.0f} ms · HTTP {http_list[0]:.0f} ms (median, every page)"))
     for label in CALLS:
         rows.append((label, f"in-process {local[label][0]:.3f} ms (p95 {local[label][1]:.3f}) · "
                             f"in-memory MCP {in_memory[label][0]:.3f} ms (p95 {in_memory[label][1]:.3f}) · "
-                            f"stdio MCP {over_stdio[label][0]:.3f} ms (p95 {over_stdio[label][1]:.3f})"))
+                            f"stdio MCP {over_stdio[label][0]:.3f} ms (p95 {over_stdio[label][1]:.3f}) · "
+                            f"HTTP MCP {over_http[label][0]:.3f} ms (p95 {over_http[label][1]:.3f})"))
     report(f"MCP latency beside in-process, {args.calls} calls each (median, p95)", rows)
 
 

@@ -26,7 +26,7 @@ from kopa.backends.base import (
     unknown_kind,
 )
 from kopa.backends.live import LiveTransport
-from kopa.backends.parsed import BackendSpec
+from kopa.backends.parsed import BackendSpec, Layer, parse_backend
 from kopa.backends.sim import SimTransport
 from sim.app import Simulator
 from sim.drift import load_scenario, scenario_path, shipped_scenarios
@@ -34,7 +34,7 @@ from sim.errors import SimInputError
 from sim.faults import load_profile, profile_path, shipped_profiles
 from sim.keys import KeyPolicy
 from sim.world.context import WorldConfig
-from sim.world_file import load_world
+from sim.world_file import load_world, world_path
 
 if TYPE_CHECKING:
     from sim.world_file import World
@@ -72,6 +72,20 @@ def sim_config(options: dict[str, str], spec: str = "sim") -> WorldConfig:
     if "today" in options:
         data["today"] = parse_date(spec, "today", options["today"])
     return WorldConfig.model_validate(data)
+
+
+def world_to_build(spec: str | BackendSpec) -> WorldConfig | None:
+    """The simulator world that opening `spec` builds first, being not yet in the cache; None when it is
+    built or the backend has no in-process simulator — so a command can say why its start takes a while.
+    A malformed string is a BackendError, as open_backend would raise it."""
+    parsed = parse_backend(spec)
+    layer = parsed.layer("sim")
+    if layer is None and parsed.layers[-1].kind == "faults":  # faults:PROFILE wraps the simulator by default
+        layer = Layer(kind="sim")
+    if layer is None:
+        return None
+    config = sim_config(dict(layer.options), str(parsed))
+    return None if world_path(config).exists() else config
 
 
 def sim_drift(options: dict[str, str], spec: str = "sim"):

@@ -43,7 +43,7 @@ from kopa.eval.environment import Environment, ToolSource
 from kopa.eval.episode import UNPLAYED, Episode, PredictedCall, ScoredEpisode, Transcript
 from kopa.eval.judge import LLMJudge
 from kopa.eval.policies.offline import POLICIES
-from kopa.eval.policies.openai_agent import MAX_TOOL_CHARS, OpenAIAgentPolicy
+from kopa.eval.policies.openai_agent import OpenAIAgentPolicy
 from kopa.eval.scoring.episode import score_stored
 from kopa.eval.task import Target, Task, TaskSet, task_set
 from kopa.executor import Executor, current
@@ -51,6 +51,7 @@ from kopa.fileio import RunFolder, drop_partial_line, write_atomic
 from kopa.llm.cache import CachedChatModel, CacheMode
 from kopa.llm.client import JUDGE_KEY_ENV, ChatModel, OpenAIChatModel
 from kopa.mcp.client import open_tools
+from kopa.tools.render import MAX_TOOL_CHARS
 
 INFRA_RETRIES = 1  # an infrastructure failure (not the model's) is retried once, then reported apart
 

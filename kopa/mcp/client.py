@@ -22,7 +22,7 @@ from kopa.catalog.loader import Catalog, load_catalog
 from kopa.errors import UserError
 from kopa.mcp.episodes import EPISODE_META_KEY
 from kopa.mcp.listing import GET_EPISODE_STATE, RESET_EPISODE, openai_tool
-from kopa.mcp.server import CALL_META_KEY, STATE_HASH_META_KEY
+from kopa.mcp.server import CALL_META_KEY, STATE_HASH_META_KEY, WHOLE_META_KEY
 from kopa.tools.results import Attempt, ToolError, ToolResult
 from kopa.tools.state import EpisodeState
 from kopa.wire.base import PageInfo
@@ -95,11 +95,13 @@ class MCPConnection(AbstractContextManager["MCPConnection"]):
         return self._tools
 
     def call_tool(self, name: str, arguments: dict[str, Any], episode: str | None = None) -> types.CallToolResult:
+        """The server's result; with ``episode``, in that episode and whole (a kopa server cuts a result for a
+        model unless asked not to; an episode's agent loop cuts what its model reads itself)."""
         if episode is None:
             return self.portal.call(partial(self.client.call_tool, name, arguments))
         # RequestParamsMeta is an open TypedDict (PEP 728 extra_items=Any), which mypy does not read yet: it
         # takes any key but progress_token for an unknown one
-        meta: types.RequestParamsMeta = {EPISODE_META_KEY: episode}  # type: ignore[typeddict-unknown-key]
+        meta: types.RequestParamsMeta = {EPISODE_META_KEY: episode, WHOLE_META_KEY: True}  # type: ignore[typeddict-unknown-key]
         return self.portal.call(partial(self.client.call_tool, name, arguments, meta=meta))
 
 

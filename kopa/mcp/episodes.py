@@ -1,11 +1,12 @@
 """Episode state on the server side: one kopa ToolRuntime (its EpisodeState: issued keys, the virtual date,
 stateful tools' data) per episode, held per MCP session.
 
-Which episode a request belongs to: the one its ``_meta["kopa/episode"]`` names, else the session's own
-default episode. A session is the MCP connection where the protocol has one (the initialize handshake's
-era: a stdio process, an in-process client, a stateful HTTP session). The 2026-07-28 protocol has no
-sessions — every request stands alone — so there the scope is the server's run: a stdio process (one
-client), an in-process client, or the whole HTTP server, where clients keep episodes apart by naming them.
+Which episode a request belongs to: the one its ``_meta["kopa/episode"]`` names, else its scope's own
+default episode. The scope is the session where the protocol has one (the initialize handshake's era: a
+stdio process, an in-process client, a stateful HTTP session). The 2026-07-28 protocol has no sessions —
+every request stands alone — so there the scope is the server's run: one client for a stdio process or an
+in-process client. An HTTP server's run is every client's, so there a request that names no episode gets
+a new one of its own (`kopa.mcp.server`), never a default other clients share.
 
 Calls of one episode run one at a time (in-process, an episode's parallel calls run in order too, and the
 watchlist's end state must not depend on a race); calls of different episodes run in parallel threads.
@@ -19,6 +20,8 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
+
+import orjson
 
 from kopa.backends.base import Backend
 from kopa.catalog.loader import Catalog
@@ -48,8 +51,6 @@ class Episode:
 
     def describe(self) -> dict[str, Any]:
         """The episode's id, state (its canonical form, keys never included) and state hash."""
-        import orjson
-
         return {"episode": self.id, "state_hash": self.state.hash(), "state": orjson.loads(self.state.canonical())}
 
 
@@ -102,13 +103,13 @@ class EpisodeStore:
         return episode
 
 
-def episode_id_of(meta: Any) -> str:
-    """The episode a request's ``_meta`` names (a non-empty string), else the default episode."""
+def episode_id_of(meta: Any) -> str | None:
+    """The episode a request's ``_meta`` names (a non-empty string), else None."""
     if not meta:
-        return DEFAULT_EPISODE
+        return None
     value = meta.get(EPISODE_META_KEY) if isinstance(meta, dict) else None
     if value is None:
-        return DEFAULT_EPISODE
+        return None
     if not isinstance(value, str) or not value.strip():
         raise EpisodeError(f"_meta[{EPISODE_META_KEY!r}] must be a non-empty string, not {value!r}")
     return value

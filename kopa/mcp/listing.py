@@ -77,6 +77,7 @@ def _output_schema(tool: Tool) -> dict[str, Any]:
             "records": {"type": "array", "description": "이 페이지의 레코드",
                         "items": {"type": "object", "properties": fields}},
             "page": {"type": "object", "description": "페이지 정보 (페이지가 있는 서비스만)"},
+            "truncated": {"type": "string", "description": "응답이 잘렸을 때: 표시한 건수와 나머지를 읽는 방법"},
             "error": {"type": "object", "description": "호출이 실패했을 때: 오류 분류, 종류, 서비스의 코드와 메시지",
                       "properties": {name: {"type": "string"} for name in ToolError.model_fields},
                       "required": list(ToolError.model_fields)},

@@ -7,27 +7,38 @@ A result carries what the model sees in-process (``ToolResult.for_model()``: rec
 page info; or the error with its class, kind, and the service's code and message) twice — as structured
 content and as its JSON text — and, in the result's ``_meta``, the episode id, the episode's state hash
 after the call, and what a transcript keeps beside it (the request with its key redacted, every attempt).
-A tool error is an MCP error result (``isError``).
+A tool error is an MCP error result (``isError``). A result is cut as the agent loop cuts what a model
+reads (`kopa.tools.render`: whole records dropped from the end, a note saying how to read the rest), unless
+the request's ``_meta["kopa/whole"]`` asks for it whole — kopa's own client does, and cuts for its agent
+itself.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, Final
 
 import anyio
 import mcp_types as types
 from mcp.server import Server
 from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
-from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 
 from kopa import __version__
 from kopa.backends.base import Backend
 from kopa.catalog.loader import Catalog, load_catalog
-from kopa.mcp.episodes import EPISODE_META_KEY, Episode, EpisodeError, EpisodeStore, episode_id_of
+from kopa.mcp.episodes import (
+    DEFAULT_EPISODE,
+    EPISODE_META_KEY,
+    Episode,
+    EpisodeError,
+    EpisodeStore,
+    episode_id_of,
+)
 from kopa.mcp.listing import (
     GET_EPISODE_STATE,
     RESET_EPISODE,
@@ -37,6 +48,7 @@ from kopa.mcp.listing import (
     mcp_tool,
     platforms_served,
 )
+from kopa.tools.render import MAX_TOOL_CHARS, shown_within
 from kopa.tools.results import ToolError, ToolResult
 
 STATE_HASH_META_KEY = "kopa/state_hash"
@@ -44,6 +56,10 @@ STATE_HASH_META_KEY = "kopa/state_hash"
 # event over 1 MiB; a page of 100 is 196–311 kB (25 pages for 2,494 tools; tests/test_mcp.py measures them)
 LIST_PAGE = 100
 CALL_META_KEY = "kopa/call"
+WHOLE_META_KEY: Final = "kopa/whole"  # true: the result uncut (kopa's own client, whose agent loop cuts it)
+# A request that names no episode on a server many clients share with no session (HTTP, 2026-07-28) gets a
+# new episode under this prefix and a number; the result's _meta names it, so a client can continue it.
+UNNAMED_EPISODE = "unnamed-"
 _STORE_KEY = "kopa.episodes"  # where a connection keeps its episodes (Connection.state)
 
 INSTRUCTIONS = (
@@ -56,8 +72,10 @@ class KopaMCPServer:
     """The MCP server for ``platforms`` (none named: the whole catalog) on ``backend``."""
 
     def __init__(self, backend: Backend, platforms: Sequence[str] = (), *, catalog: Catalog | None = None,
-                 tools: Sequence[str] = (), domains: Sequence[str] = (), issue_keys: Sequence[str] = ()) -> None:
+                 tools: Sequence[str] = (), domains: Sequence[str] = (), issue_keys: Sequence[str] = (),
+                 max_tool_chars: int = MAX_TOOL_CHARS) -> None:
         self.backend = backend
+        self.max_tool_chars = max_tool_chars  # a result's JSON is cut to this many characters (0: never)
         self.catalog = catalog or load_catalog()
         self.platforms = platforms_served(self.catalog, platforms)
         served = catalog_tools(self.catalog, self.platforms, names=tools, domains=domains)
@@ -66,6 +84,9 @@ class KopaMCPServer:
         if self.issue_keys:  # a key the backend cannot issue is refused now, not at a client's first call
             EpisodeStore(backend, self.catalog, self.issue_keys).get("start-up check")
         self.tool_names = frozenset(t.name for t in served)
+        # True once served over HTTP (http_app): one run, many clients
+        self.shared = False
+        self._unnamed = itertools.count(1)
         self.listing = [mcp_tool(t) for t in served] + episode_tools()
         named = "+".join(p for p in self.platforms if p != "session") if platforms else "all"
         self.server: Server[Any] = Server(f"kopa-{named}", version=__version__, title=f"kopa ({named})",
@@ -93,7 +114,7 @@ class KopaMCPServer:
         name, args = params.name, dict(params.arguments or {})
         store = self._store_of(ctx)
         try:
-            episode_id = episode_id_of(params.meta)
+            episode_id = episode_id_of(params.meta) or self._unnamed_episode(ctx)
             if name == RESET_EPISODE:
                 unexpected = sorted(set(args) - {"current_date"})
                 if unexpected:
@@ -110,7 +131,25 @@ class KopaMCPServer:
         # ToolRuntime is synchronous (and sleeps between retries): a worker thread per call keeps the
         # server answering other episodes meanwhile.
         result = await anyio.to_thread.run_sync(_call_in_turn, episode, name, args)
-        return call_result(result, episode)
+        whole = isinstance(params.meta, dict) and params.meta.get(WHOLE_META_KEY) is True
+        return call_result(result, episode, 0 if whole else self.max_tool_chars)
+
+    def _unnamed_episode(self, ctx: ServerRequestContext[Any]) -> str:
+        """The episode of a request that names none: its scope's default one — a session's, a stdio
+        process's, an in-process client's — except where one scope holds every client (a 2026-07-28 request
+        to an HTTP server), where it is a new episode for this request alone."""
+        if self.shared and ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            return f"{UNNAMED_EPISODE}{next(self._unnamed)}"
+        return DEFAULT_EPISODE
+
+    async def _discover_sessions(self, ctx: ServerRequestContext[Any], params: types.RequestParams | None
+                                 ) -> types.DiscoverResult:
+        """`server/discover` over HTTP: the handshake versions alone, so a client that negotiates (the SDKs'
+        default) opens a session and keeps one episode across its calls; a client that insists on
+        2026-07-28 is still served, an episode per request unless it names one."""
+        return types.DiscoverResult(supported_versions=list(HANDSHAKE_PROTOCOL_VERSIONS),
+                                    capabilities=self.server.get_capabilities(protocol_version=ctx.protocol_version),
+                                    instructions=self.server.instructions)
 
     def _store_of(self, ctx: ServerRequestContext[Any]) -> EpisodeStore:
         """The session's episodes: its connection's, where the protocol has sessions (the low-level context
@@ -146,9 +185,10 @@ def _text(value: Any) -> list[types.ContentBlock]:
     return [types.TextContent(text=json.dumps(value, ensure_ascii=False, default=str))]
 
 
-def call_result(result: ToolResult, episode: Episode) -> types.CallToolResult:
-    """A kopa ToolResult as an MCP tool result (an error result when the call failed)."""
-    shown = result.for_model()
+def call_result(result: ToolResult, episode: Episode, max_chars: int = 0) -> types.CallToolResult:
+    """A kopa ToolResult as an MCP tool result (an error result when the call failed), its records cut to
+    `max_chars` characters of JSON (0: whole)."""
+    shown = shown_within(result, max_chars)[0] if max_chars else result.for_model()
     meta = {EPISODE_META_KEY: episode.id, STATE_HASH_META_KEY: episode.state.hash(),
             CALL_META_KEY: {"request": result.request,
                             "attempts": [a.model_dump(mode="json") for a in result.attempts],
@@ -179,6 +219,7 @@ def _state_result(episode: Episode) -> types.CallToolResult:
 
 async def serve_stdio(server: KopaMCPServer) -> None:
     """Serve one client over this process's stdin and stdout until it hangs up."""
+    # one transport's machinery per server: stdio never loads the HTTP stack, nor HTTP the stdio one
     from mcp.server.stdio import stdio_server
 
     async with stdio_server() as (read_stream, write_stream):
@@ -186,12 +227,15 @@ async def serve_stdio(server: KopaMCPServer) -> None:
 
 
 def http_app(server: KopaMCPServer, host: str):
-    """The Streamable HTTP app at /mcp (stateful: every HTTP session is an episode scope). On a loopback
-    host the SDK's DNS-rebinding protection admits only loopback Host and Origin headers."""
+    """The Streamable HTTP app at /mcp (stateful: every HTTP session is an episode scope; a sessionless
+    2026-07-28 request that names no episode gets one of its own). On a loopback host the SDK's DNS-rebinding
+    protection admits only loopback Host and Origin headers."""
+    server.shared = True
+    server.server.add_request_handler("server/discover", types.RequestParams, server._discover_sessions)
     return server.server.streamable_http_app(host=host)
 
 
 def serve_http(server: KopaMCPServer, host: str, port: int) -> None:
-    import uvicorn
+    import uvicorn  # one transport's machinery per server, as in serve_stdio
 
     uvicorn.run(http_app(server, host), host=host, port=port, log_level="warning")

@@ -14,9 +14,9 @@ from typing import Any
 import orjson
 
 from kopa.eval.episode import Episode, PredictedCall
-from kopa.eval.policies.openai_agent import render_result
 from kopa.eval.policies.prompt import initial_messages
 from kopa.eval.task import Task
+from kopa.tools.render import render_result
 from kopa.tools.results import ToolResult
 
 

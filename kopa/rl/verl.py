@@ -29,9 +29,9 @@ from verl.tools.base_tool import BaseTool
 from verl.tools.schemas import OpenAIFunctionToolSchema, ToolResponse
 
 from kopa.backends.spec import open_backend
-from kopa.eval.policies.openai_agent import MAX_TOOL_CHARS, render_result
 from kopa.rl.episodes import STORE, TaskIndex, snapshot
 from kopa.rl.reward import compute_score
+from kopa.tools.render import MAX_TOOL_CHARS, render_result
 
 __all__ = ["KopaTool", "compute_score"]
 

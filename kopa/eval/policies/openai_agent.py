@@ -9,7 +9,6 @@ reply asks for no tool (its content is the answer) or after `max_turns` model ca
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any
 
@@ -19,10 +18,9 @@ from kopa.eval.episode import LIMITS, PolicyOutput
 from kopa.eval.policies.prompt import initial_messages
 from kopa.eval.task import Target, Task
 from kopa.llm.client import ChatModel, ToolCall
-from kopa.tools.results import ToolResult
+from kopa.tools.render import MAX_TOOL_CHARS, rendered
 
 ROLLOUT_STRIDE = 10_000
-MAX_TOOL_CHARS = 24_000  # about 8k tokens of Korean JSON: keeps a huge page from flooding the context
 
 
 class OpenAIAgentPolicy:
@@ -89,39 +87,3 @@ class OpenAIAgentPolicy:
         result = env.call(call.name, call.arguments, turn, raw_arguments=call.raw_arguments,
                           parse_error=call.parse_error)
         return rendered(result, self.max_tool_chars)
-
-
-def _dump(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, default=str)
-
-
-def render_result(result: ToolResult, limit: int = MAX_TOOL_CHARS) -> str:
-    """The tool message content: the result's JSON, cut to `limit` characters by dropping trailing
-    records (so it stays valid JSON) with a note saying how many were shown."""
-    return rendered(result, limit)[0]
-
-
-def rendered(result: ToolResult, limit: int = MAX_TOOL_CHARS) -> tuple[str, bool]:
-    """`render_result`'s content, and whether it had to be cut."""
-    shown = result.for_model()
-    text = _dump(shown)
-    if len(text) <= limit:
-        return text, False
-    records = shown.get("records")
-    if not isinstance(records, list):
-        return text[:limit] + " …(잘림)", True
-    lo, hi = 0, len(records)  # the largest prefix that fits, by bisection
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if len(_dump(_cut(shown, records, mid))) <= limit:
-            lo = mid
-        else:
-            hi = mid - 1
-    text = _dump(_cut(shown, records, lo))
-    return (text if len(text) <= limit else text[:limit] + " …(잘림)"), True
-
-
-def _cut(shown: dict[str, Any], records: list[Any], n: int) -> dict[str, Any]:
-    note = (f"응답이 너무 커서 이 페이지의 records {len(records)}건 중 앞의 {n}건만 표시했습니다. "
-            "나머지가 필요하면 페이지 크기를 줄이거나 조건을 좁혀 다시 조회하세요.")
-    return {**shown, "records": records[:n], "truncated": note}
