@@ -7,16 +7,20 @@ One name per meaning:
 - the *faults* are `--faults PROFILE[,seed=N]` (the fault seed), a wrapper around whatever backend is named;
 - `--policy-seeds` are the seeds episodes are sampled with (`kopa bench`), `--path-seed` the seed EDGE
   samples paths with;
-- `--record DIR` records, `-o/--out` names where results go, `--json` prints JSON to stdout.
+- `--record DIR` records, `-o/--out` names where results go, `--json` prints JSON to stdout;
+- a model is `--role NAME=MODEL[@URL]` (the agent, a judge, the writer, …), its key `KOPA_<NAME>_API_KEY`
+  or `OPENAI_API_KEY`.
 
-Old spellings (`--seed`, `--fault-seed`, `--seeds` for policy seeds, `--output`, `kopa drift`, `kopa secrets
-scan`) are gone, not hidden: 0.1.0 is the first release, so an old name is an unknown option (exit 2). The
+Old spellings (`--seed`, `--fault-seed`, `--seeds` for policy seeds, `--output`, `--model`/`--base-url` and
+the `--judge-`, `--writer-`, `--solver-` and `--checker-` model flags, `kopa drift`, `kopa secrets scan`) are gone, not hidden: 0.1.0 is the first release, so an old name is an unknown option (exit 2). The
 module imports click alone, so every command's start stays fast.
 """
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import click
@@ -74,6 +78,68 @@ class IntList(click.ParamType):
         if not numbers:
             self.fail(f"{value!r}: give at least one integer", param, ctx)
         return numbers
+
+
+@dataclass(frozen=True)
+class ModelRef:
+    """The model(s) a `--role` names and the OpenAI-compatible endpoint serving them (None: the OpenAI API)."""
+
+    models: tuple[str, ...]
+    base_url: str | None = None
+
+    @property
+    def model(self) -> str:
+        return self.models[0]
+
+
+class RoleSpec(click.ParamType):
+    """`NAME=MODEL[@URL]`: the model playing a role, and where it is served (an http(s) base URL)."""
+
+    name = "NAME=MODEL[@URL]"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> tuple[str, ModelRef]:
+        if isinstance(value, tuple):
+            return value
+        role, eq, rest = str(value).partition("=")
+        role = role.strip()
+        if not eq or not role or not rest.strip():
+            self.fail(f"{value!r}: write ROLE=MODEL[@URL], e.g. agent=Qwen/Qwen3.5-9B@http://127.0.0.1:8000/v1",
+                      param, ctx)
+        names, at, url = rest.partition("@")
+        if at and not url.strip().startswith(("http://", "https://")):
+            self.fail(f"{value!r}: after @ comes the endpoint's http(s) base URL, e.g. @http://127.0.0.1:8000/v1",
+                      param, ctx)
+        models = tuple(m.strip() for m in names.split(",") if m.strip())
+        if not models:
+            self.fail(f"{value!r}: name the model before @", param, ctx)
+        return role, ModelRef(models, url.strip() or None)
+
+
+def role_option(roles: dict[str, str], *, several: tuple[str, ...] = ()) -> Callable[[F], F]:
+    """`--role NAME=MODEL[@URL]`, repeatable, for the roles a command has (name → what it does); the command
+    gets `roles: dict[str, ModelRef]`. Only the roles in `several` take two models (`judge=A,B`)."""
+    listed = "; ".join(f"{name}: {does}" for name, does in roles.items())
+
+    def check(ctx: click.Context, param: click.Parameter, values: tuple[tuple[str, ModelRef], ...]
+              ) -> dict[str, ModelRef]:
+        chosen: dict[str, ModelRef] = {}
+        for role, ref in values:
+            if role not in roles:
+                close = difflib.get_close_matches(role, list(roles), n=1)
+                hint = f" (did you mean {close[0]}?)" if close else ""
+                raise click.BadParameter(f"{role!r} is no role of this command{hint}; its roles: "
+                                         f"{', '.join(roles)}", ctx, param)
+            if role in chosen:
+                raise click.BadParameter(f"{role} is given twice", ctx, param)
+            if len(ref.models) > 1 and role not in several:
+                raise click.BadParameter(f"{role} takes one model, not {len(ref.models)}", ctx, param)
+            chosen[role] = ref
+        return chosen
+
+    return click.option("--role", "roles", type=RoleSpec(), multiple=True, callback=check, metavar=RoleSpec.name,
+                        help=f"A model for a role (repeat for several): {listed}. MODEL is served at URL, an "
+                             "OpenAI-compatible endpoint (default: the OpenAI API); its API key is read from "
+                             "KOPA_<NAME>_API_KEY, else OPENAI_API_KEY.")
 
 
 def check_llm_mode(llm_mode: str, llm_cache: str | None) -> None:

@@ -119,7 +119,7 @@ def test_a_named_model_is_played_on_both_datasets_and_scored_by_kopa(runs, tmp_p
     out = tmp_path / "cmp"
     with ChatServer([model] * 12) as server:
         result = CliRunner().invoke(main, ["compare", "synth", str(root / "apigen"), str(root / "edge"), "--out",
-                                           str(out), "--limit", "2", "--model", "fake", "--base-url", server.base_url])
+                                           str(out), "--limit", "2", "--role", f"agent=fake@{server.base_url}"])
         assert not server.errors, server.errors
     assert result.exit_code == 0, result.output
     solve = orjson.loads((out / "comparison.json").read_bytes())["solve"]

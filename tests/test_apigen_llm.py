@@ -40,7 +40,7 @@ def test_the_chat_generator_sends_the_seed_temperature_and_its_output_is_verifie
 
     values = ValueCache(values={"corp_name": ["삼한전자"]})
     with ChatServer([_reply_from_the_tools]) as server:
-        chat = cached_openai_model("fake-gen", server.base_url, tmp_path / "cache", "auto",
+        chat = cached_openai_model("fake-gen", server.base_url, tmp_path / "cache", "auto", role="generator",
                                    temperature=GENERATION_TEMPERATURE)
         made = ChatGenerator(chat, values).generate(PROMPT, [TOOL], [], np.random.default_rng(0))
         sent = server.requests[0]
@@ -52,7 +52,7 @@ def test_the_chat_generator_sends_the_seed_temperature_and_its_output_is_verifie
     issue_keys(runtime, CATALOG)
     verdict, outcomes = verify_record(record, runtime, CATALOG, RuleChecker(CATALOG))
     assert verdict.passed and outcomes[0].records == 1
-    replay = cached_openai_model("fake-gen", "http://127.0.0.1:9/v1", tmp_path / "cache", "replay",
+    replay = cached_openai_model("fake-gen", "http://127.0.0.1:9/v1", tmp_path / "cache", "replay", role="generator",
                                  temperature=GENERATION_TEMPERATURE)
     again = ChatGenerator(replay, values).generate(PROMPT, [TOOL], [], np.random.default_rng(0))
     assert again.raw == made.raw  # the server is gone: the cache answered
@@ -69,7 +69,8 @@ def test_the_chat_checker_turns_the_model_s_criteria_into_stage_three_verdicts(t
                                                                      "function_choice": "fail"}})),
                text("잘 모르겠습니다")]
     with ChatServer(replies) as server:
-        checker = ChatChecker(cached_openai_model("fake-check", server.base_url, tmp_path / "cache", "record"))
+        checker = ChatChecker(cached_openai_model("fake-check", server.base_url, tmp_path / "cache", "record",
+                                                  role="checker"))
         verdicts = [verify_record(record, runtime, CATALOG, checker)[0] for _ in replies]
         asked = server.requests[0]
     assert [(v.passed, v.stage, v.reason) for v in verdicts] == [
@@ -94,15 +95,15 @@ def test_generate_with_a_chat_generator_records_then_replays_with_the_server_gon
                                 "answers": [{"name": tool["name"], "arguments": args}]}, ensure_ascii=False))
 
     cache = tmp_path / "cache"
-    common = ["apigen", "generate", "--n", "4", "--platforms", "krx", "--generator", "openai", "--model", "fake",
+    common = ["apigen", "generate", "--n", "4", "--platforms", "krx", "--generator", "openai",
               "--llm-cache", str(cache)]
     with ChatServer([model] * 4) as server:
-        first = CliRunner().invoke(main, [*common, "--base-url", server.base_url, "--out", str(tmp_path / "a")])
+        first = CliRunner().invoke(main, [*common, "--role", f"generator=fake@{server.base_url}", "--out", str(tmp_path / "a")])
         assert not server.errors, server.errors
         temperatures = {r["temperature"] for r in server.requests}
     assert first.exit_code == 0, first.output
     assert temperatures == {0.7} and len(server.requests) == 4
-    replay = CliRunner().invoke(main, [*common, "--base-url", "http://127.0.0.1:9/v1", "--llm-mode", "replay",
+    replay = CliRunner().invoke(main, [*common, "--role", "generator=fake@http://127.0.0.1:9/v1", "--llm-mode", "replay",
                                        "--out", str(tmp_path / "b")])
     assert replay.exit_code == 0, replay.output
     for name in ("verdicts.jsonl", "verified.jsonl"):

@@ -85,4 +85,4 @@ def test_the_commands_have_help_and_one_line_errors():
         result = runner.invoke(main, args)
         assert result.exit_code == 0 and option in result.output
     result = runner.invoke(main, ["apigen", "generate", "--checker", "openai"])
-    assert result.exit_code != 0 and "--checker-model" in result.output
+    assert result.exit_code != 0 and "--checker openai and --role checker=MODEL[@URL] go together" in result.output

@@ -1,4 +1,4 @@
-"""`kopa bench run --judge-model`: an LLM judge through the same protocol, cached with the run's LLM calls."""
+"""`kopa bench run --role judge=MODEL[@URL]`: an LLM judge through the same protocol, cached with the run's LLM calls."""
 
 from __future__ import annotations
 

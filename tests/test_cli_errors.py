@@ -87,7 +87,13 @@ def test_a_bad_faults_option_is_one_line(faults, fragment):
     (["--policy-seeds", ","], "give at least one integer"),
     (["--workers", "0"], "Invalid value for '--workers': 0 is not in the range x>=1"),
     (["--policy", "nosuch"], "'nosuch' is not one of 'oracle', 'first_page_only', 'skip_key', 'skip_lookup'"),
-    (["--policy", "openai"], "--policy openai needs --model"),
+    (["--policy", "openai"], "--policy openai needs --role agent=MODEL[@URL]"),
+    (["--role", "agent=m"], "--role agent=…: a model plays only with --policy openai, not oracle"),
+    (["--role", "agnet=m"], "'agnet' is no role of this command (did you mean agent?); its roles: agent, judge"),
+    (["--role", "agent"], "'agent': write ROLE=MODEL[@URL]"),
+    (["--role", "agent=m@localhost:8000"], "after @ comes the endpoint's http(s) base URL"),
+    (["--role", "judge=a,b"], "judge takes one model, not 2"),
+    (["--model", "m"], "No such option '--model'"),
     (["--only", "nosuch-1"], "unknown task ids or domains: ['nosuch-1']"),
 ])
 def test_bad_bench_run_options_are_one_line(args, fragment, tmp_path):
@@ -232,8 +238,8 @@ def test_an_unexpected_eof_is_a_bug_not_a_bare_aborted(monkeypatch):
     assert isinstance(result.exception.__cause__, EOFError) and "Aborted" not in result.output
 
 
-@pytest.mark.parametrize("command", [["bench", "run", "--policy", "openai", "--model", "m"],
-                                     ["rl", "rollouts", "--policy", "openai", "--model", "m"]])
+@pytest.mark.parametrize("command", [["bench", "run", "--policy", "openai", "--role", "agent=m"],
+                                     ["rl", "rollouts", "--policy", "openai", "--role", "agent=m"]])
 @pytest.mark.parametrize("mode", ["replay", "record"])
 def test_an_llm_mode_without_a_cache_is_refused_not_ignored(command, mode, tmp_path):
     line = one_line(run(*command, "--llm-mode", mode, "--out", str(tmp_path / "run")))

@@ -51,7 +51,7 @@ def test_proposer_request_shape_parsing_and_offline_replay(catalog, tmp_path):
     source, target = view_of(catalog[SOURCE]), view_of(catalog[TARGET])
     answer = {"score": 0.8, "bindings": {"corp_code": "corp_code"}, "defaults": {}, "rationale": "고유번호로 조회"}
     with ChatServer([text(json.dumps(answer, ensure_ascii=False))]) as server:
-        chat = cached_openai_model("stub-model", server.base_url, tmp_path / "cache", "auto")
+        chat = cached_openai_model("stub-model", server.base_url, tmp_path / "cache", "auto", role="proposer")
         proposal = OpenAIProposer(chat).propose(source, target)
     assert server.errors == [] and len(server.requests) == 1
     request = server.requests[0]
@@ -65,7 +65,7 @@ def test_proposer_request_shape_parsing_and_offline_replay(catalog, tmp_path):
     assert (proposal.score, proposal.bindings, proposal.rationale) == (0.8, {"corp_code": "corp_code"}, "고유번호로 조회")
 
     # The server is gone: replay answers from the cache, and a request never recorded is a one-line miss.
-    replay = cached_openai_model("stub-model", server.base_url, tmp_path / "cache", "replay")
+    replay = cached_openai_model("stub-model", server.base_url, tmp_path / "cache", "replay", role="proposer")
     assert OpenAIProposer(replay).propose(source, target) == proposal
     with pytest.raises(CacheMiss) as miss:
         OpenAIProposer(replay).propose(target, source)
@@ -75,7 +75,7 @@ def test_proposer_request_shape_parsing_and_offline_replay(catalog, tmp_path):
 def test_proposer_bad_answer_is_a_zero_score_with_a_one_line_reason(catalog, tmp_path):
     source, target = view_of(catalog[SOURCE]), view_of(catalog[TARGET])
     with ChatServer([text("이 연결은 가능해 보입니다.\n확실합니다.")]) as server:
-        chat = cached_openai_model("stub-model", server.base_url, None)
+        chat = cached_openai_model("stub-model", server.base_url, None, role="proposer")
         proposal = OpenAIProposer(chat).propose(source, target)
     assert proposal.score == 0.0 and proposal.bindings == {}
     assert proposal.rationale.startswith("unusable reply:") and "\n" not in proposal.rationale
@@ -85,7 +85,7 @@ def test_filler_request_shape_parsing_and_offline_replay(catalog, tmp_path):
     tool = catalog[TARGET]
     cache = {"corp_code": ["00126380", "00164779"], "corp_name": ["삼성전자"]}
     with ChatServer([text('{"arguments": {"corp_code": "00126380", "extra": 1}}')]) as server:
-        chat = cached_openai_model("stub-model", server.base_url, tmp_path / "cache", "auto")
+        chat = cached_openai_model("stub-model", server.base_url, tmp_path / "cache", "auto", role="filler")
         args = OpenAIFiller(chat, "2026-01-30").fill(tool, cache, stream(0, "test"))
     assert args == {"corp_code": "00126380"}  # names the tool does not require are dropped
     body = _user_body(server.requests[0])
@@ -93,7 +93,7 @@ def test_filler_request_shape_parsing_and_offline_replay(catalog, tmp_path):
     assert body["required"] == [{"name": "corp_code", "type": "string", "pattern": r"^\d{8}$",
                                  "description": view_of(tool).param("corp_code").text,
                                  "seen": ["00126380", "00164779"]}]
-    replay = cached_openai_model("stub-model", server.base_url, tmp_path / "cache", "replay")
+    replay = cached_openai_model("stub-model", server.base_url, tmp_path / "cache", "replay", role="filler")
     assert OpenAIFiller(replay, "2026-01-30").fill(tool, cache, stream(1, "other")) == args
     # A tool with nothing required asks nothing (the replay cache would miss if it asked).
     free = next(t for t in catalog if t.family != "session" and not any(
@@ -109,7 +109,7 @@ def test_filler_request_shape_parsing_and_offline_replay(catalog, tmp_path):
 ])
 def test_filler_bad_answer_is_a_one_line_error(catalog, content, needle):
     with ChatServer([text(content)]) as server:
-        filler = OpenAIFiller(cached_openai_model("stub-model", server.base_url, None), "2026-01-30")
+        filler = OpenAIFiller(cached_openai_model("stub-model", server.base_url, None, role="filler"), "2026-01-30")
         with pytest.raises(FillerAnswerError) as err:
             filler.fill(catalog[TARGET], {}, stream(0, "test"))
     message = str(err.value)
@@ -119,7 +119,7 @@ def test_filler_bad_answer_is_a_one_line_error(catalog, content, needle):
 
 def test_filler_may_decline(catalog):
     with ChatServer([text('{"arguments": null}')]) as server:
-        filler = OpenAIFiller(cached_openai_model("stub-model", server.base_url, None), "2026-01-30")
+        filler = OpenAIFiller(cached_openai_model("stub-model", server.base_url, None, role="filler"), "2026-01-30")
         assert filler.fill(catalog[TARGET], {}, stream(0, "test")) is None
 
 
@@ -152,7 +152,7 @@ def test_build_graph_with_both_llm_roles_replays_offline(catalog, tmp_path, back
                            roles={"proposer": "openai:stub-model", "filler": "openai:stub-model"})
 
     with ChatServer([_same_name_model] * 200) as server:
-        phase, skeleton = run(tmp_path / "a", cached_openai_model("stub-model", server.base_url, tmp_path / "llm"))
+        phase, skeleton = run(tmp_path / "a", cached_openai_model("stub-model", server.base_url, tmp_path / "llm", role="proposer"))
     assert server.errors == []
     asked = len(server.requests)
     assert asked > 0 and any("required" in _user_body(r) for r in server.requests)  # both roles were asked
@@ -160,7 +160,7 @@ def test_build_graph_with_both_llm_roles_replays_offline(catalog, tmp_path, back
     assert (SOURCE, TARGET) in skeleton.edges
     assert json.loads((tmp_path / "a" / "config.json").read_text())["roles"]["filler"] == "openai:stub-model"
 
-    phase2, _ = run(tmp_path / "b", cached_openai_model("stub-model", server.base_url, tmp_path / "llm", "replay"))
+    phase2, _ = run(tmp_path / "b", cached_openai_model("stub-model", server.base_url, tmp_path / "llm", "replay", role="proposer"))
     assert (tmp_path / "b" / "graph.json").read_bytes() == (tmp_path / "a" / "graph.json").read_bytes()
     assert phase2.history == phase.history and len(server.requests) == asked
 
@@ -172,9 +172,11 @@ def _cli(*args: str):
 def test_cli_openai_role_without_model_is_a_one_line_usage_error(tmp_path):
     result = _cli("--proposer", "openai", "--out", str(tmp_path / "x"))
     assert result.exit_code == 2
-    assert "need --model" in result.output
-    result = _cli("--model", "m", "--out", str(tmp_path / "y"))
-    assert result.exit_code == 2 and "need --proposer openai or --filler openai" in result.output
+    assert "--proposer openai needs --role proposer=MODEL[@URL]" in result.output
+    result = _cli("--role", "filler=m", "--out", str(tmp_path / "y"))
+    assert result.exit_code == 2 and "--role filler=…: the model plays only with --filler openai" in result.output
+    result = _cli("--role", "judge=m", "--out", str(tmp_path / "z"))
+    assert result.exit_code == 2 and "'judge' is no role of this command; its roles: proposer, filler" in result.output
 
 
 def test_cli_runs_both_roles_through_the_cache_and_replays_with_the_server_gone(catalog, tmp_path, monkeypatch,
@@ -186,13 +188,17 @@ def test_cli_runs_both_roles_through_the_cache_and_replays_with_the_server_gone(
     # The whole catalog would ask the stub ~60,000 times; the CLI's plumbing is the same on four tools.
     tools = [catalog[n] for n in (SOURCE, TARGET, "search_dart_disclosures", "get_dart_dividend_info")]
     monkeypatch.setattr(kopa.edge.run, "build_graph", functools.partial(kopa.edge.run.build_graph, tools=tools))
-    common = ["--proposer", "openai", "--filler", "openai", "--model", "stub-model", "-T", "1", "-M", "4",
+    common = ["--proposer", "openai", "--filler", "openai", "-T", "1", "-M", "4",
               "--probe-edges", "0", "--no-truth", "--llm-cache", str(tmp_path / "llm")]
+
+    def roles(url: str) -> list[str]:  # one server plays both roles
+        return ["--role", f"proposer=stub-model@{url}", "--role", f"filler=stub-model@{url}"]
+
     with ChatServer([_same_name_model] * 200) as server:
-        first = _cli(*common, "--base-url", server.base_url, "--out", str(tmp_path / "a"))
+        first = _cli(*common, *roles(server.base_url), "--out", str(tmp_path / "a"))
     assert first.exit_code == 0, first.output
     assert server.errors == [] and server.requests
-    again = _cli(*common, "--base-url", server.base_url, "--llm-mode", "replay", "--out", str(tmp_path / "b"))
+    again = _cli(*common, *roles(server.base_url), "--llm-mode", "replay", "--out", str(tmp_path / "b"))
     assert again.exit_code == 0, again.output
     assert (tmp_path / "b" / "graph.json").read_bytes() == (tmp_path / "a" / "graph.json").read_bytes()
 
@@ -201,7 +207,7 @@ def test_cli_runs_both_roles_through_the_cache_and_replays_with_the_server_gone(
         return text("죄송합니다") if "required" in _user_body(request) else _same_name_model(request)
 
     with ChatServer([garbled_filler] * 200) as server:
-        bad = _cli(*common[:-2], "--llm-cache", str(tmp_path / "llm2"), "--base-url", server.base_url,
+        bad = _cli(*common[:-2], "--llm-cache", str(tmp_path / "llm2"), *roles(server.base_url),
                    "--out", str(tmp_path / "c"))
     assert bad.exit_code != 0
     error_lines = [line for line in bad.output.splitlines() if "argument filler" in line]

@@ -18,7 +18,6 @@ from kopa.llm import (
     parse_arguments,
     request_hash,
 )
-from kopa.llm.client import JUDGE_KEY_ENV
 from tests.fakes.chat_server import ChatServer, Refusal, calls, text
 
 SECRET = "sk-test-SECRET-do-not-store-5f3a"
@@ -30,7 +29,7 @@ TOOL = {"type": "function", "function": {"name": "find_dart_corp_code", "descrip
 
 @pytest.fixture(autouse=True)
 def _key(monkeypatch):
-    monkeypatch.setenv("KOPA_LLM_API_KEY", SECRET)
+    monkeypatch.setenv("KOPA_AGENT_API_KEY", SECRET)
 
 
 def _model(server: ChatServer, **kwargs) -> OpenAIChatModel:
@@ -146,14 +145,16 @@ def test_bad_mode_is_refused(tmp_path):
         CachedChatModel(OpenAIChatModel("m", "http://127.0.0.1:9/v1"), tmp_path, mode="write")  # type: ignore[arg-type]
 
 
-def test_the_key_comes_from_kopas_variable_else_openais_and_a_judge_may_have_its_own(monkeypatch):
-    monkeypatch.delenv("KOPA_LLM_API_KEY")
+def test_the_key_comes_from_the_roles_variable_else_openais(monkeypatch):
+    monkeypatch.delenv("KOPA_AGENT_API_KEY")
     monkeypatch.setenv("OPENAI_API_KEY", "sk-from-openai-variable")
     monkeypatch.setenv("KOPA_JUDGE_API_KEY", "sk-judge-only")
-    with ChatServer([text("a"), text("b")]) as server:
-        _model(server).complete(HELLO)
-        _model(server, api_key_env=JUDGE_KEY_ENV).complete(HELLO)
-    assert [h["authorization"] for h in server.headers] == ["Bearer sk-from-openai-variable", "Bearer sk-judge-only"]
+    with ChatServer([text("a"), text("b"), text("c")]) as server:
+        _model(server).complete(HELLO)  # the agent: no variable of its own set
+        _model(server, role="judge").complete(HELLO)
+        _model(server, role="writer").complete(HELLO)
+    assert [h["authorization"] for h in server.headers] == ["Bearer sk-from-openai-variable", "Bearer sk-judge-only",
+                                                            "Bearer sk-from-openai-variable"]
 
 
 def test_a_server_that_echoes_the_key_in_an_error_never_gets_it_into_the_message():

@@ -268,7 +268,7 @@ def test_the_agent_loop_over_mcp_equals_in_process(server, backend, tasks, monke
     from tests.fakes.chat_server import ChatServer
     from tests.test_openai_agent import SCRIPT
 
-    monkeypatch.setenv("KOPA_LLM_API_KEY", "sk-test-mcp")
+    monkeypatch.setenv("KOPA_AGENT_API_KEY", "sk-test-mcp")
     by_id, targets = tasks
     task = by_id["finance-001"]
     runs = []

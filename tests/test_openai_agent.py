@@ -33,7 +33,7 @@ SECRET = "sk-agent-SECRET-7b1c"
 
 @pytest.fixture(autouse=True)
 def _key(monkeypatch):
-    monkeypatch.setenv("KOPA_LLM_API_KEY", SECRET)
+    monkeypatch.setenv("KOPA_AGENT_API_KEY", SECRET)
 
 
 @pytest.fixture(scope="module")
@@ -247,8 +247,8 @@ def _key_pieces(secret: str) -> list[str]:
 def test_episodes_a_dead_server_could_not_play_are_kept_apart_and_played_by_the_rerun(tmp_path):
     port = _free_port()  # nothing listens there yet: the model server is down
     out = tmp_path / "run"
-    command = ["bench", "run", "--policy", "openai", "--model", "fake-model", "--base-url",
-               f"http://127.0.0.1:{port}/v1", "--only", "finance-001", "-n", "2", "--workers", "1", "--out", str(out)]
+    command = ["bench", "run", "--policy", "openai", "--role", f"agent=fake-model@http://127.0.0.1:{port}/v1",
+               "--only", "finance-001", "-n", "2", "--workers", "1", "--out", str(out)]
     down = CliRunner().invoke(main, command, prog_name="kopa")
     assert down.exit_code == 1, down.output
     assert "2 episode(s) not played" in down.output and "run the same command again" in down.output
@@ -272,11 +272,12 @@ def test_episodes_a_dead_server_could_not_play_are_kept_apart_and_played_by_the_
 
 def test_the_limits_an_episode_meets_are_configured_recorded_and_reported(tmp_path):
     out = tmp_path / "run"
-    command = ["bench", "run", "--policy", "openai", "--model", "fake-model", "--only", "finance-001", "-n", "1",
+    command = ["bench", "run", "--policy", "openai", "--only", "finance-001", "-n", "1",
                "--workers", "1", "--out", str(out), "--max-turns", "1", "--max-tool-chars", "300",
                "--max-tokens", "64", "--llm-retries", "0"]
     with ChatServer([calls(("find_dart_corp_code", {"corp_name": "전자"}))]) as server:  # many records: cut
-        result = CliRunner().invoke(main, [*command, "--base-url", server.base_url], prog_name="kopa")
+        result = CliRunner().invoke(main, [*command, "--role", f"agent=fake-model@{server.base_url}"],
+                                    prog_name="kopa")
     assert result.exit_code == 0, result.output
     assert server.requests[0]["max_tokens"] == 64
     config = json.loads((out / "config.json").read_text())["config"]

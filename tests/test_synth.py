@@ -1051,3 +1051,36 @@ def test_every_attempt_of_a_slot_starts_in_the_slot_s_one_domain(graph_run, monk
         if isinstance(c, Candidate) and c.category != "CMP":
             start = next(s for s in _flat(c.task.golden) if s.call)
             assert CATALOG[start.call].domain in seen[c.index]
+
+
+def test_the_filters_judge_and_solver_each_ask_the_model_their_role_names(graph_run, tmp_path):
+    """`--role judge=…` and `--role solver=…` are two models on two endpoints (the solver once reused the
+    judge's base URL): each server hears only its own model."""
+    from tests.fakes.chat_server import ChatServer, text
+
+    out, _ = graph_run
+    run = tmp_path / "synth"
+    result = CliRunner().invoke(main, ["edge", "synth", "--graph", str(out), "--out", str(run), "--count", "4"])
+    assert result.exit_code == 0, result.output
+    with ChatServer([text('{"verdict": "no", "reason": "괜찮음"}')] * 200) as judge, \
+            ChatServer([text("잘 모르겠습니다.")] * 200) as solver:
+        result = CliRunner().invoke(main, ["edge", "filter", str(run), "--llm-cache", str(tmp_path / "llm"),
+                                           "--role", f"judge=judge-m@{judge.base_url}",
+                                           "--role", f"solver=solver-m@{solver.base_url}"])
+    assert result.exit_code == 0, result.output
+    assert judge.requests and {r["model"] for r in judge.requests} == {"judge-m"}
+    assert solver.requests and {r["model"] for r in solver.requests} == {"solver-m"}
+    reasons = [orjson.loads(line)["reason"] for line in (run / "dropped.jsonl").read_bytes().splitlines()]
+    assert "not_resolved" in reasons  # the solver answered nothing: what the exact checks kept, it did not solve
+
+
+@pytest.mark.parametrize(("args", "error"), [
+    (["--writer", "chat"], "--writer chat and --role writer=MODEL[@URL] go together"),
+    (["--role", "writer=m"], "--writer chat and --role writer=MODEL[@URL] go together"),
+    (["--writer-model", "m"], "No such option '--writer-model'"),
+])
+def test_the_writer_role_and_its_option_go_together(graph_run, tmp_path, args, error):
+    out, _ = graph_run
+    result = CliRunner().invoke(main, ["edge", "synth", "--graph", str(out), "--out", str(tmp_path / "s"), *args])
+    assert result.exit_code == 2 and error in result.output
+    assert not (tmp_path / "s").exists()

@@ -7,7 +7,15 @@ from pathlib import Path
 
 import click
 
-from kopa.cli_options import SEED, at_least, backend_options, compose_backend, out_option
+from kopa.cli_options import (
+    SEED,
+    ModelRef,
+    at_least,
+    backend_options,
+    compose_backend,
+    out_option,
+    role_option,
+)
 from kopa.console import LazyConsole, stage_bars
 
 console = LazyConsole(soft_wrap=True)
@@ -24,26 +32,32 @@ def _checker_options(f):
                                              "record always asks; replay never asks (a miss is an error).")(f)
     f = click.option("--llm-cache", type=click.Path(file_okay=False), default=None,
                      help="Cache of LLM calls by request hash; default <out>/llm-cache.")(f)
-    f = click.option("--checker-base-url", default=None, metavar="URL",
-                     help="--checker openai: the OpenAI-compatible endpoint (e.g. a local vLLM).")(f)
-    f = click.option("--checker-model", default=None, metavar="NAME", help="--checker openai: the model name.")(f)
     return click.option("--checker", type=click.Choice(["rules", "openai"]), default="rules", show_default=True,
                         help="Semantic checker: offline rules (they say which criteria they decide) or a chat "
                              "model asked the seed's five criteria.")(f)
 
 
-def _checker(kind: str, model: str | None, base_url: str | None, cache_dir: str, mode: str, catalog):
+CHECKER_ROLE = {"checker": "the chat model of --checker openai"}
+
+
+def _paired(role: str, kind: str, roles: dict[str, ModelRef]) -> ModelRef | None:
+    """The model of `role` where its option chose openai; refused where the two disagree."""
+    if (kind == "openai") != (role in roles):
+        raise click.UsageError(f"--{role} openai and --role {role}=MODEL[@URL] go together: the role names the "
+                               "model")
+    return roles.get(role)
+
+
+def _checker(kind: str, roles: dict[str, ModelRef], cache_dir: str, mode: str, catalog):
     from kopa.apigen.semantic import ChatChecker, RuleChecker
 
-    if kind == "rules":
-        if model or base_url:
-            raise click.UsageError("--checker-model/--checker-base-url need --checker openai")
+    ref = _paired("checker", kind, roles)
+    if ref is None:
         return RuleChecker(catalog)
-    if not model:
-        raise click.UsageError("--checker openai needs --checker-model (and usually --checker-base-url)")
     from kopa.llm.cache import cached_openai_model
 
-    return ChatChecker(cached_openai_model(model, base_url, cache_dir, mode))  # type: ignore[arg-type]
+    return ChatChecker(cached_openai_model(ref.model, ref.base_url, cache_dir, mode,  # type: ignore[arg-type]
+                                           role="checker"))
 
 
 def _split(text: str) -> frozenset[str]:
@@ -66,8 +80,7 @@ def _split(text: str) -> frozenset[str]:
               help="Sample only tools with a live endpoint (not the simulator-only long tail).")
 @click.option("--generator", type=click.Choice(["template", "openai"]), default="template", show_default=True,
               help="Generator role: offline Korean templates with arguments the backend returned, or a chat model.")
-@click.option("--model", default=None, metavar="NAME", help="--generator openai: the model name.")
-@click.option("--base-url", default=None, metavar="URL", help="--generator openai: the OpenAI-compatible endpoint.")
+@role_option({"generator": "the chat model of --generator openai", **CHECKER_ROLE})
 @click.option("--temperature", type=float, default=0.7, show_default=True,
               help="--generator openai: the sampling temperature (the seed's 0.7).")
 @_checker_options
@@ -75,18 +88,17 @@ def _split(text: str) -> frozenset[str]:
             default="runs/apigen")
 @click.option("--force", is_flag=True, help="Discard a run folder made with another configuration.")
 def generate_command(backend_spec: str, record_dir: str | None, faults: str | None, count: int, budget: int | None,
-                     seed: int, domains: str, platforms: str, real_only: bool, generator: str, model: str | None,
-                     base_url: str | None, temperature: float, checker: str, checker_model: str | None,
-                     checker_base_url: str | None, llm_cache: str | None, llm_mode: str, out: str,
-                     force: bool) -> None:
+                     seed: int, domains: str, platforms: str, real_only: bool, generator: str,
+                     roles: dict[str, ModelRef], temperature: float, checker: str, llm_cache: str | None,
+                     llm_mode: str, out: str, force: bool) -> None:
     """Sample APIs, few-shot examples (verified samples fed back) and a prompt; generate `{query, answers}`;
     verify by format, execution on the backend and semantics; resumable per chunk of 25 samples.
 
     \b
       kopa apigen generate --n 500 --platforms dart,krx,assembly,kdic --out runs/apigen
       kopa apigen generate --n 200 --faults harsh --out runs/apigen-harsh
-      kopa apigen generate --generator openai --model Qwen/Qwen3.5-9B --base-url http://127.0.0.1:8000/v1 \\
-                           --checker openai --checker-model Qwen/Qwen3.5-9B --checker-base-url http://127.0.0.1:8000/v1
+      kopa apigen generate --generator openai --role generator=Qwen/Qwen3.5-9B@http://127.0.0.1:8000/v1 \\
+                           --checker openai --role checker=Qwen/Qwen3.5-9B@http://127.0.0.1:8000/v1
     """
     from kopa.apigen.generator import GENERATION_TEMPERATURE, ChatGenerator, TemplateGenerator
     from kopa.apigen.run import generate_run
@@ -95,22 +107,20 @@ def generate_command(backend_spec: str, record_dir: str | None, faults: str | No
     catalog = load_catalog()
     spec = compose_backend(backend_spec, record_dir, faults)
     cache_dir = llm_cache or str(Path(out) / "llm-cache")
-    chosen = _checker(checker, checker_model, checker_base_url, cache_dir, llm_mode, catalog)
-    if generator == "template":
-        if model or base_url:
-            raise click.UsageError("--model/--base-url need --generator openai")
+    chosen = _checker(checker, roles, cache_dir, llm_mode, catalog)
+    ref = _paired("generator", generator, roles)
+    if ref is None:
         name = "template"
 
         def factory(cache, today):
             return TemplateGenerator(cache, today)
     else:
-        if not model:
-            raise click.UsageError("--generator openai needs --model (and usually --base-url)")
         from kopa.llm.cache import cached_openai_model
 
-        chat = cached_openai_model(model, base_url, cache_dir, llm_mode,  # type: ignore[arg-type]
+        chat = cached_openai_model(ref.model, ref.base_url, cache_dir, llm_mode,  # type: ignore[arg-type]
+                                   role="generator",
                                    temperature=temperature if temperature is not None else GENERATION_TEMPERATURE)
-        name = f"openai:{model}@{temperature}"
+        name = f"openai:{ref.model}@{temperature}"
 
         def factory(cache, today):
             return ChatGenerator(chat, cache)
@@ -131,12 +141,12 @@ def generate_command(backend_spec: str, record_dir: str | None, faults: str | No
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @backend_options
 @_checker_options
+@role_option(CHECKER_ROLE)
 @out_option("Run folder: verdicts.jsonl (one line per input record, in order), verified.jsonl, report.md.",
             default="runs/apigen-verify")
 @click.option("--force", is_flag=True, help="Discard a run folder made with another input or configuration.")
 def verify_command(file: str, backend_spec: str, record_dir: str | None, faults: str | None, checker: str,
-                   checker_model: str | None, checker_base_url: str | None, llm_cache: str | None, llm_mode: str,
-                   out: str, force: bool) -> None:
+                   roles: dict[str, ModelRef], llm_cache: str | None, llm_mode: str, out: str, force: bool) -> None:
     """Verify any file in the xlam-function-calling-60k format (`id`, `query`, `tools`, `answers`; lists or JSON
     text): calls to catalog tools run on the backend, keys filled by the runtime; resumable per chunk.
 
@@ -150,8 +160,7 @@ def verify_command(file: str, backend_spec: str, record_dir: str | None, faults:
 
     catalog = load_catalog()
     spec = compose_backend(backend_spec, record_dir, faults)
-    chosen = _checker(checker, checker_model, checker_base_url, llm_cache or str(Path(out) / "llm-cache"), llm_mode,
-                      catalog)
+    chosen = _checker(checker, roles, llm_cache or str(Path(out) / "llm-cache"), llm_mode, catalog)
     started = time.perf_counter()
     try:
         with stage_bars(console) as tick:
@@ -197,28 +206,29 @@ def compare() -> None:
               help="The faulty backend every sample is re-executed on.")
 @click.option("--limit", type=at_least(1), default=None, metavar="N",
               help="Re-execute only the first N samples of each dataset (by their order in the file).")
-@click.option("--model", default=None, metavar="NAME",
-              help="Also play both datasets with this OpenAI-compatible model and report its solve rates.")
-@click.option("--base-url", default=None, metavar="URL", help="--model: the OpenAI-compatible endpoint.")
+@role_option({"agent": "also play both datasets with this model and report its solve rates"})
 @click.option("--llm-cache", type=click.Path(file_okay=False), default=None,
-              help="--model: cache of LLM calls by request hash; default <out>/llm-cache.")
+              help="--role agent: cache of LLM calls by request hash; default <out>/llm-cache.")
 @click.option("--llm-mode", type=click.Choice(["auto", "record", "replay"]), default="auto", show_default=True,
-              help="--model: auto answers from the cache and asks on a miss; record always asks; replay never asks.")
+              help="--role agent: auto answers from the cache and asks on a miss; record always asks; replay never "
+                   "asks.")
 @out_option("Where the report goes: report.md, comparison.json, plots/.", default="runs/compare-synth")
-def compare_synth(apigen_run: str, edge_run: str, drift: str, faulty: str, limit: int | None, model: str | None,
-                  base_url: str | None, llm_cache: str | None, llm_mode: str, out: str) -> None:
+def compare_synth(apigen_run: str, edge_run: str, drift: str, faulty: str, limit: int | None,
+                  roles: dict[str, ModelRef], llm_cache: str | None, llm_mode: str, out: str) -> None:
     """The two pipelines' datasets side by side: statistics (one-to-many chaining, cardinality, hops, calls,
     parallel share, junction types, domains and tools), verification drops by stage and reason, and the share
     of samples that still reproduce their answer at drift epoch 1 and under the harsh fault profile; with
-    --model, that model's solve rate on each dataset (kopa's episode loop and scorers).
+    --role agent=…, that model's solve rate on each dataset (kopa's episode loop and scorers).
 
     \b
       kopa compare synth runs/apigen runs/synth --out runs/compare-synth
-      kopa compare synth runs/apigen runs/synth --limit 100 --model Qwen/Qwen3.5-9B --base-url http://127.0.0.1:8000/v1
+      kopa compare synth runs/apigen runs/synth --limit 100 --role agent=Qwen/Qwen3.5-9B@http://127.0.0.1:8000/v1
     """
     from kopa.apigen.compare import compare_runs
 
     with stage_bars(console) as tick:
         text = compare_runs(Path(apigen_run), Path(edge_run), Path(out), drift=drift, faulty=faulty, limit=limit,
-                            progress=tick, model=model, base_url=base_url, llm_cache=llm_cache, llm_mode=llm_mode)
+                            progress=tick, model=roles["agent"].model if "agent" in roles else None,
+                            base_url=roles["agent"].base_url if "agent" in roles else None, llm_cache=llm_cache,
+                            llm_mode=llm_mode)
     console.print(text, markup=False)

@@ -10,7 +10,7 @@ Every number is read from the two run folders or recomputed from them:
 - robustness: every sample re-executed on a drifted backend (drift epoch 1) and a faulty one (the harsh
   profile). An APIGen sample reproduces when every call answers the same records (SHA-256 of the records,
   as verification stored it); a Phase B task when its golden steps, executed again, give the same answer;
-- with `--model`, the model's solve rate on each dataset (`kopa.apigen.solve`).
+- with `--role agent=MODEL[@URL]`, the model's solve rate on each dataset (`kopa.apigen.solve`).
 """
 
 from __future__ import annotations
@@ -161,7 +161,8 @@ def compare_runs(apigen_run: Path, edge_run: Path, out: Path, *, drift: str, fau
     solve = None
     if model:
         cache = llm_cache or str(out / "llm-cache")
-        policy = OpenAIAgentPolicy(cached_openai_model(model, base_url, cache, llm_mode, seed=0))  # type: ignore[arg-type]
+        chat = cached_openai_model(model, base_url, cache, llm_mode, role="agent", seed=0)  # type: ignore[arg-type]
+        policy = OpenAIAgentPolicy(chat)
         a_rate, a_played = apigen_solve_rate(a_sample, catalog, a_config.get("backend", "sim"), policy)
         e_rate, e_played = edge_solve_rate(edge_run, [c.task.id for c in e_sample], out / "solve-edge", model,
                                            base_url, cache, llm_mode)
@@ -273,7 +274,7 @@ def render(a_name: str, e_name: str, r: dict[str, Any]) -> str:
 
 def _solve_lines(solve: dict[str, Any] | None) -> list[str]:
     if solve is None:
-        return ["No model named (`--model`): no solve rates."]
+        return ["No model named (`--role agent=…`): no solve rates."]
     return [f"## Solve rate of `{solve['model']}`", "", "| dataset | solved | tasks played | scored by |",
             "|---|---:|---:|---|",
             f"| APIGen | {_pct(solve['apigen'])} | {solve['apigen_played']} | ENVIRONMENT passed and ACTION "

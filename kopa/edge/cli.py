@@ -10,11 +10,13 @@ import orjson
 
 from kopa.cli_options import (
     SEED,
+    ModelRef,
     at_least,
     backend_options,
     compose_backend,
     executor_options,
     out_option,
+    role_option,
     workers_option,
 )
 from kopa.console import LazyConsole
@@ -57,11 +59,10 @@ def graph_group() -> None:
               help="Held-out probe after convergence: at most N retained and N pruned edges (a seeded sample), "
                    "each executed twice with fresh arguments under a fresh fault seed; 0 skips it.")
 @click.option("--proposer", type=click.Choice(["offline", "openai"]), default="offline", show_default=True,
-              help="Edge proposer: the offline lexical one, or a chat model (--model/--base-url) asked per candidate.")
+              help="Edge proposer: the offline lexical one, or a chat model (--role proposer=…) asked per candidate.")
 @click.option("--filler", type=click.Choice(["offline", "openai"]), default="offline", show_default=True,
-              help="First-call argument filler: the offline rules, or a chat model (--model/--base-url).")
-@click.option("--model", help="Model name of the openai proposer/filler.")
-@click.option("--base-url", help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (vLLM).")
+              help="First-call argument filler: the offline rules, or a chat model (--role filler=…).")
+@role_option({"proposer": "the chat model of --proposer openai", "filler": "the chat model of --filler openai"})
 @click.option("--llm-cache", type=click.Path(file_okay=False),
               help="Cache of LLM calls (record/replay by request hash); default <out>/llm-cache when a role is openai.")
 @click.option("--llm-mode", type=click.Choice(["auto", "record", "replay"]), default="auto", show_default=True,
@@ -70,7 +71,7 @@ def graph_group() -> None:
 def graph_build(backend_spec: str, record_dir: str | None, faults: str | None, path_seed: int,
                 iterations: int, paths: int, workers: int, executor: str,
                 address: str | None, out: str, force: bool, no_truth: bool, sampler: str, probe_edges: int,
-                proposer: str, filler: str, model: str | None, base_url: str | None, llm_cache: str | None,
+                proposer: str, filler: str, roles: dict[str, ModelRef], llm_cache: str | None,
                 llm_mode: str) -> None:
     """Skeleton (retriever + proposer), then T × M execution-grounded paths; resumable per iteration.
 
@@ -91,7 +92,8 @@ def graph_build(backend_spec: str, record_dir: str | None, faults: str | None, p
     spec = compose_backend(backend_spec, record_dir, faults)
     config = EdgeConfig(seed=path_seed, T=iterations, M=paths, sampler=sampler)
     out_dir = Path(out)
-    roles = llm_roles(proposer, filler, model, base_url, llm_cache or str(out_dir / "llm-cache"), llm_mode)
+    chosen = llm_roles({"proposer": proposer, "filler": filler}, roles, llm_cache or str(out_dir / "llm-cache"),
+                       llm_mode)
     started = time.perf_counter()
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TextColumn("{task.fields[status]}"), console=console.real, transient=True) as progress:
@@ -105,7 +107,7 @@ def graph_build(backend_spec: str, record_dir: str | None, faults: str | None, p
         try:
             with open_executor(executor, workers=workers, address=address) as units:
                 phase, skeleton = build_graph(out_dir, config, spec, executor=units, force=force,
-                                              on_iteration=tick, **roles)
+                                              on_iteration=tick, **chosen)
         except ChatModelError as exc:
             raise click.ClickException(f"LLM role failed: {exc}") from exc
         except ValueError as exc:
@@ -128,30 +130,33 @@ def graph_build(backend_spec: str, record_dir: str | None, faults: str | None, p
                   "values.json, history.json)")
 
 
-def llm_roles(proposer: str, filler: str, model: str | None, base_url: str | None, cache_dir: str,
-              mode: str) -> dict:
-    """build_graph's keyword arguments for the chosen roles: the openai ones share one cached chat model,
-    and name it in the run's digest (a folder never resumes with another model)."""
-    if "openai" not in (proposer, filler):
-        if model or base_url:
-            raise click.UsageError("--model/--base-url need --proposer openai or --filler openai")
+def llm_roles(kinds: dict[str, str], models: dict[str, ModelRef], cache_dir: str, mode: str) -> dict:
+    """build_graph's keyword arguments for the chosen roles (role → offline | openai): each openai role gets
+    the cached chat model its --role names, and names it in the run's digest (a folder never resumes with
+    another model)."""
+    for role, kind in kinds.items():
+        if kind == "openai" and role not in models:
+            raise click.UsageError(f"--{role} openai needs --role {role}=MODEL[@URL]")
+        if kind != "openai" and role in models:
+            raise click.UsageError(f"--role {role}=…: the model plays only with --{role} openai")
+    if not models:
         return {}
-    if not model:
-        raise click.UsageError("--proposer openai / --filler openai need --model (and usually --base-url)")
     from kopa.llm.cache import cached_openai_model
 
-    chat = cached_openai_model(model, base_url, cache_dir, mode)  # type: ignore[arg-type]
-    kwargs: dict = {"roles": {}}
-    if proposer == "openai":
+    def chat(role: str):
+        return cached_openai_model(models[role].model, models[role].base_url, cache_dir, mode,  # type: ignore[arg-type]
+                                   role=role)
+
+    kwargs: dict = {"roles": {role: f"openai:{ref.model}" for role, ref in models.items()}}
+    if "proposer" in models:
         from kopa.edge.proposer import OpenAIProposer
 
-        kwargs["proposer"] = OpenAIProposer(chat)
-        kwargs["roles"]["proposer"] = f"openai:{model}"
-    if filler == "openai":
+        kwargs["proposer"] = OpenAIProposer(chat("proposer"))
+    if "filler" in models:
         from kopa.edge.filler import OpenAIFiller
 
-        kwargs["filler"] = lambda today: OpenAIFiller(chat, today)
-        kwargs["roles"]["filler"] = f"openai:{model}"
+        filler = chat("filler")
+        kwargs["filler"] = lambda today: OpenAIFiller(filler, today)
     return kwargs
 
 

@@ -8,6 +8,7 @@ import click
 
 from kopa.cli_options import (
     IntList,
+    ModelRef,
     at_least,
     backend_options,
     check_llm_mode,
@@ -15,6 +16,7 @@ from kopa.cli_options import (
     executor_options,
     json_option,
     out_option,
+    role_option,
     workers_option,
 )
 from kopa.console import LazyConsole, Table
@@ -189,21 +191,19 @@ def _with_run_options(f, rollouts: int):
 
 @bench.command("run", short_help="Play a policy's episodes, score them, write the report.")
 @click.option("--policy", type=click.Choice(POLICY_NAMES), default="oracle", show_default=True,
-              help="Who plays: the oracle, a failure-mode baseline, or openai (a model via --model/--base-url).")
+              help="Who plays: the oracle, a failure-mode baseline, or openai (the model --role agent=… names).")
 @_run_options(rollouts=4)
 @executor_options
 @out_option("Run folder (default runs/<policy>).")
 @click.option("--force", is_flag=True, help="Discard a run folder made with another configuration.")
-@click.option("--model", help="Model name (openai policy).")
-@click.option("--base-url", help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (vLLM).")
+@role_option({"agent": "the model that plays (--policy openai)",
+              "judge": "an LLM judge for open-ended answers (default: the offline judge)"})
 @click.option("--llm-cache", type=click.Path(file_okay=False), help="Cache LLM calls here (record/replay).")
 @click.option("--llm-mode", type=click.Choice(["auto", "record", "replay"]), default="auto", show_default=True,
               help="With --llm-cache: auto answers from the cache and asks the model on a miss; record always "
                    "asks and stores; replay never asks (a miss is an error).")
 @click.option("--temperature", type=float, default=0.0, show_default=True,
               help="Sampling temperature of the model (openai policy); the policy seed seeds its sampling.")
-@click.option("--judge-model", help="An LLM judge for open-ended answers (default: the offline judge).")
-@click.option("--judge-base-url", help="OpenAI-compatible endpoint of the judge model.")
 @click.option("--max-turns", type=at_least(1), default=16, show_default=True,
               help="Model calls per episode (openai policy); an episode that uses them all has no answer.")
 @click.option("--max-tool-chars", type=at_least(200), default=24_000, show_default=True,
@@ -223,9 +223,8 @@ def _with_run_options(f, rollouts: int):
                    "server's own --backend answers; --backend/--record/--faults are then not used.")
 def bench_run(policy: str, backend_spec: str, record_dir: str | None, faults: str | None, rollouts: int,
               policy_seeds: list[int], tasks_path: str | None, only: str, workers: int, executor: str,
-              address: str | None, out: str | None, force: bool, model: str | None, base_url: str | None,
-              llm_cache: str | None, llm_mode: str, temperature: float, judge_model: str | None,
-              judge_base_url: str | None, max_turns: int, max_tool_chars: int, max_tokens: int | None,
+              address: str | None, out: str | None, force: bool, roles: dict[str, ModelRef],
+              llm_cache: str | None, llm_mode: str, temperature: float, max_turns: int, max_tool_chars: int, max_tokens: int | None,
               episode_seconds: float | None, llm_timeout: float, llm_retries: int, tools: str | None) -> None:
     """Run episodes (resumable: finished episodes are skipped), score them from the stored files and
     write the report.
@@ -235,7 +234,7 @@ def bench_run(policy: str, backend_spec: str, record_dir: str | None, faults: st
       kopa bench run --policy skip_key --only finance,law --out runs/skip-key
       kopa bench run --policy oracle -n 1 --faults realistic,seed=1 --record runs/rec-bench
       kopa bench run --tasks my-task-set --policy oracle -n 1
-      kopa bench run --policy openai --model Qwen/Qwen3.5-9B --base-url http://127.0.0.1:8000/v1 \\
+      kopa bench run --policy openai --role agent=Qwen/Qwen3.5-9B@http://127.0.0.1:8000/v1 \\
                      --llm-cache runs/llm-cache --policy-seeds 0,1,2,3,4,5,6,7
       kopa bench run --policy oracle --executor ray --address auto
       kopa bench run --policy oracle -n 1 --tools "mcp:kopa mcp serve --backend sim" --out runs/oracle-mcp
@@ -248,16 +247,21 @@ def bench_run(policy: str, backend_spec: str, record_dir: str | None, faults: st
     from kopa.eval.runner import RunConfig
     from kopa.executor import open_executor
 
-    if policy == "openai" and not model:
-        raise click.UsageError("--policy openai needs --model (and usually --base-url)")
+    agent, judge = roles.get("agent"), roles.get("judge")
+    if policy == "openai" and agent is None:
+        raise click.UsageError("--policy openai needs --role agent=MODEL[@URL]")
+    if policy != "openai" and agent is not None:
+        raise click.UsageError(f"--role agent=…: a model plays only with --policy openai, not {policy}")
     check_llm_mode(llm_mode, llm_cache)
     if tools is not None:
         _check_tools(tools, record_dir, faults)
     found = _task_set(tasks_path)
     config = RunConfig(policy=policy, backend=compose_backend(backend_spec, record_dir, faults), rollouts=rollouts,
-                       seeds=policy_seeds, task_set=tasks_path, only=_only(only), model=model, base_url=base_url,
-                       llm_cache=llm_cache, llm_mode=llm_mode, temperature=temperature, judge_model=judge_model,
-                       judge_base_url=judge_base_url, max_turns=max_turns, max_tool_chars=max_tool_chars,
+                       seeds=policy_seeds, task_set=tasks_path, only=_only(only),
+                       model=agent.model if agent else None, base_url=agent.base_url if agent else None,
+                       llm_cache=llm_cache, llm_mode=llm_mode, temperature=temperature,
+                       judge_model=judge.model if judge else None, judge_base_url=judge.base_url if judge else None,
+                       max_turns=max_turns, max_tool_chars=max_tool_chars,
                        max_tokens=max_tokens, episode_seconds=episode_seconds, llm_timeout=llm_timeout,
                        llm_retries=llm_retries, tools=tools)
     target = Path(out or f"runs/{policy}")
@@ -417,18 +421,16 @@ def bench_show(run_dir: str) -> None:
 @bench.command("score", short_help="Re-score a finished run from its stored files.")
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
 @out_option("Write scores.jsonl, scoring.json and the report here (default: the run folder).")
-@click.option("--judge-model", help="An LLM judge for open-ended answers (default: the offline judge).")
-@click.option("--judge-base-url", help="OpenAI-compatible endpoint of the judge model.")
+@role_option({"judge": "an LLM judge for open-ended answers (default: the offline judge)"})
 @workers_option(4, "Episodes scored in parallel (the scores do not depend on it).")
-def bench_score(run_dir: str, out: str | None, judge_model: str | None, judge_base_url: str | None,
-                workers: int) -> None:
+def bench_score(run_dir: str, out: str | None, roles: dict[str, ModelRef], workers: int) -> None:
     """Re-score a finished run from its stored episodes with the current scorers — RESPONSE from the
     stored answers, ENVIRONMENT from the stored end states, ACTION from the stored calls. No tool is
-    called and no model asked (unless --judge-model); episodes.jsonl and transcripts are left untouched.
+    called and no model asked (unless --role judge=…); episodes.jsonl and transcripts are left untouched.
 
     \b
       kopa bench score runs/oracle
-      kopa bench score runs/qwen --out runs/qwen-rescored --judge-model gpt-4.1 --judge-base-url URL
+      kopa bench score runs/qwen --out runs/qwen-rescored --role judge=gpt-4.1
     """
     from pathlib import Path
 
@@ -437,8 +439,9 @@ def bench_score(run_dir: str, out: str | None, judge_model: str | None, judge_ba
     folder = Path(out) if out else Path(run_dir)
     # a folder that is no run, a damaged or cut episodes.jsonl, a task set that cannot score it: user errors,
     # one line and exit 2 (kopa's top-level group)
-    scored = score_run(Path(run_dir), folder, judge_model=judge_model, judge_base_url=judge_base_url,
-                       workers=workers)
+    judge = roles.get("judge")
+    scored = score_run(Path(run_dir), folder, judge_model=judge.model if judge else None,
+                       judge_base_url=judge.base_url if judge else None, workers=workers)
     _report(folder, scored)
 
 

@@ -49,7 +49,7 @@ from kopa.eval.task import Target, Task, TaskSet, task_set
 from kopa.executor import Executor, current
 from kopa.fileio import RunFolder, drop_partial_line, write_atomic
 from kopa.llm.cache import CachedChatModel, CacheMode
-from kopa.llm.client import JUDGE_KEY_ENV, ChatModel, OpenAIChatModel
+from kopa.llm.client import ChatModel, OpenAIChatModel
 from kopa.mcp.client import open_tools
 from kopa.tools.render import MAX_TOOL_CHARS
 
@@ -125,9 +125,10 @@ def make_policy(config: RunConfig, seed: int):
         return POLICIES[config.policy]()
     if config.policy == "openai":
         if not config.model:
-            raise ValueError("the openai policy needs --model (and usually --base-url)")
-        model: ChatModel = OpenAIChatModel(config.model, base_url=config.base_url, temperature=config.temperature,
-                                           seed=seed, timeout=config.llm_timeout, max_retries=config.llm_retries)
+            raise ValueError("the openai policy needs a model: --role agent=MODEL[@URL]")
+        model: ChatModel = OpenAIChatModel(config.model, base_url=config.base_url, role="agent",
+                                           temperature=config.temperature, seed=seed, timeout=config.llm_timeout,
+                                           max_retries=config.llm_retries)
         if config.llm_cache:
             model = CachedChatModel(model, Path(config.llm_cache), mode=config.llm_mode)
         params = {"max_tokens": config.max_tokens} if config.max_tokens is not None else {}
@@ -141,8 +142,8 @@ def make_judge(config: RunConfig):
     LLM cache, so a judged run reproduces offline too."""
     if not config.judge_model:
         return None
-    model: ChatModel = OpenAIChatModel(config.judge_model, base_url=config.judge_base_url, temperature=0.0,
-                                       api_key_env=JUDGE_KEY_ENV)
+    model: ChatModel = OpenAIChatModel(config.judge_model, base_url=config.judge_base_url, role="judge",
+                                       temperature=0.0)
     if config.llm_cache:
         model = CachedChatModel(model, Path(config.llm_cache), mode=config.llm_mode)
     return LLMJudge(model)

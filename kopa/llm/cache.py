@@ -104,9 +104,9 @@ class CachedChatModel:
 
 
 def cached_openai_model(model: str, base_url: str | None, cache_dir: str | Path | None, mode: CacheMode = "auto",
-                        *, temperature: float = 0.0, seed: int | None = None) -> ChatModel:
-    """An OpenAI-compatible chat model behind the request-hash cache (when `cache_dir` is given): the one
-    spelling every role's `--model/--base-url/--llm-cache/--llm-mode` options go through. In replay mode
+                        *, role: str, temperature: float = 0.0, seed: int | None = None) -> ChatModel:
+    """An OpenAI-compatible chat model playing `role`, behind the request-hash cache (when `cache_dir` is
+    given): the one way every `--role NAME=MODEL[@URL]` with `--llm-cache/--llm-mode` is built. In replay mode
     the endpoint is never contacted, so a recorded run reproduces with the server gone."""
-    inner = OpenAIChatModel(model, base_url=base_url, temperature=temperature, seed=seed)
+    inner = OpenAIChatModel(model, base_url=base_url, role=role, temperature=temperature, seed=seed)
     return CachedChatModel(inner, cache_dir, mode=mode) if cache_dir is not None else inner

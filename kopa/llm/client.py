@@ -5,9 +5,10 @@ deterministic implementations satisfy it without a network; `OpenAIChatModel` sp
 chat-completions wire format through the `openai` SDK to any `base_url` (OpenAI, a local vLLM, a fake
 server in tests). `kopa.llm.cache.CachedChatModel` wraps either to record and replay by request hash.
 
-The API key is read from an environment variable at construction (`KOPA_LLM_API_KEY`, else `OPENAI_API_KEY`;
-a judge first reads `KOPA_JUDGE_API_KEY`) and handed straight to the SDK: it is never stored as an
-attribute, logged, put in a request dict or cached, and an error that echoes it is scrubbed.
+A model plays a role (`ROLES`: the agent, a judge, the query writer, …), and the role says where its API key
+is read from at construction: `KOPA_<ROLE>_API_KEY`, else `OPENAI_API_KEY` (`role_key_env`). The key is
+handed straight to the SDK: it is never stored as an attribute, logged, put in a request dict or cached,
+and an error that echoes it is scrubbed.
 """
 
 from __future__ import annotations
@@ -81,10 +82,15 @@ class ChatModel(Protocol):
                  **params: Any) -> ChatReply: ...
 
 
-# Where a role's API key is read from, first set wins: kopa's own variable for the role, then the one every
-# OpenAI client reads. A local vLLM server needs none.
-AGENT_KEY_ENV = ("KOPA_LLM_API_KEY", "OPENAI_API_KEY")
-JUDGE_KEY_ENV = ("KOPA_JUDGE_API_KEY", *AGENT_KEY_ENV)
+# What a model does for kopa: `--role NAME=MODEL[@URL]` names one of these on the command line
+# (kopa.cli_options), and the role names the variable its API key is read from.
+ROLES = ("agent", "judge", "solver", "writer", "proposer", "filler", "generator", "checker")
+
+
+def role_key_env(role: str) -> tuple[str, ...]:
+    """Where a role's API key is read from, first set wins: kopa's own variable for the role, then the one
+    every OpenAI client reads. A local vLLM server needs none."""
+    return (f"KOPA_{role.upper()}_API_KEY", "OPENAI_API_KEY")
 
 
 def api_key(names: tuple[str, ...]) -> str | None:
@@ -143,7 +149,7 @@ def reply_from_completion(completion: Any) -> ChatReply:
 class OpenAIChatModel:
     """Chat completions with tools through the `openai` SDK, against any OpenAI-compatible `base_url`."""
 
-    def __init__(self, model: str, base_url: str | None = None, *, api_key_env: tuple[str, ...] = AGENT_KEY_ENV,
+    def __init__(self, model: str, base_url: str | None = None, *, role: str = "agent",
                  temperature: float = 0.0, seed: int | None = None, timeout: float = 120.0,
                  max_retries: int = 2, http_client: Any = None) -> None:
         import openai  # imported here so offline use of kopa never needs the SDK loaded
@@ -152,7 +158,7 @@ class OpenAIChatModel:
         self.base_url = base_url
         self.temperature = temperature
         self.seed = seed
-        key = api_key(api_key_env)
+        key = api_key(role_key_env(role))
         # A local server still needs *some* key: the SDK refuses to construct without one.
         self._client = openai.OpenAI(base_url=base_url, api_key=key or "EMPTY",
                                      timeout=timeout, max_retries=max_retries, http_client=http_client)

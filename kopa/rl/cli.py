@@ -10,12 +10,14 @@ import click
 
 from kopa.cli_options import (
     IntList,
+    ModelRef,
     at_least,
     backend_options,
     check_llm_mode,
     compose_backend,
     executor_options,
     out_option,
+    role_option,
     workers_option,
 )
 from kopa.console import LazyConsole, Table
@@ -41,7 +43,7 @@ def _only(text: str) -> list[str]:
 @click.option("--only", default="", help="Comma-separated task ids or domains (default: all).")
 @click.option("--policy", default="mixed", show_default=True,
               help="mixed[:SHARE][,HABIT…] (the oracle with probability SHARE, else a failure-mode habit, drawn "
-                   "per rollout), oracle, first_page_only, skip_key, skip_lookup, or openai (--model).")
+                   "per rollout), oracle, first_page_only, skip_key, skip_lookup, or openai (--role agent=…).")
 @click.option("-n", "--rollouts", "n", type=at_least(1), default=4, show_default=True,
               help="Rollouts per task: the GRPO group size (actor_rollout_ref.rollout.n).")
 @click.option("--policy-seeds", type=IntList(), default="0", show_default=True,
@@ -55,8 +57,7 @@ def _only(text: str) -> list[str]:
 @workers_option(1, "Groups run at once: local processes, or Ray CPUs (the results do not depend on it).")
 @out_option("Rollouts folder (default runs/rl-rollouts).", default="runs/rl-rollouts")
 @click.option("--force", is_flag=True, help="Discard a folder made with another configuration.")
-@click.option("--model", help="Model name (openai policy), e.g. one a local vLLM server serves.")
-@click.option("--base-url", help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1.")
+@role_option({"agent": "the model that plays (--policy openai), e.g. one a local vLLM server serves"})
 @click.option("--temperature", type=float, default=1.0, show_default=True,
               help="Sampling temperature (openai policy); each rollout samples with its own seed.")
 @click.option("--llm-cache", type=click.Path(file_okay=False), help="Cache LLM calls here (record/replay).")
@@ -65,8 +66,8 @@ def _only(text: str) -> list[str]:
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON instead of tables.")
 def rollouts_cmd(tasks_path: str | None, only: str, policy: str, n: int, policy_seeds: list[int], no_std_norm: bool,
                  backend_spec: str, record_dir: str | None, faults: str | None, executor: str,
-                 address: str | None, workers: int, out: str, force: bool, model: str | None,
-                 base_url: str | None, temperature: float, llm_cache: str | None, llm_mode: str,
+                 address: str | None, workers: int, out: str, force: bool, roles: dict[str, ModelRef],
+                 temperature: float, llm_cache: str | None, llm_mode: str,
                  as_json: bool) -> None:
     """Play n rollouts of every task (resumable: finished groups are kept), score each with kopa's
     RESPONSE / ENVIRONMENT scorers (reward 1 when the task's reward basis passes), compute the GRPO
@@ -75,7 +76,7 @@ def rollouts_cmd(tasks_path: str | None, only: str, policy: str, n: int, policy_
     \b
       kopa rl rollouts -n 4 --policy mixed:0.5
       kopa rl rollouts --tasks runs/edge-synth --policy mixed --executor ray --workers 8
-      kopa rl rollouts --policy openai --model Qwen/Qwen3.5-4B --base-url http://127.0.0.1:8000/v1
+      kopa rl rollouts --policy openai --role agent=Qwen/Qwen3.5-4B@http://127.0.0.1:8000/v1
     """
     from pathlib import Path
 
@@ -89,9 +90,14 @@ def rollouts_cmd(tasks_path: str | None, only: str, policy: str, n: int, policy_
         raise click.BadParameter("one seed per rollouts folder (run once per seed, each with its own --out)",
                                  param_hint="--policy-seeds")
     check_llm_mode(llm_mode, llm_cache)
+    agent = roles.get("agent")
+    if (policy == "openai") != (agent is not None):
+        raise click.UsageError("--policy openai and --role agent=MODEL[@URL] go together: the role names the "
+                               "model that plays")
     config = RolloutConfig(policy=policy, backend=compose_backend(backend_spec, record_dir, faults), n=n,
                            seed=policy_seeds[0], task_set=tasks_path, only=_only(only), norm_adv_by_std=not no_std_norm,
-                           model=model, base_url=base_url, llm_cache=llm_cache, llm_mode=llm_mode,
+                           model=agent.model if agent else None, base_url=agent.base_url if agent else None,
+                           llm_cache=llm_cache, llm_mode=llm_mode,
                            temperature=temperature)
     tasks, _ = select(config)
     target = Path(out)

@@ -84,14 +84,14 @@ class RolloutConfig(BaseModel):
 
 
 def make_rollout_policy(config: RolloutConfig):
-    """`mixed[:…]`, one offline policy, or `openai` (a model via --model / --base-url)."""
+    """`mixed[:…]`, one offline policy, or `openai` (the model --role agent=… names)."""
     if config.policy == "mixed" or config.policy.startswith("mixed:"):
         return parse_mixed(config.policy, config.seed)
     if config.policy in POLICIES:
         return POLICIES[config.policy]()
     if config.policy == "openai":
         if not config.model:
-            raise RolloutsError("--policy openai needs --model (and usually --base-url)")
+            raise RolloutsError("--policy openai needs --role agent=MODEL[@URL]")
         return make_policy(config.run_config(), config.seed)
     raise RolloutsError(f"--policy {config.policy!r}: valid: mixed[:SHARE][,HABIT…], "
                         f"{', '.join(POLICIES)}, openai")

@@ -13,10 +13,12 @@ import click
 
 from kopa.cli_options import (
     SEED,
+    ModelRef,
     at_least,
     backend_options,
     compose_backend,
     out_option,
+    role_option,
     workers_option,
 )
 from kopa.console import LazyConsole, stage_bars
@@ -41,9 +43,8 @@ console = LazyConsole(soft_wrap=True)
               help="Pages one call may read in full (the paper's largest handoff, 224,958 records, is 225 "
                    "pages of 1,000); a step whose answer needs more is not built.")
 @click.option("--writer", type=click.Choice(["template", "chat"]), default="template", show_default=True,
-              help="Query writer: deterministic Korean templates, or an OpenAI-compatible model.")
-@click.option("--writer-model", default=None, metavar="NAME", help="--writer chat: the model name.")
-@click.option("--writer-base-url", default=None, metavar="URL", help="--writer chat: the OpenAI-compatible base URL.")
+              help="Query writer: deterministic Korean templates, or the chat model --role writer=… names.")
+@role_option({"writer": "the chat model of --writer chat"})
 @click.option("--llm-cache", default="runs/llm-cache", show_default=True, type=click.Path(file_okay=False),
               help="--writer chat: where replies are cached by request hash (replayed offline).")
 @click.option("--force", is_flag=True, help="Discard a run folder made with another configuration.")
@@ -51,7 +52,7 @@ console = LazyConsole(soft_wrap=True)
               help="Then filter the candidates as `kopa edge filter DIR --workers N` does (offline judges).")
 @backend_options
 def synth_command(graph_run: str, out: str, count: int, path_seed: int, workers: int, hold_out_platforms: str,
-                  max_pages: int, writer: str, writer_model: str | None, writer_base_url: str | None, llm_cache: str,
+                  max_pages: int, writer: str, roles: dict[str, ModelRef], llm_cache: str,
                   force: bool, then_filter: bool, backend_spec: str, record_dir: str | None,
                   faults: str | None) -> None:
     """Synthesize trajectories on G* — sequential chains whose junctions are typed SEQ / FAN / DRV by executed
@@ -73,13 +74,14 @@ def synth_command(graph_run: str, out: str, count: int, path_seed: int, workers:
     from kopa.synth.query import ChatWriter, QueryWriter, TemplateWriter
 
     chosen: QueryWriter
+    if (writer == "chat") != ("writer" in roles):
+        raise click.UsageError("--writer chat and --role writer=MODEL[@URL] go together: the role names the "
+                               "model that writes")
     if writer == "chat":
-        if not writer_model:
-            raise click.UsageError("--writer chat needs --writer-model")
-        from kopa.llm.cache import CachedChatModel
-        from kopa.llm.client import OpenAIChatModel
+        from kopa.llm.cache import cached_openai_model
 
-        chosen = ChatWriter(CachedChatModel(OpenAIChatModel(writer_model, writer_base_url), Path(llm_cache)))
+        ref = roles["writer"]
+        chosen = ChatWriter(cached_openai_model(ref.model, ref.base_url, llm_cache, role="writer"))
     else:
         chosen = TemplateWriter()
     hold_out = frozenset(p.strip() for p in hold_out_platforms.split(",") if p.strip())
@@ -130,47 +132,43 @@ def sample_command(run_dir: str, count: int, seed: int) -> None:
 
 @click.command("filter", short_help="Phase B: the three-stage filter, the dataset and its report.")
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
-@click.option("--judge-model", default=None, metavar="NAME[,NAME]",
-              help="Stage 2 model judges (OpenAI-compatible): two models, or one asked in two framings; a task "
-                   "the exact checks let through is dropped when both judges say it leaks or is decorative.")
-@click.option("--judge-base-url", default=None, metavar="URL", help="--judge-model: the OpenAI-compatible base URL.")
-@click.option("--solver-model", default=None, metavar="NAME",
-              help="Stage 3 re-solving by an OpenAI-compatible agent as well: a task it does not solve as a "
-                   "KOPA-Bench episode is dropped (not_resolved). Its base URL is --judge-base-url.")
+@role_option({"judge": "Stage 2 model judges, judge=A,B (two models) or judge=A (one, asked in two framings); a "
+                        "task the exact checks let through is dropped when both say it leaks or is decorative",
+              "solver": "Stage 3 re-solving by a model agent as well: a task it does not solve as a KOPA-Bench "
+                         "episode is dropped (not_resolved)"}, several=("judge",))
 @click.option("--llm-cache", default="runs/llm-cache", show_default=True, type=click.Path(file_okay=False),
-              help="--judge-model / --solver-model: where replies are cached by request hash (replayed offline).")
+              help="--role judge / solver: where replies are cached by request hash (replayed offline).")
 @workers_option(1, "Worker processes filtering chunks of candidates (the dataset does not depend on it; model "
                   "judges and solvers need 1).")
-def filter_command(run_dir: str, judge_model: str | None, judge_base_url: str | None, solver_model: str | None,
-                   llm_cache: str, workers: int) -> None:
-    """Stage 1 rules, Stage 2 judges (answer leaking, decorative chains by execution; with --judge-model
+def filter_command(run_dir: str, roles: dict[str, ModelRef], llm_cache: str, workers: int) -> None:
+    """Stage 1 rules, Stage 2 judges (answer leaking, decorative chains by execution; with --role judge=…
     also two model judges that must agree), Stage 3 re-solving; writes dataset.jsonl, tasks/ + targets/ (a
     task set for `kopa bench run --tasks DIR`), dropped.jsonl and report.md.
 
     \b
       kopa edge filter runs/synth --workers 2
-      kopa edge filter runs/synth --judge-model qwen3-32b --judge-base-url http://127.0.0.1:8000/v1
+      kopa edge filter runs/synth --role judge=qwen3-32b@http://127.0.0.1:8000/v1 \\
+                                  --role solver=Qwen/Qwen3.5-9B@http://127.0.0.1:8001/v1
       kopa bench run --tasks runs/synth --policy oracle -n 1
     """
+    from kopa.llm.cache import cached_openai_model
+
     judges = None
-    if judge_model:
-        from kopa.llm.cache import CachedChatModel
-        from kopa.llm.client import OpenAIChatModel
+    if "judge" in roles:
         from kopa.synth.judges import judge_pair
 
-        names = [n.strip() for n in judge_model.split(",") if n.strip()]
-        if len(names) > 2:
-            raise click.BadParameter("one or two model names", param_hint="--judge-model")
-        judges = judge_pair([CachedChatModel(OpenAIChatModel(n, judge_base_url), Path(llm_cache)) for n in names])
+        ref = roles["judge"]
+        if len(ref.models) > 2:
+            raise click.BadParameter("judge takes one or two models", param_hint="--role")
+        judges = judge_pair([cached_openai_model(name, ref.base_url, llm_cache, role="judge") for name in ref.models])
     solver = None
-    if solver_model:
+    if "solver" in roles:
         from kopa.eval.policies.openai_agent import OpenAIAgentPolicy
-        from kopa.llm.cache import CachedChatModel
-        from kopa.llm.client import OpenAIChatModel
         from kopa.synth.solver import ModelSolver
 
-        model = OpenAIChatModel(solver_model, judge_base_url, temperature=0.0, seed=0)
-        solver = ModelSolver(OpenAIAgentPolicy(CachedChatModel(model, Path(llm_cache))))
+        ref = roles["solver"]
+        solver = ModelSolver(OpenAIAgentPolicy(cached_openai_model(ref.model, ref.base_url, llm_cache, role="solver",
+                                                                   temperature=0.0, seed=0)))
 
     _filter_shown(Path(run_dir), judges=judges, solver=solver, workers=workers)
 

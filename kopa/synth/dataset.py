@@ -624,7 +624,7 @@ def render_report(name: str, candidates: list[Candidate], kept: list[Candidate],
         lines.append(f"| {stage} | {reason} | {dropped} |")
     lines += ["", "Stage 2 offline: the leak and decorative-chain judges are exact checks (a string check plus lint's "
               "leak rule; perturbation of intermediate results, re-executed), so each drops alone — the paper's "
-              "two-judge agreement is for model judges (`--judge-model`). The static judge (steps nothing references) flagged "
+              "two-judge agreement is for model judges (`--role judge=A,B`). The static judge (steps nothing references) flagged "
               f"{notes.get('decorative_static', 0)} candidates, "
               f"{notes.get('decorative_static_not_execution', 0)} of them not confirmed by execution.", "",
               "Stage 3 re-solved every remaining task on a fresh environment; "

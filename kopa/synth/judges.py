@@ -5,7 +5,7 @@ The offline checks of `kopa.synth.filters` are exact (a string check against eve
 perturbation, re-executed), so they drop on their own. A model judge finds what they cannot: a paraphrased
 leak (the query names the entity whose code the chain looks up, or describes the answer), a step that only
 looks necessary. Such judges are noisy, which is why the paper asks two of them to agree. The pair is two
-models (`--judge-model A,B`) or, with one model, two framings of the question (Korean and English, the
+models (`--role judge=A,B`) or, with one model, two framings of the question (Korean and English, the
 evidence in another order), each its own request in the replayable cache.
 
 A judge sees the query, the chain (tool titles and the arguments as the golden trajectory writes them, with
