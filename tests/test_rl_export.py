@@ -35,7 +35,7 @@ def test_verl_config_lists_exactly_the_tools_of_the_tasks(tmp_path, bench):
         {n for t in law for n in t.available_tools})
     for entry in config["tools"]:
         assert entry["class_name"] == "kopa.rl.verl.KopaTool"
-        assert entry["config"] == {"type": "native", "backend": "replay:rec", "task_set": None, "max_tool_chars": 4000}
+        assert entry["config"] == {"type": "native", "backend": "replay:rec", "task_set": None, "max_tool_chars": 24_000}
         parameters = entry["tool_schema"]["function"]["parameters"]
         assert set(parameters) == {"type", "properties", "required"}
         for prop in parameters["properties"].values():

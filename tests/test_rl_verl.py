@@ -34,6 +34,7 @@ from kopa.eval.task import Task, task_set  # noqa: E402
 from kopa.rl.advantages import group_advantages  # noqa: E402
 from kopa.rl.episodes import STORE  # noqa: E402
 from kopa.rl.export import verl_record, write_verl  # noqa: E402
+from kopa.rl.tool_formats import FAMILIES  # noqa: E402
 from kopa.rl.verl_config import render, tool_config  # noqa: E402
 from tests.fakes.chatml_tokenizer import chatml_tokenizer  # noqa: E402
 
@@ -319,11 +320,20 @@ def test_exported_dataset_loads_with_verls_rl_dataset(tmp_path, bench, monkeypat
         assert truth["task_id"] == task.id and truth["state_hash"] == targets[task.id].state_hash
 
 
+def _phase_b_folder(root: Path) -> Path:
+    """A task set folder as `kopa edge filter` writes one (tasks/*.yaml, targets/*.json): KOPA-Bench's law
+    tasks stand in for a synthesized dataset."""
+    for part, name in (("tasks", "law.yaml"), ("targets", "law.json")):
+        (root / part).mkdir(parents=True)
+        (root / part / name).write_bytes((ROOT / "benchmark" / part / name).read_bytes())
+    return root
+
+
 def _launch_overrides(tmp_path: Path) -> list[str]:
     """The overrides benchmark/rl/grpo_kopa.sh passes to verl's trainer, as bash expands them (kopa's
     exports run for real; `python3` is a function that prints its arguments)."""
     stub = 'python3(){ printf "%s\\n" "$@"; }; export -f python3; bash benchmark/rl/grpo_kopa.sh'
-    env = {**os.environ, "OUT": str(tmp_path / "launch")}
+    env = {**os.environ, "OUT": str(tmp_path / "launch"), "TASKS": str(_phase_b_folder(tmp_path / "synth"))}
     done = subprocess.run(["bash", "-c", stub], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
     args = done.stdout.splitlines()
     start = args.index("verl.trainer.main_ppo") + 1
@@ -343,10 +353,62 @@ def test_launch_script_composes_with_verls_hydra_config(tmp_path):
     assert config.actor_rollout_ref.rollout.multi_turn.enable is True
     assert config.reward.custom_reward_function.path == "pkg://kopa.rl.reward"
     tools = load_all_tools(config.actor_rollout_ref.rollout.multi_turn.tool_config_path, None)
-    assert len(tools) == len({n for t in task_set().tasks() for n in t.available_tools})
+    assert len(tools) == len({n for t in task_set().tasks() for n in t.available_tools})  # law's are among them
     assert Path(config.data.train_files).exists() and Path(config.data.val_files).exists()
+    assert config.trainer.val_before_train is True and config.trainer.test_freq > 0  # KOPA-Bench, validated
+    assert config.actor_rollout_ref.rollout.multi_turn.format == "qwen3_coder"  # the default model's parser
     multi_turn = config.actor_rollout_ref.rollout.multi_turn
     assert multi_turn.max_parallel_calls > 1
     assert multi_turn.max_tool_response_length > tools[0].max_tool_chars  # kopa cuts first, to whole records
     with pytest.raises(Exception, match="no_such_key"):  # the check can fail: a key verl does not know
         _compose([*overrides, "actor_rollout_ref.rollout.no_such_key=1"])
+
+
+# One tool call, 라이트론's DART lookup, as each family documents its calls (its chat template / model card):
+# written here by hand, independently of kopa.rl.tool_formats' table, so the test checks the table's parser
+# against the format, not the table against itself.
+CALL = {"name": "find_dart_corp_code", "arguments": {"corp_name": "라이트론"}}
+_ARGS = json.dumps(CALL["arguments"], ensure_ascii=False)
+WRITTEN = {
+    "Qwen3.5": "<tool_call>\n<function=find_dart_corp_code>\n<parameter=corp_name>\n라이트론\n</parameter>\n"
+               "</function>\n</tool_call>",
+    "Qwen3": f'<tool_call>\n{{"name": "find_dart_corp_code", "arguments": {_ARGS}}}\n</tool_call>',
+    "gpt-oss": "<|start|>assistant<|channel|>commentary to=functions.find_dart_corp_code <|constrain|>json"
+               f"<|message|>{_ARGS}<|call|>",
+    "GLM-4.5 and later": "<tool_call>find_dart_corp_code\n<arg_key>corp_name</arg_key>\n<arg_value>라이트론"
+                         "</arg_value>\n</tool_call>",
+    "Seed-OSS": "<seed:tool_call>\n<function=find_dart_corp_code>\n<parameter=corp_name>라이트론</parameter>\n"
+                "</function>\n</seed:tool_call>",
+    "MiniMax-M2": '<minimax:tool_call>\n<invoke name="find_dart_corp_code">\n<parameter name="corp_name">라이트론'
+                  "</parameter>\n</invoke>\n</minimax:tool_call>",
+    "Kimi-K2": "<|tool_calls_section_begin|><|tool_call_begin|>functions.find_dart_corp_code:0"
+               f"<|tool_call_argument_begin|>{_ARGS}<|tool_call_end|><|tool_calls_section_end|>",
+    "DeepSeek-V4": '<｜DSML｜tool_calls>\n<｜DSML｜invoke name="find_dart_corp_code">\n<｜DSML｜parameter '
+                   'name="corp_name" string="true">라이트론</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>',
+    "Gemma 4": '<|tool_call>call:find_dart_corp_code{corp_name:<|"|>라이트론<|"|>}<tool_call|>',
+}
+WRITTEN["Qwen3-Coder"] = WRITTEN["Qwen3.5"]
+WRITTEN["Qwen2.5"] = WRITTEN["QwQ"] = WRITTEN["Qwen3"]
+
+
+def _parsed(parser: str, text: str) -> list[dict[str, Any]]:
+    from verl.experimental.agent_loop.tool_parser import ToolParser
+    from verl.tools.schemas import OpenAIFunctionToolSchema
+
+    from kopa.catalog.loader import load_catalog
+
+    tokenizer = chatml_tokenizer()
+    tools = [OpenAIFunctionToolSchema.model_validate(load_catalog()[CALL["name"]].openai_schema())]
+    ids = tokenizer.encode(text, add_special_tokens=False)
+    _, calls = asyncio.run(ToolParser.get_tool_parser(parser, tokenizer).extract_tool_calls(ids, tools))
+    return [{"name": c.name, "arguments": json.loads(c.arguments)} for c in calls]
+
+
+@pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.name)
+def test_verls_parser_for_each_family_reads_a_call_in_its_documented_format(family):
+    assert _parsed(family.parser, WRITTEN[family.name]) == [CALL], (family.name, family.parser)
+
+
+def test_the_wrong_parser_reads_no_call():
+    """What the launch did before: Qwen3.5's XML calls through verl's hermes parser — nothing to execute."""
+    assert _parsed("hermes", WRITTEN["Qwen3.5"]) == []

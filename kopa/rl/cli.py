@@ -199,9 +199,10 @@ def export_cmd(fmt: str, tasks_path: str | None, only: str, rollouts_dir: str | 
                    "(e.g. replay:DIR); nothing is called now.")
 @click.option("--with-kopa-bench", is_flag=True,
               help="Add KOPA-Bench's tools to those of --tasks (KOPA-Bench as the validation set).")
-@click.option("--max-tool-chars", type=at_least(200), default=4000, show_default=True,
-              help="A longer tool result keeps its leading records (valid JSON, with a note); set verl's "
-                   "multi_turn.max_tool_response_length above it.")
+@click.option("--max-tool-chars", type=at_least(200), default=24_000, show_default=True,
+              help="A longer tool result keeps its leading records (valid JSON, with a note) — the cut `kopa bench "
+                   "run` makes by default, so a trained model reads results as it is evaluated on them; set "
+                   "verl's multi_turn.max_tool_response_length above it.")
 @out_option("The YAML to write (default runs/rl-export/kopa_tools.yaml).", file=True)
 def verl_config_cmd(tasks_paths: tuple[str, ...], only: str, training_backend: str, with_kopa_bench: bool,
                     max_tool_chars: int, out: str | None) -> None:
@@ -229,3 +230,27 @@ def verl_config_cmd(tasks_paths: tuple[str, ...], only: str, training_backend: s
     path = Path(out or "runs/rl-export/kopa_tools.yaml")
     write_atomic(path, render(config).encode())
     click.echo(f"{path}: {len(config['tools'])} tools for {len(tasks)} tasks")
+
+
+@rl.command("tool-format", short_help="verl's tool-call parser for a model (multi_turn.format).")
+@click.argument("model", required=False)
+@click.option("--list", "list_families", is_flag=True, help="Print every known model family, its parser and what "
+                                                          "its tool calls look like.")
+def tool_format_cmd(model: str | None, list_families: bool) -> None:
+    """Print the verl parser (actor_rollout_ref.rollout.multi_turn.format) that reads the tool calls MODEL
+    writes: a parser that does not match the model reads no call, and every rollout ends at its first turn.
+    A model of no known family is refused in one line (exit 2).
+
+    \b
+      kopa rl tool-format Qwen/Qwen3.5-4B          # qwen3_coder
+      kopa rl tool-format --list
+    """
+    from kopa.rl.tool_formats import FAMILIES, tool_call_format
+
+    if list_families:
+        for family in FAMILIES:
+            click.echo(f"{family.name:<18} {family.parser:<12} {family.writes}")
+        return
+    if model is None:
+        raise click.UsageError("name a MODEL (a hub id or a local path), or --list")
+    click.echo(tool_call_format(model))

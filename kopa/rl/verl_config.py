@@ -20,6 +20,7 @@ import yaml
 from kopa.catalog.loader import load_catalog
 from kopa.errors import UserError
 from kopa.eval.task import Task
+from kopa.tools.render import MAX_TOOL_CHARS  # the cut evaluation makes: one setting for both
 
 TOOL_CLASS = "kopa.rl.verl.KopaTool"
 SCALAR_TYPES = frozenset({"string", "integer", "number", "boolean"})
@@ -73,7 +74,6 @@ def used_tools(tasks: list[Task]) -> list[str]:
     return names
 
 
-MAX_TOOL_CHARS = 4000  # kopa cuts a longer result to whole records; keep verl's max_tool_response_length above it
 
 
 def tool_config(tasks: list[Task], *, backend: str, task_set: str | None,
