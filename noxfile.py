@@ -45,6 +45,7 @@ CLIENT_LIBRARIES = (
     "PublicDataReader==1.1.1.post2",
     "neispy==5.0.2",
     "pykrx-openapi==0.1.1",
+    "datasets==5.2.0",  # reads kopa's APIGen rows as it reads xlam-function-calling-60k (tests/clients/test_xlam_datasets.py)
 )
 
 

@@ -4,6 +4,7 @@ retried and never counted, the feedback loop, relevance data, resume and budget.
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 
@@ -78,18 +79,24 @@ def test_the_table_counts_what_verdicts_jsonl_says(run):
     assert f"| **template** | {table['verified']} |" in report and "DeepSeek-V2-Chat" in report
 
 
-def test_verified_jsonl_is_the_xlam_shape_with_provenance(run):
+def test_verified_jsonl_is_the_published_xlam_shape_with_notes_beside_it(run):
     out, _ = run
     verdicts = _lines(out / "verdicts.jsonl")
     rows = _lines(out / "verified.jsonl")
-    assert [r["id"] for r in rows] == [v["id"] for v in verdicts if v["passed"]]
-    for r in rows:
-        assert {"id", "query", "tools", "answers", "provenance", "verdicts"} <= set(r)
-        names = {t["name"] for t in r["tools"]}
-        assert all(a["name"] in names and isinstance(a["arguments"], dict) for a in r["answers"])
-        assert all(set(t) == {"name", "description", "parameters"} for t in r["tools"])
-        assert r["provenance"]["backend"] == "sim" and len(r["provenance"]["results"]) == len(r["answers"])
-        assert r["verdicts"]["format"] == r["verdicts"]["execution"] == "pass"
+    notes = _lines(out / "verified.notes.jsonl")
+    assert [r["id"] for r in rows] == [n["id"] for n in notes] == list(range(1, len(rows) + 1))
+    assert [n["record"] for n in notes] == [v["id"] for v in verdicts if v["passed"]]
+    for r, n in zip(rows, notes, strict=True):
+        assert list(r) == ["id", "query", "answers", "tools"]  # the published row, key for key
+        tools, answers = json.loads(r["tools"]), json.loads(r["answers"])
+        names = {t["name"] for t in tools}
+        assert all(a["name"] in names and isinstance(a["arguments"], dict) for a in answers)
+        assert all(set(t) == {"name", "description", "parameters"} for t in tools)
+        for doc in (d for t in tools for d in t["parameters"].values()):
+            assert doc["type"] in ("str", "int", "float", "bool") or doc["type"].endswith(", optional")
+            assert ("default" in doc) == doc["type"].endswith(", optional")  # an optional one says so twice
+        assert n["provenance"]["backend"] == "sim" and len(n["provenance"]["results"]) == len(answers)
+        assert n["verdicts"]["format"] == n["verdicts"]["execution"] == "pass"
 
 
 def test_each_style_has_its_shape(run):
@@ -305,16 +312,17 @@ def test_relevance_samples_remove_what_the_answer_needs(run):
     out, items = run
     verified = sum(i.verdict.passed for i in items)
     rows = _lines(out / "relevance.jsonl")
-    assert len(rows) == round(verified * SHARE) and rows
+    notes = _lines(out / "relevance.notes.jsonl")
+    assert len(rows) == len(notes) == round(verified * SHARE) and rows
     by_id = {i.record.id: i.record for i in items if i.record is not None}
-    for r in rows:
-        source = by_id[r["provenance"]["source"]]
-        assert r["answers"] == [] and r["provenance"]["relevance"] in ("no_call", "refusal")
-        if r["provenance"]["construction"] == "drop_tool":
-            assert r["provenance"]["removed"] not in {t["name"] for t in r["tools"]}
+    for r, n in zip(rows, notes, strict=True):
+        source = by_id[n["provenance"]["source"]]
+        assert r["answers"] == "[]" and n["provenance"]["relevance"] in ("no_call", "refusal")
+        if n["provenance"]["construction"] == "drop_tool":
+            assert n["provenance"]["removed"] not in {t["name"] for t in json.loads(r["tools"])}
             assert r["query"] == source.query
         else:
-            value = r["provenance"]["removed"].split("=", 1)[1]
+            value = n["provenance"]["removed"].split("=", 1)[1]
             assert value in source.query and value not in r["query"]
 
 
@@ -323,7 +331,8 @@ def test_an_interrupted_run_resumes_to_the_same_bytes(run, tmp_path):
     _generate(tmp_path, stop_after_chunks=1)
     assert len(read_items(tmp_path)) == 25
     _generate(tmp_path)
-    for name in ("verdicts.jsonl", "verified.jsonl", "relevance.jsonl", "stats.json", "values.json"):
+    for name in ("verdicts.jsonl", "verified.jsonl", "verified.notes.jsonl", "relevance.jsonl", "stats.json",
+                 "values.json"):
         assert (tmp_path / name).read_bytes() == (out / name).read_bytes(), name
     with pytest.raises(ApigenError, match="seed"):
         _generate(tmp_path, seed=1)

@@ -34,7 +34,8 @@ def test_verify_runs_all_three_stages_on_the_hand_written_file(tmp_path):
     assert table["verified"] == 100 - len(expected)
     assert "| **file:xlam_kopa_100.jsonl** |" in result.output
     verified = _lines(out / "verified.jsonl")
-    assert len(verified) == table["verified"] and all(isinstance(r["tools"], list) for r in verified)
+    assert len(verified) == table["verified"] and all(isinstance(r["tools"], str) for r in verified)
+    assert [str(r["id"]) for r in verified] == [v["id"] for v in verdicts if v["passed"]]  # the input's own ids
 
 
 def test_verify_resumes_and_refuses_another_input(tmp_path):

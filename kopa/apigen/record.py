@@ -1,14 +1,21 @@
-"""The unified format of xlam-function-calling-60k: `id`, `query`, `tools`, `answers` per record.
+"""The unified format of xlam-function-calling-60k: `id`, `query`, `answers`, `tools` per record.
 
-Input is read leniently, as third-party files write it: `tools` and `answers` either lists or JSON text
-(the published dataset stores both as strings), a parameter's type as `"str"`, `"str, optional"`,
-`"List[int]"` or JSON-schema names, required either explicit (`"required": true`, the seed's example)
-or implied (no `optional` in the type and no `default`). Output always has one shape: the seed's example
-(lists, JSON-schema type names, explicit `required`), plus kopa's `style` and `provenance`.
+Output is the published file's row, exactly (`xlam_row`): an integer `id`, the `query`, and `answers` and
+`tools` as JSON text; a parameter is `{"description", "type"}` with the type as the file writes it (`str`,
+`int`, `float`, `bool`, `List`, `dict`), and an optional one says `", optional"` in its type and carries a
+`default` (the documented one, else ""), as the file's optional parameters do — readers take a parameter
+without either for required. `parse_xlam_row` reads that shape and nothing else (a test reads published rows
+and kopa's through it). kopa's own notes on a record (style, provenance, verdicts) go beside, never in it.
+
+Input to `kopa apigen verify` is read leniently, as third-party files write it: `tools` and `answers` either
+lists or JSON text, a parameter's type as `"str"`, `"str, optional"`, `"List[int]"` or JSON-schema names,
+required either explicit (`"required": true`, the seed's example) or implied (no `optional` in the type and
+no `default`).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -27,6 +34,10 @@ _TYPE_NAMES = {
     "dict": "object", "object": "object", "map": "object",
 }
 _CATALOG_TYPE = {"string": "string", "integer": "integer", "number": "number", "boolean": "boolean"}
+# JSON-schema name → the type the published file writes
+_XLAM_TYPE = {"string": "str", "integer": "int", "number": "float", "boolean": "bool", "array": "List",
+              "object": "dict"}
+XLAM_KEYS = ("id", "query", "answers", "tools")  # a published row's keys, in its order
 
 
 class _Model(BaseModel):
@@ -63,14 +74,48 @@ class XRecord(_Model):
     style: str | None = None
     provenance: dict[str, Any] = Field(default_factory=dict)
 
-    def line(self, extra: dict[str, Any] | None = None) -> bytes:
-        body: dict[str, Any] = {"id": self.id, "query": self.query, "tools": [tool_json(t) for t in self.tools],
-                                "answers": [{"name": c.name, "arguments": c.arguments} for c in self.answers]}
-        if self.style is not None:
-            body["style"] = self.style
-        body["provenance"] = self.provenance
-        body.update(extra or {})
-        return orjson.dumps(body) + b"\n"
+
+def xlam_tool(tool: XTool) -> dict[str, Any]:
+    params: dict[str, Any] = {}
+    for name, p in tool.parameters.items():
+        kind = _XLAM_TYPE.get(p.type or "string", "str")
+        doc: dict[str, Any] = {"description": p.description, "type": kind if p.required else f"{kind}, optional"}
+        if not p.required:
+            doc["default"] = "" if p.default is None else p.default
+        params[name] = doc
+    return {"name": tool.name, "description": tool.description, "parameters": params}
+
+
+def xlam_row(record: XRecord, row_id: int) -> dict[str, Any]:
+    """The record as a row of xlam-function-calling-60k."""
+    answers = [{"name": c.name, "arguments": c.arguments} for c in record.answers]
+    return {"id": row_id, "query": record.query, "answers": json.dumps(answers, ensure_ascii=False),
+            "tools": json.dumps([xlam_tool(t) for t in record.tools], ensure_ascii=False)}
+
+
+def parse_xlam_row(raw: Any) -> XRecord:
+    """A row of the published shape, strictly: exactly its four keys, an integer id, text query, `answers`
+    and `tools` as JSON text of lists, every parameter with a text description and a text type (a RecordError
+    names what differs)."""
+    if not isinstance(raw, dict) or set(raw) != set(XLAM_KEYS):
+        keys = sorted(raw) if isinstance(raw, dict) else type(raw).__name__
+        raise RecordError(f"not an xlam row: keys {keys}, expected {list(XLAM_KEYS)}")
+    if not isinstance(raw["id"], int) or isinstance(raw["id"], bool):
+        raise RecordError(f"id is {type(raw['id']).__name__}, not an integer")
+    for key in ("query", "answers", "tools"):
+        if not isinstance(raw[key], str):
+            raise RecordError(f"{key} is {type(raw[key]).__name__}, not text")
+    answers = json.loads(raw["answers"])
+    tools = json.loads(raw["tools"])
+    if not isinstance(answers, list) or not isinstance(tools, list):
+        raise RecordError("answers and tools must be JSON lists")
+    for tool in tools:
+        for name, doc in (tool.get("parameters") or {}).items():
+            if not (isinstance(doc, dict) and isinstance(doc.get("description"), str)
+                    and isinstance(doc.get("type"), str)):
+                raise RecordError(f"{tool.get('name')}.{name}: a parameter is {{description, type[, default]}}")
+    return XRecord(id=str(raw["id"]), query=raw["query"], tools=parse_tools(tools),
+                   answers=[XCall(name=a["name"], arguments=a.get("arguments") or {}) for a in answers])
 
 
 def normalise_type(text: Any) -> tuple[str | None, bool]:
@@ -85,6 +130,8 @@ def normalise_type(text: Any) -> tuple[str | None, bool]:
 
 
 def tool_json(tool: XTool) -> dict[str, Any]:
+    """A tool as the seed's example shows one (JSON-schema type names, explicit `required`): the shape a chat
+    generator is prompted with."""
     params: dict[str, Any] = {}
     for name, p in tool.parameters.items():
         doc: dict[str, Any] = {"type": p.type or "string", "description": p.description, "required": p.required}

@@ -13,8 +13,12 @@ verify DIR:
 both:
   verdicts.jsonl     one line per sample / input record, in order: id, passed, stage, reason (+ counted,
                      detail, criteria)
-  verified.jsonl     the passed records in the xlam shape, with provenance and their verdicts per stage
-  relevance.jsonl    relevance-detection samples made from the verified ones
+  verified.jsonl     the passed records as rows of xlam-function-calling-60k (id, query, answers, tools; exactly
+                     the published shape: kopa.apigen.record.xlam_row)
+  verified.notes.jsonl  line by line beside it: the row's id, kopa's record id, style, provenance (the results
+                     each call returned) and its verdicts per stage
+  relevance.jsonl    relevance-detection samples made from the verified ones (xlam rows; relevance.notes.jsonl
+                     beside them)
   report.md, stats.json, plots/stages.png
 """
 
@@ -29,7 +33,7 @@ import orjson
 from pydantic import BaseModel, ConfigDict
 
 from kopa.apigen.generator import Generator
-from kopa.apigen.record import XRecord, catalog_tool, parse_tools
+from kopa.apigen.record import XRecord, catalog_tool, parse_xlam_row, xlam_row
 from kopa.apigen.relevance import relevance_samples
 from kopa.apigen.report import render_report, stage_table, style_of, write_plots
 from kopa.apigen.sampler import APISampler, ExampleSampler, PromptSampler, draw_style
@@ -272,7 +276,7 @@ def finish(out: Path, items: list[Item], catalog: Catalog, seed: int, about: dic
     write_atomic(out / "verdicts.jsonl", b"".join(orjson.dumps(i.verdict.model_dump(
         include={"id", "passed", "stage", "reason", "counted", "detail", "retried_calls", "criteria"})) + b"\n" for i in items))
     verified = [i for i in items if i.verdict.passed and i.record is not None]
-    write_atomic(out / "verified.jsonl", b"".join(_verified_line(i, about) for i in verified))
+    _write_rows(out, "verified", [_noted(i, about) for i in verified])
     required = {t.name: {p.name for p in t.spec.params if p.required} for t in catalog}
     for i in verified:
         assert i.record is not None
@@ -280,7 +284,7 @@ def finish(out: Path, items: list[Item], catalog: Catalog, seed: int, about: dic
             required.setdefault(tool.name, {k for k, p in tool.parameters.items() if p.required})
     relevance = relevance_samples([i.record for i in verified if i.record is not None and i.record.answers], seed,
                                   required)
-    write_atomic(out / "relevance.jsonl", b"".join(r.line() for r in relevance))
+    _write_rows(out, "relevance", [(r, {}) for r in relevance])
     table = stage_table(items)
     stats = {"table": table, "relevance": len(relevance), "about": about,
              "calls": about.get("probe_calls", 0) + sum(i.calls for i in items),
@@ -297,25 +301,45 @@ def _count(values) -> dict[str, int]:
     return dict(sorted(out.items()))
 
 
-def _verified_line(item: Item, about: dict[str, Any]) -> bytes:
+def _noted(item: Item, about: dict[str, Any]) -> tuple[XRecord, dict[str, Any]]:
+    """A verified record with its provenance (what each call returned) and its verdicts per stage."""
     assert item.record is not None
     stages = {"format": "pass", "execution": "pass", "semantic": item.verdict.criteria or "pass"}
     results = [{"name": o.name, "records": o.records, "total_count": o.total_count, "digest": o.digest,
                 "attempts": o.attempts} for o in item.outcomes]
     provenance = {**item.record.provenance, "generator": about["generator"], "checker": about["checker"],
                   "backend": about["backend"], "results": results}
-    record = item.record.model_copy(update={"provenance": provenance})
-    return record.line({"verdicts": stages})
+    return item.record.model_copy(update={"provenance": provenance}), {"verdicts": stages}
+
+
+def _write_rows(out: Path, name: str, records: list[tuple[XRecord, dict[str, Any]]]) -> None:
+    """NAME.jsonl, rows of the published xlam shape, and NAME.notes.jsonl beside it, line by line: what kopa
+    knows of each row and the shape has no place for. A row keeps its record's id where every id is an integer
+    (a verified input file's own); generated records, named `apigen-SEED-INDEX`, are numbered 1…n."""
+    own = [r.id for r, _ in records]
+    keep = all(i.isdecimal() for i in own) and len(set(own)) == len(own)
+    ids = [int(i) for i in own] if keep else list(range(1, len(records) + 1))
+    rows, notes = [], []
+    for row_id, (record, extra) in zip(ids, records, strict=True):
+        rows.append(orjson.dumps(xlam_row(record, row_id)) + b"\n")
+        notes.append(orjson.dumps({"id": row_id, "record": record.id, "style": record.style,
+                                   "provenance": record.provenance, **extra}) + b"\n")
+    write_atomic(out / f"{name}.jsonl", b"".join(rows))
+    write_atomic(out / f"{name}.notes.jsonl", b"".join(notes))
 
 
 def read_verified(out: Path) -> list[XRecord]:
+    """The verified records of a run folder: its xlam rows, with kopa's notes on each (kopa's record id,
+    style, provenance) from verified.notes.jsonl."""
     path = out / "verified.jsonl"
     if not path.exists():
         raise ApigenError(f"{out}: no verified.jsonl (run `kopa apigen generate` or `kopa apigen verify` first)")
-    return read_lines(path, _verified_record, what="a verified record (id, query, tools, answers)", error=ApigenError)
+    rows = read_lines(path, lambda line: parse_xlam_row(orjson.loads(line)), what="a row of xlam-function-calling-60k (id, query, answers, tools)",
+                      error=ApigenError)
+    notes = read_lines(out / "verified.notes.jsonl", orjson.loads, what="a verified row's notes", error=ApigenError)
+    if [n.get("id") for n in notes] != [int(r.id) for r in rows]:
+        raise ApigenError(f"{out}: verified.notes.jsonl does not follow verified.jsonl row by row")
+    return [row.model_copy(update={"id": note["record"], "style": note.get("style"),
+                                   "provenance": note.get("provenance") or {}}) for row, note in zip(rows, notes, strict=True)]
 
 
-def _verified_record(line: bytes) -> XRecord:
-    raw = orjson.loads(line)
-    return XRecord(id=raw["id"], query=raw["query"], tools=parse_tools(raw["tools"]), answers=raw["answers"],
-                   style=raw.get("style"), provenance=raw.get("provenance", {}))

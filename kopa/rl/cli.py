@@ -142,14 +142,23 @@ def _print_stats(stats) -> None:
 @click.option("--only", default="", help="Comma-separated task ids or domains (--format verl; default: all).")
 @click.option("--from", "rollouts_dir", type=click.Path(file_okay=False, exists=True), metavar="DIR",
               help="A `kopa rl rollouts` folder (--format sft): per task its first rollout with reward 1.")
+@click.option("--held-out-platforms", default="", metavar="P,Q",
+              help="--format verl of a training set: leave out its tasks that call these platforms' tools, and "
+                   "write KOPA-Bench's tasks that need only them as OUT.heldout.parquet (the paper's held-out "
+                   "study: seoul,dart,krx, 31 tasks).")
 @out_option("The file to write (default runs/rl-export/kopa.parquet or sft.jsonl).", file=True)
 @click.option("--show", is_flag=True, help="Print the first record.")
-def export_cmd(fmt: str, tasks_path: str | None, only: str, rollouts_dir: str | None, out: str | None,
-               show: bool) -> None:
-    """Write what a trainer reads.
+def export_cmd(fmt: str, tasks_path: str | None, only: str, rollouts_dir: str | None, held_out_platforms: str,
+               out: str | None, show: bool) -> None:
+    """Write what a trainer reads. A training set (--format verl --tasks DIR) is audited against KOPA-Bench,
+    the validation set, beside the export: OUT.contamination.md and .json (benchmark queries it repeats
+    verbatim or nearly, and the tool-universe overlap).
 
     \b
-      kopa rl export --format verl -o runs/rl/kopa_bench.parquet
+      kopa rl export --format verl -o runs/rl/val.parquet                       # KOPA-Bench
+      kopa rl export --format verl --tasks runs/synth -o runs/rl/train.parquet  # Phase B, audited
+      kopa rl export --format verl --tasks runs/synth-heldout --held-out-platforms seoul,dart,krx \\
+                     -o runs/rl/train.parquet
       kopa rl export --format sft --from runs/rl-rollouts -o runs/rl/sft.jsonl
     """
     import json
@@ -162,8 +171,13 @@ def export_cmd(fmt: str, tasks_path: str | None, only: str, rollouts_dir: str | 
 
         if rollouts_dir:
             raise click.UsageError("--from is for --format sft; --format verl reads --tasks")
+        held_out = _only(held_out_platforms)
+        if held_out and tasks_path is None:
+            raise click.UsageError("--held-out-platforms splits a training set: name it with --tasks DIR")
         tasks, targets = select(RolloutConfig(task_set=tasks_path, only=_only(only)))
         path = Path(out or "runs/rl-export/kopa.parquet")
+        if tasks_path is not None:
+            tasks = _held_out_split(path, tasks, held_out)
         records = export.write_verl(path, tasks, targets, tasks_path)
         click.echo(f"{path}: {len(records)} tasks (verl RL dataset)")
     else:
@@ -188,6 +202,45 @@ def export_cmd(fmt: str, tasks_path: str | None, only: str, rollouts_dir: str | 
         click.echo(f"{path}: {len(records)} verified trajectories (chat JSONL)")
     if show:
         click.echo(json.dumps(records[0], ensure_ascii=False, indent=2))
+
+
+def _held_out_split(path, tasks: list, held_out: list[str]) -> list:
+    """The training tasks that call none of `held_out`'s tools; KOPA-Bench's tasks that need only those
+    written beside `path` (.heldout.parquet), and the training set's audit against KOPA-Bench
+    (.contamination.md / .json)."""
+    import orjson
+
+    from kopa.catalog.loader import load_catalog
+    from kopa.eval.contamination import audit, audit_table, data_tools, held_out_subset
+    from kopa.eval.task import task_set
+    from kopa.fileio import write_atomic
+    from kopa.rl import export
+
+    catalog = load_catalog()
+    bench = task_set(None)
+    if held_out:
+        unknown = sorted(set(held_out) - set(catalog.platforms))
+        if unknown:
+            raise click.BadParameter(f"unknown platform(s) {unknown}; one of {', '.join(catalog.platforms)}",
+                                     param_hint="'--held-out-platforms'")
+        kept = [t for t in tasks if not {catalog[n].platform for n in data_tools([t], catalog)} & set(held_out)]
+        subset = held_out_subset(bench.tasks(), held_out, catalog)
+        heldout_path = path.with_suffix(".heldout.parquet")
+        export.write_verl(heldout_path, subset, bench.targets(), None)
+        click.echo(f"{heldout_path}: {len(subset)} KOPA-Bench tasks that need only {', '.join(held_out)} "
+                   f"(paper: 31); {len(tasks) - len(kept)} training tasks calling them left out")
+        tasks = kept
+    found = audit(tasks, bench.tasks(), catalog)
+    stem = path.with_suffix("")
+    write_atomic(stem.with_name(stem.name + ".contamination.json"),
+                 orjson.dumps(found, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS))
+    text = [f"# {path.name} against KOPA-Bench", "", f"{len(tasks)} training tasks; KOPA-Bench "
+            f"({len(bench.tasks())} tasks) is the validation set.", "", *audit_table(found), ""]
+    write_atomic(stem.with_name(stem.name + ".contamination.md"), "\n".join(text).encode())
+    click.echo(f"contamination: {found['verbatim']}/{found['bench_tasks']} benchmark queries repeated verbatim, "
+               f"{found['near_verbatim']} nearly; tool-universe overlap {100 * found['bench_covered']:.1f}% "
+               f"→ {stem.name}.contamination.md")
+    return tasks
 
 
 @rl.command("verl-config", short_help="verl's tool config YAML for the tools task sets use.")

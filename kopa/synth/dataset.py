@@ -40,13 +40,14 @@ from kopa.backends.world import WorldStamp, world_stamp, write_stamp
 from kopa.catalog.loader import load_catalog
 from kopa.edge.graph import ToolGraph
 from kopa.errors import UserError
+from kopa.eval.contamination import audit, audit_table
 from kopa.eval.task import load_tasks
 from kopa.executor import LocalExecutor
 from kopa.fileio import RunFolder, read_json, read_lines, sql_literal, write_atomic, writes_run
 from kopa.plots import pyplot
 from kopa.synth.audit import mix, query_audit
 from kopa.synth.audit import render as render_audit
-from kopa.synth.filters import Drop, Repeats, _norm, filter_candidates
+from kopa.synth.filters import Drop, Repeats, filter_candidates
 from kopa.synth.junction import PHI
 from kopa.synth.query import QueryWriter, TemplateWriter
 from kopa.synth.synthesize import SHAPE_TRIES, synthesize
@@ -379,19 +380,9 @@ def filter_run(out: Path, progress: Callable[[str, int, int], None] | None = Non
 
 
 def contamination(kept: list[Candidate]) -> dict:
-    """The held-out audit against KOPA-Bench (paper: 0/145 verbatim queries, 62.2% tool-universe overlap):
-    benchmark queries that a synthesized query repeats (equal or contained after normalisation), and the
-    share of the benchmark's data tools that the dataset's tasks use (and the converse)."""
-    bench = load_tasks()
-    synthesized = [_norm(c.task.query) for c in kept]
-    leaked = sorted(t.id for t in bench if any(_norm(t.query) and _norm(t.query) in q for q in synthesized))
-    catalog = load_catalog()
-    bench_tools = {n for t in bench for n in t.available_tools if catalog[n].family != "session"}
-    used = {s.call for c in kept for s in _steps(c) if s.call and catalog[s.call].family != "session"}
-    return {"bench_tasks": len(bench), "verbatim": len(leaked), "verbatim_ids": leaked[:20],
-            "bench_tools": len(bench_tools), "dataset_tools": len(used),
-            "bench_covered": len(bench_tools & used) / (len(bench_tools) or 1),
-            "dataset_in_bench": len(bench_tools & used) / (len(used) or 1)}
+    """The held-out audit against KOPA-Bench (kopa.eval.contamination; paper: 0/145 verbatim queries, 62.2%
+    tool-universe overlap)."""
+    return audit([c.task for c in kept], load_tasks(), load_catalog())
 
 
 def _steps(c: Candidate):
@@ -638,10 +629,6 @@ def render_report(name: str, candidates: list[Candidate], kept: list[Candidate],
                   f"{notes['judges_decorative_agree_with_exact']}/{notes['exact_decorative']} (decorative); "
                   f"{notes['judge_abstentions']} votes abstained (no readable verdict).", ""]
     if audit is not None:
-        lines += ["## Contamination audit against KOPA-Bench", "", "| check | here | paper |", "|---|---:|---:|",
-                  f"| benchmark queries repeated verbatim | {audit['verbatim']}/{audit['bench_tasks']} | 0/145 |",
-                  f"| tool-universe overlap (benchmark data tools the dataset uses) | "
-                  f"{100 * audit['bench_covered']:.1f}% of {audit['bench_tools']} | 62.2% |",
-                  f"| dataset tools that KOPA-Bench offers | {100 * audit['dataset_in_bench']:.1f}% of "
-                  f"{audit['dataset_tools']} | — |", "", "Plots: plots/type_mix.png, plots/cardinality.png.", ""]
+        lines += ["## Contamination audit against KOPA-Bench", "", *audit_table(audit), "",
+                  "Plots: plots/type_mix.png, plots/cardinality.png.", ""]
     return "\n".join(lines)

@@ -29,7 +29,6 @@ with every call's records shuffled (`order_dependent`): an answer that changes w
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +38,7 @@ from pydantic import BaseModel, ConfigDict
 
 from kopa.backends.base import Backend
 from kopa.catalog.loader import Catalog
+from kopa.eval.contamination import query_form
 from kopa.eval.environment import Environment
 from kopa.eval.golden import GoldenError, GoldenExecutor
 from kopa.eval.lint import LintResult, lint_task, mentions
@@ -86,11 +86,6 @@ def _key(key: AnswerKey | None) -> tuple:
     return (key.display, key.exact, tuple(sorted(key.items)) if key.items is not None else None)
 
 
-def _norm(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text).casefold()
-    return re.sub(r"[\W_]+", " ", text).strip()
-
-
 # ---------------------------------------------------------------------------------------- Stage 1
 
 def realtime_tools(candidate: Candidate, catalog: Catalog) -> list[str]:
@@ -131,7 +126,7 @@ def repeat_keys(c: Candidate) -> tuple[tuple, str]:
     with the same answer (two pivots that pass the same records), or the same query (normalized)."""
     later = tuple(sorted(orjson.dumps([call.tool, call.arguments], option=orjson.OPT_SORT_KEYS)
                          for call in c.target.calls if call.turn > 1))
-    return (tuple(s.call for s in c.task.golden), later, _key(c.target.key)), _norm(c.task.query)
+    return (tuple(s.call for s in c.task.golden), later, _key(c.target.key)), query_form(c.task.query)
 
 
 def redundant(candidates: list[Candidate]) -> dict[int, str]:

@@ -42,14 +42,15 @@ expect() {
 
 run kopa --help
 run kopa --version
-for group in tools sim "sim drift" "sim faults" record bench edge "edge graph" rl apigen compare; do
+for group in tools sim "sim drift" "sim faults" record bench edge "edge graph" rl mcp apigen compare; do
     # shellcheck disable=SC2086  # the group's words are separate arguments
     run kopa $group --help
 done
 for command in call demo "record diff" "record scan" "sim build" "sim stats" "sim serve" "bench targets" \
                "bench lint" "bench stats" "bench run" "bench baselines" "bench show" "bench score" \
                "bench score-answer" "edge graph build" "edge graph show" "edge graph export" "sim drift show" \
-               "sim faults show" "tools list" "tools show" "rl rollouts" "rl export" "rl verl-config"; do
+               "sim faults show" "tools list" "tools show" "rl rollouts" "rl export" "rl verl-config" \
+               "rl tool-format" "mcp serve"; do
     # shellcheck disable=SC2086
     run kopa $command --help
 done
@@ -133,6 +134,10 @@ expect 'zero-variance groups'
 run kopa rl export --format verl --out "$work/rl/kopa.parquet"
 run kopa rl export --format sft --from "$work/rl" --out "$work/rl/sft.jsonl"
 run kopa rl verl-config --out "$work/rl/kopa_tools.yaml"
+run kopa rl tool-format Qwen/Qwen3.5-4B
+expect '^qwen3_coder$'
+run kopa mcp serve --task finance-001 --list-tools
+expect '^reset_episode$'
 
 run kopa apigen generate --n 10 --platforms krx,kdic --out "$work/apigen"
 expect 'verified of 10'
