@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-import threading
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 import anyio
 import httpx
 import pytest
-import uvicorn
 from mcp import Client
 from mcp_types import CallToolResult, ListToolsResult
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
@@ -20,31 +14,13 @@ from kopa.cli_mcp import serve
 from kopa.mcp.client import MCPConnection, tool_result
 from kopa.mcp.episodes import EPISODE_META_KEY
 from kopa.mcp.listing import EPISODE_TOOLS, GET_EPISODE_STATE, RESET_EPISODE
-from kopa.mcp.server import KopaMCPServer, http_app
+from kopa.mcp.server import KopaMCPServer, http_in_thread
 from kopa.tools.runtime import ToolRuntime
-
-
-@contextmanager
-def _served(mcp_server: KopaMCPServer) -> Iterator[str]:
-    server = uvicorn.Server(uvicorn.Config(http_app(mcp_server, "127.0.0.1"), host="127.0.0.1", port=0,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert server.started
-    port = server.servers[0].sockets[0].getsockname()[1]
-    try:
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        server.should_exit = True
-        thread.join(10)
 
 
 @pytest.fixture(scope="module")
 def url(backend):
-    with _served(KopaMCPServer(backend, ["dart", "krx"])) as served:
+    with http_in_thread(KopaMCPServer(backend, ["dart", "krx"])) as served:
         yield served
 
 
@@ -60,7 +36,7 @@ def test_the_sdks_http_client_lists_the_whole_catalog_and_calls_a_tool(backend):
             return pages, await client.call_tool("find_dart_corp_code", {"corp_name": "라이트론"})
 
     catalog = load_catalog()
-    with _served(KopaMCPServer(backend)) as served:
+    with http_in_thread(KopaMCPServer(backend)) as served:
         pages, found = anyio.run(go, served)
     names = [tool.name for page in pages for tool in page.tools]
     assert len(pages) > 1 and len(names) == len(set(names)) == len(catalog) + len(EPISODE_TOOLS)

@@ -17,18 +17,15 @@ import shlex
 import statistics
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from functools import partial
 
-import uvicorn
 from _common import isolated_cache, report
 
 from kopa.backends import open_backend
 from kopa.mcp.client import MCPConnection, parse_target
-from kopa.mcp.server import KopaMCPServer, http_app
+from kopa.mcp.server import KopaMCPServer, http_in_thread
 from kopa.tools.runtime import ToolRuntime
 
 CALLS = {
@@ -92,22 +89,6 @@ def _initialize(connect: Callable[[], MCPConnection]) -> float:
         return time.perf_counter() - started
 
 
-@contextmanager
-def _http(server: KopaMCPServer) -> Iterator[str]:
-    """`server` over Streamable HTTP on a free loopback port, as `kopa mcp serve --transport http` serves."""
-    running = uvicorn.Server(uvicorn.Config(http_app(server, "127.0.0.1"), host="127.0.0.1", port=0,
-                                            log_level="warning"))
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    while not running.started:
-        time.sleep(0.01)
-    try:
-        yield f"http://127.0.0.1:{running.servers[0].sockets[0].getsockname()[1]}/mcp"
-    finally:
-        running.should_exit = True
-        thread.join(10)
-
-
 def _ms(seconds: float) -> str:
     return f"{seconds * 1000:,.0f} ms"
 
@@ -140,7 +121,7 @@ def main() -> None:
         catalog_size = _list_tools(everything)
         catalog_list = _timed(lambda: _list_tools(everything), 5)
 
-    with _http(KopaMCPServer(backend)) as url:
+    with http_in_thread(KopaMCPServer(backend)) as url:
         http_cold = _initialize(lambda: MCPConnection(url))
         http_warm = statistics.median(_initialize(lambda: MCPConnection(url)) for _ in range(args.sessions))
         with MCPConnection(url) as http:

@@ -76,11 +76,13 @@ def parse_int(spec: str, key: str, value: str, *, minimum: int | None = None) ->
     return number
 
 
-def parse_date(spec: str, key: str, value: str) -> dt.date:
+def parse_date(spec: str, key: str, value: str, *, given: str | None = None) -> dt.date:
+    """`value` as a date; else the error names where it was given (`given`, default `key=value`)."""
     try:
         return dt.date.fromisoformat(value)
     except ValueError:
-        raise fail(spec, f"{key}={value!r} is not a date (YYYY-MM-DD, e.g. {key}=2026-01-30)") from None
+        where = given or f"{key}={value!r}"
+        raise fail(spec, f"{where} is not a date (YYYY-MM-DD, e.g. {key}=2026-01-30)") from None
 
 
 @dataclass

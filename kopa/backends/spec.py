@@ -130,13 +130,6 @@ def _base_url(spec: str, url: str, where: str) -> str:
     return url
 
 
-def _env_date(spec: str, var: str, value: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(value)
-    except ValueError:
-        raise fail(spec, f"the environment variable {var}={value!r} is not a date (YYYY-MM-DD)") from None
-
-
 def _open_sim(spec: str, rest: str, *, strict_keys: bool, world: World | None = None) -> Backend:
     options = parse_options(spec, "sim", rest, SIM_OPTIONS)
     config = sim_config(options, spec)
@@ -161,7 +154,8 @@ def _open_live(spec: str, rest: str) -> Backend:
         redirect = None
     where = f"live via {redirect}" if redirect else "live"
     if env_today := os.environ.get("KOPA_TODAY"):
-        today: dt.date | None = _env_date(spec, "KOPA_TODAY", env_today)
+        today: dt.date | None = parse_date(spec, "KOPA_TODAY", env_today,
+                                          given=f"the environment variable KOPA_TODAY={env_today!r}")
     else:
         served = _served_today(redirect) if redirect else None
         today = dt.date.fromisoformat(served) if served else None

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+import threading
+import time
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any, Final
 
 import anyio
@@ -233,6 +235,27 @@ def http_app(server: KopaMCPServer, host: str):
     server.shared = True
     server.server.add_request_handler("server/discover", types.RequestParams, server._discover_sessions)
     return server.server.streamable_http_app(host=host)
+
+
+@contextmanager
+def http_in_thread(server: KopaMCPServer, host: str = "127.0.0.1") -> Iterator[str]:
+    """`server` over Streamable HTTP on a free port of `host`, in a thread of this process, while the block
+    runs; yields its URL (tests and benchmark/perf/mcp_latency.py use it)."""
+    import uvicorn  # one transport's machinery per server, as in serve_stdio
+
+    running = uvicorn.Server(uvicorn.Config(http_app(server, host), host=host, port=0, log_level="warning"))
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not running.started and thread.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    if not running.started:
+        raise RuntimeError(f"the MCP HTTP server did not start on {host}")
+    try:
+        yield f"http://{host}:{running.servers[0].sockets[0].getsockname()[1]}/mcp"
+    finally:
+        running.should_exit = True
+        thread.join(10)
 
 
 def serve_http(server: KopaMCPServer, host: str, port: int) -> None:
