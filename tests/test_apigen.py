@@ -319,11 +319,17 @@ def test_relevance_samples_remove_what_the_answer_needs(run):
         source = by_id[n["provenance"]["source"]]
         assert r["answers"] == "[]" and n["provenance"]["relevance"] in ("no_call", "refusal")
         if n["provenance"]["construction"] == "drop_tool":
-            assert n["provenance"]["removed"] not in {t["name"] for t in json.loads(r["tools"])}
+            # no tool the source's answer called is left: none of what is offered serves any part of it
+            offered = {t["name"] for t in json.loads(r["tools"])}
+            assert not offered & {a.name for a in source.answers} and offered
+            assert set(n["provenance"]["removed"].split(",")) == {a.name for a in source.answers}
             assert r["query"] == source.query
         else:
             value = n["provenance"]["removed"].split("=", 1)[1]
             assert value in source.query and value not in r["query"]
+            # the value's phrase is cut to its label: the sentence keeps its words, never "기준일자가 인"
+            said = next(m for m in source.provenance["mentions"] if str(m["value"]) == value)
+            assert r["query"] == source.query.replace(f"{said['label']} {said['value']}", said["label"])
 
 
 def test_an_interrupted_run_resumes_to_the_same_bytes(run, tmp_path):
@@ -351,3 +357,21 @@ def test_the_budget_stops_generation(run, tmp_path):
     (tmp_path / "small" / "values.json").write_bytes((out / "values.json").read_bytes())
     with pytest.raises(ApigenError, match="whole budget"):
         _generate(tmp_path / "small", budget=probe)
+
+
+def test_a_value_is_removed_only_where_its_phrase_was_recorded():
+    """"종목코드 005930의 …" loses its value and keeps a sentence; a bare value in running text is not cut
+    out (it left "기준일자가 인 …"): no value-removed sample is made from it."""
+    from kopa.apigen.record import XCall
+    from kopa.apigen.relevance import _drop_value
+    from kopa.rng import stream
+
+    call = XCall(name="get_stock_price_trend", arguments={"srtnCd": "005930", "basDt": "20260130"})
+    said = {"call": 0, "param": "srtnCd", "label": "종목코드", "value": "005930"}
+    record = XRecord(id="r", query="종목코드 005930의 기준일자가 20260130인 시세를 알려 주세요.", tools=[],
+                     answers=[call], provenance={"mentions": [said]})
+    required = {"get_stock_price_trend": {"srtnCd", "basDt"}}
+    made = [_drop_value(record, stream(0, "t", str(i)), required) for i in range(8)]
+    assert {m.query for m in made if m is not None} == {"종목코드의 기준일자가 20260130인 시세를 알려 주세요."}
+    bare = record.model_copy(update={"provenance": {"mentions": []}})
+    assert all(_drop_value(bare, stream(0, "t", str(i)), required) is None for i in range(8))

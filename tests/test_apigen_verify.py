@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import orjson
+import pytest
 from click.testing import CliRunner
 
 from kopa.cli import main
@@ -87,3 +88,26 @@ def test_the_commands_have_help_and_one_line_errors():
         assert result.exit_code == 0 and option in result.output
     result = runner.invoke(main, ["apigen", "generate", "--checker", "openai"])
     assert result.exit_code != 0 and "--checker openai and --role checker=MODEL[@URL] go together" in result.output
+
+
+@pytest.mark.parametrize(("style", "calls", "passes"), [
+    ("simple", 1, True), ("simple", 2, False),
+    ("multiple", 1, True), ("multiple", 2, False),  # one call, among the library's tools
+    ("parallel", 2, True), ("parallel", 1, False),  # a one-call answer to a parallel prompt
+    ("parallel_multiple", 2, True), ("parallel_multiple", 1, False),
+])
+def test_a_samples_style_is_checked_against_its_calls(style, calls, passes):
+    from kopa.apigen.record import XParam, XTool
+    from kopa.apigen.verify import format_check
+
+    lookup = XTool(name="find_dart_corp_code", parameters={"corp_name": XParam(type="string", required=True)})
+    overview = XTool(name="get_dart_company_overview", parameters={"corp_code": XParam(type="string", required=True)})
+    library = [lookup] if style in ("simple", "parallel") else [lookup, overview]
+    answers = [{"name": "find_dart_corp_code", "arguments": {"corp_name": name}} for name in ("라이트론", "삼한전자")]
+    if style == "parallel_multiple":
+        answers[1] = {"name": "get_dart_company_overview", "arguments": {"corp_code": "00104083"}}
+    raw = {"query": "q", "answers": answers[:calls]}
+    record, verdict = format_check(raw, library, record_id="x", style=style)
+    assert (record is not None) == passes
+    if not passes:
+        assert verdict is not None and (verdict.stage, verdict.reason) == ("format", "style_mismatch")

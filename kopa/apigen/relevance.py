@@ -1,7 +1,11 @@
-"""Relevance-detection data (seed: 8,000 of 60,000 samples): from verified samples, (1) remove a tool the
-answer needs from the offered tools, or (2) remove a required parameter's source — its value — from the
+"""Relevance-detection data (seed: 8,000 of 60,000 samples): from verified samples, (1) remove the tools
+the answer calls from the offered tools, or (2) remove a required parameter's source — its value — from the
 query; the target becomes no call (`answers: []`), labelled `no_call` or `refusal` (the model should ask
 for the missing value rather than guess it).
+
+A label must be true: `no_call` only when no tool the answer used is left (removing one of two called tools
+would leave a tool that serves part of the query), and a value is removed only where the generator recorded
+the phrase that states it (label and value), so the query stays a sentence ("기준일자가 인 …" is not one).
 
 Scaled to the run: the seed's 8,000 / 60,000 of the verified samples, half of each construction where
 both apply. Each sample draws from its own stream (seed, id), so the set does not depend on order.
@@ -17,15 +21,14 @@ from kopa.rng import stream
 SHARE = 8_000 / 60_000
 
 
-def _without_value(query: str, record: XRecord, call: int, param: str, value: str) -> str | None:
-    """The query with the value's phrase (the generator's mention, else the value itself) taken out."""
+def _without_value(query: str, record: XRecord, call: int, param: str) -> str | None:
+    """The query with the value's phrase (the generator's mention: "label value") cut to its label; None
+    where no mention was recorded — cutting a bare value out of running text leaves a broken sentence."""
     for m in record.provenance.get("mentions", []):
         if m.get("call") == call and m.get("param") == param:
             phrase = f"{m['label']} {m['value']}"
             if phrase in query:
                 return re.sub(r"\s{2,}", " ", query.replace(phrase, m["label"]))
-    if value and value in query:
-        return re.sub(r"\s{2,}", " ", query.replace(value, ""))
     return None
 
 
@@ -40,21 +43,23 @@ def relevance_samples(verified: list[XRecord], seed: int, required: dict[str, se
         kind = "drop_tool" if k % 2 == 0 else "drop_value"
         made = _drop_value(record, rng, required) if kind == "drop_value" else None
         if made is None:
-            made = _drop_tool(record, rng)
+            made = _drop_tool(record)
         if made is not None:
             out.append(made)
     return out
 
 
-def _drop_tool(record: XRecord, rng) -> XRecord | None:
-    needed = sorted({c.name for c in record.answers})
-    gone = needed[int(rng.integers(len(needed)))]
-    tools = [t for t in record.tools if t.name != gone]
+def _drop_tool(record: XRecord) -> XRecord | None:
+    """Every tool the answer calls taken away (one of two would leave a tool that serves part of the query,
+    and `no_call` would be false); None when nothing is left to offer."""
+    gone = sorted({c.name for c in record.answers})
+    tools = [t for t in record.tools if t.name not in gone]
     if not tools:
         return None  # nothing left to offer: a sample with no tools teaches nothing about relevance
     return record.model_copy(update={
         "id": f"{record.id}-rel-tool", "tools": tools, "answers": [], "style": "relevance",
-        "provenance": {**_base(record), "relevance": "no_call", "construction": "drop_tool", "removed": gone}})
+        "provenance": {**_base(record), "relevance": "no_call", "construction": "drop_tool",
+                       "removed": ",".join(gone)}})
 
 
 def _drop_value(record: XRecord, rng, required: dict[str, set[str]]) -> XRecord | None:
@@ -62,7 +67,7 @@ def _drop_value(record: XRecord, rng, required: dict[str, set[str]]) -> XRecord 
                if k in required.get(c.name, set())]
     for j in rng.permutation(len(options)) if options else []:
         i, param, value = options[int(j)]
-        query = _without_value(record.query, record, i, param, value)
+        query = _without_value(record.query, record, i, param)
         if query is not None and value not in query:
             return record.model_copy(update={
                 "id": f"{record.id}-rel-value", "query": query, "answers": [], "style": "relevance",

@@ -214,7 +214,7 @@ def _one_sample(index: int, seed: int, apis: APISampler, examples: ExampleSample
     prompt = prompts.sample(style, tools, shots, rng)
     made = generator.generate(prompt, tools, shots, rng)
     library = [catalog_tool(t) for t in tools]
-    record, failed = format_check(made.raw, library, record_id=record_id)
+    record, failed = format_check(made.raw, library, record_id=record_id, style=style)
     if record is None:
         assert failed is not None
         return Item(index=index, verdict=failed, raw=made.raw, prompt=prompt.model_dump())

@@ -104,10 +104,26 @@ def _type_ok(param: XParam, value: Any) -> bool:
     return True
 
 
-def format_check(raw: Any, library: list[XTool], *, record_id: str, allow_empty: bool = False
-                 ) -> tuple[XRecord | None, Verdict | None]:
+def style_mismatch(style: str, library: list[XTool], calls: list[XCall]) -> str | None:
+    """Why `calls` are not a sample of `style` (None: they are): simple is one call; multiple one call among
+    two or more tools; parallel two or more calls of one tool; parallel_multiple calls of two or more tools."""
+    called = {c.name for c in calls}
+    if style == "simple" and len(calls) != 1:
+        return f"a simple sample makes one call, not {len(calls)}"
+    if style == "multiple" and (len(calls) != 1 or len(library) < 2):
+        return f"a multiple sample makes one call among 2+ tools, not {len(calls)} among {len(library)}"
+    if style == "parallel" and (len(calls) < 2 or len(called) != 1):
+        return f"a parallel sample makes 2+ calls of one tool, not {len(calls)} of {len(called)}"
+    if style == "parallel_multiple" and len(called) < 2:
+        return f"a parallel_multiple sample calls 2+ tools, not {len(called)}"
+    return None
+
+
+def format_check(raw: Any, library: list[XTool], *, record_id: str, allow_empty: bool = False,
+                 style: str | None = None) -> tuple[XRecord | None, Verdict | None]:
     """(the parsed record, None) or (None, the failing verdict). `raw` is text (a generator's output) or a
-    parsed JSON value (a line of a third-party file); `library` is the sampled tools."""
+    parsed JSON value (a line of a third-party file); `library` is the sampled tools; with `style`, the calls
+    must have its shape (`style_mismatch`) — a one-call answer to a parallel prompt is no parallel sample."""
     def fail(reason: str, detail: str) -> tuple[None, Verdict]:
         return None, Verdict(id=record_id, passed=False, stage="format", reason=reason, detail=detail[:300])
 
@@ -157,6 +173,9 @@ def format_check(raw: Any, library: list[XTool], *, record_id: str, allow_empty:
             if not _type_ok(param, value):
                 return fail("wrong_type", f"answers[{i}]: {name}={value!r} is not a {param.type}")
         calls.append(XCall(name=call["name"], arguments=args))
+    why = style_mismatch(style, library, calls) if style is not None else None
+    if why is not None:
+        return fail("style_mismatch", why)
     return XRecord(id=record_id, query=raw["query"], tools=library, answers=calls), None
 
 
@@ -171,7 +190,8 @@ def read_record(raw: Any, line: int) -> tuple[XRecord | None, Verdict | None]:
     except RecordError as exc:
         return None, Verdict(id=record_id, passed=False, stage="format", reason="bad_tools", detail=str(exc))
     relevance = bool((raw.get("provenance") or {}).get("relevance"))
-    record, verdict = format_check(raw, library, record_id=record_id, allow_empty=relevance)
+    style = raw.get("style") if isinstance(raw.get("style"), str) else None  # a line that states one is held to it
+    record, verdict = format_check(raw, library, record_id=record_id, allow_empty=relevance, style=style)
     if record is not None:
         record = record.model_copy(update={"style": raw.get("style"), "provenance": raw.get("provenance") or {}})
     return record, verdict
