@@ -334,12 +334,13 @@ def read_verified(out: Path) -> list[XRecord]:
     path = out / "verified.jsonl"
     if not path.exists():
         raise ApigenError(f"{out}: no verified.jsonl (run `kopa apigen generate` or `kopa apigen verify` first)")
-    rows = read_lines(path, lambda line: parse_xlam_row(orjson.loads(line)), what="a row of xlam-function-calling-60k (id, query, answers, tools)",
-                      error=ApigenError)
+    rows = read_lines(path, lambda line: parse_xlam_row(orjson.loads(line)), error=ApigenError,
+                      what="a row of xlam-function-calling-60k (id, query, answers, tools)")
     notes = read_lines(out / "verified.notes.jsonl", orjson.loads, what="a verified row's notes", error=ApigenError)
     if [n.get("id") for n in notes] != [int(r.id) for r in rows]:
         raise ApigenError(f"{out}: verified.notes.jsonl does not follow verified.jsonl row by row")
     return [row.model_copy(update={"id": note["record"], "style": note.get("style"),
-                                   "provenance": note.get("provenance") or {}}) for row, note in zip(rows, notes, strict=True)]
+                                   "provenance": note.get("provenance") or {}})
+            for row, note in zip(rows, notes, strict=True)]
 
 

@@ -38,12 +38,18 @@ def data_tools(tasks: Iterable[Task], catalog: Catalog) -> set[str]:
             if s.call and catalog[s.call].family != "session"}
 
 
+def platforms_of(task: Task, catalog: Catalog) -> set[str]:
+    """The platforms whose data tools the task's golden trajectory calls."""
+    return {catalog[n].platform for n in data_tools([task], catalog)}
+
+
 def audit(train: Sequence[Task], bench: Sequence[Task], catalog: Catalog) -> dict[str, Any]:
     """Benchmark queries a training query repeats (contains, after `query_form`) or nearly repeats, and how
     the two sets' data tools overlap: `bench_covered` is the share of the benchmark's data tools the training
     tasks call (the paper's tool-universe overlap), `dataset_in_bench` the converse."""
     forms = [query_form(t.query) for t in train]
-    verbatim = sorted(b.id for b in bench if query_form(b.query) and any(query_form(b.query) in f for f in forms))
+    asked = {b.id: query_form(b.query) for b in bench}
+    verbatim = sorted(i for i, form in asked.items() if form and any(form in f for f in forms))
     grams = [_grams(t.query) for t in train]
     near: list[tuple[str, float]] = []
     for b in bench:
@@ -64,12 +70,7 @@ def held_out_subset(bench: Sequence[Task], platforms: Iterable[str], catalog: Ca
     """The benchmark tasks whose golden trajectories call data tools of `platforms` only: what a model that
     never trained on those platforms is evaluated on."""
     held = frozenset(platforms)
-    chosen = []
-    for task in bench:
-        used = {catalog[n].platform for n in data_tools([task], catalog)}
-        if used and used <= held:
-            chosen.append(task)
-    return chosen
+    return [task for task in bench if (used := platforms_of(task, catalog)) and used <= held]
 
 
 def audit_table(found: dict[str, Any]) -> list[str]:

@@ -176,8 +176,16 @@ def export_cmd(fmt: str, tasks_path: str | None, only: str, rollouts_dir: str | 
             raise click.UsageError("--held-out-platforms splits a training set: name it with --tasks DIR")
         tasks, targets = select(RolloutConfig(task_set=tasks_path, only=_only(only)))
         path = Path(out or "runs/rl-export/kopa.parquet")
-        if tasks_path is not None:
-            tasks = _held_out_split(path, tasks, held_out)
+        if tasks_path is not None:  # a training set: audited against KOPA-Bench, split by platform if asked
+            kept, found, subset = export.write_training_split(path, tasks, held_out)
+            if held_out:
+                click.echo(f"{path.with_suffix('.heldout.parquet')}: {subset} KOPA-Bench tasks that need only "
+                           f"{', '.join(held_out)} (paper: 31); {len(tasks) - len(kept)} training tasks calling "
+                           "them left out")
+            tasks = kept
+            click.echo(f"contamination: {found['verbatim']}/{found['bench_tasks']} benchmark queries repeated "
+                       f"verbatim, {found['near_verbatim']} nearly; tool-universe overlap "
+                       f"{100 * found['bench_covered']:.1f}% → {path.with_suffix('').name}.contamination.md")
         records = export.write_verl(path, tasks, targets, tasks_path)
         click.echo(f"{path}: {len(records)} tasks (verl RL dataset)")
     else:
@@ -202,45 +210,6 @@ def export_cmd(fmt: str, tasks_path: str | None, only: str, rollouts_dir: str | 
         click.echo(f"{path}: {len(records)} verified trajectories (chat JSONL)")
     if show:
         click.echo(json.dumps(records[0], ensure_ascii=False, indent=2))
-
-
-def _held_out_split(path, tasks: list, held_out: list[str]) -> list:
-    """The training tasks that call none of `held_out`'s tools; KOPA-Bench's tasks that need only those
-    written beside `path` (.heldout.parquet), and the training set's audit against KOPA-Bench
-    (.contamination.md / .json)."""
-    import orjson
-
-    from kopa.catalog.loader import load_catalog
-    from kopa.eval.contamination import audit, audit_table, data_tools, held_out_subset
-    from kopa.eval.task import task_set
-    from kopa.fileio import write_atomic
-    from kopa.rl import export
-
-    catalog = load_catalog()
-    bench = task_set(None)
-    if held_out:
-        unknown = sorted(set(held_out) - set(catalog.platforms))
-        if unknown:
-            raise click.BadParameter(f"unknown platform(s) {unknown}; one of {', '.join(catalog.platforms)}",
-                                     param_hint="'--held-out-platforms'")
-        kept = [t for t in tasks if not {catalog[n].platform for n in data_tools([t], catalog)} & set(held_out)]
-        subset = held_out_subset(bench.tasks(), held_out, catalog)
-        heldout_path = path.with_suffix(".heldout.parquet")
-        export.write_verl(heldout_path, subset, bench.targets(), None)
-        click.echo(f"{heldout_path}: {len(subset)} KOPA-Bench tasks that need only {', '.join(held_out)} "
-                   f"(paper: 31); {len(tasks) - len(kept)} training tasks calling them left out")
-        tasks = kept
-    found = audit(tasks, bench.tasks(), catalog)
-    stem = path.with_suffix("")
-    write_atomic(stem.with_name(stem.name + ".contamination.json"),
-                 orjson.dumps(found, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS))
-    text = [f"# {path.name} against KOPA-Bench", "", f"{len(tasks)} training tasks; KOPA-Bench "
-            f"({len(bench.tasks())} tasks) is the validation set.", "", *audit_table(found), ""]
-    write_atomic(stem.with_name(stem.name + ".contamination.md"), "\n".join(text).encode())
-    click.echo(f"contamination: {found['verbatim']}/{found['bench_tasks']} benchmark queries repeated verbatim, "
-               f"{found['near_verbatim']} nearly; tool-universe overlap {100 * found['bench_covered']:.1f}% "
-               f"→ {stem.name}.contamination.md")
-    return tasks
 
 
 @rl.command("verl-config", short_help="verl's tool config YAML for the tools task sets use.")

@@ -23,8 +23,9 @@ import orjson
 
 from kopa.catalog.loader import load_catalog
 from kopa.errors import UserError
+from kopa.eval.contamination import audit, audit_table, held_out_subset, platforms_of
 from kopa.eval.policies.prompt import initial_messages
-from kopa.eval.task import Target, Task
+from kopa.eval.task import Target, Task, task_set
 from kopa.fileio import sql_literal, write_atomic
 
 AGENT_NAME = "tool_agent"
@@ -106,3 +107,28 @@ def write_sft(path: Path, records: list[dict[str, Any]]) -> None:
     if not records:
         raise ExportError("no verified trajectory (reward 1) to export")
     write_atomic(path, b"".join(orjson.dumps(r) + b"\n" for r in records))
+
+
+def write_training_split(path: Path, tasks: list[Task], held_out: list[str]
+                         ) -> tuple[list[Task], dict[str, Any], int]:
+    """For a training set to be exported at `path`: (its tasks that call none of `held_out`'s platforms, the
+    audit against KOPA-Bench, how many KOPA-Bench tasks need only those platforms). Beside `path` go the audit
+    (.contamination.json / .md) and, with `held_out`, that subset (.heldout.parquet: the held-out evaluation
+    set)."""
+    catalog = load_catalog()
+    bench = task_set(None)
+    unknown = sorted(set(held_out) - set(catalog.platforms))
+    if unknown:
+        raise ExportError(f"--held-out-platforms: unknown platform(s) {unknown}; one of {', '.join(catalog.platforms)}")
+    kept = [t for t in tasks if not platforms_of(t, catalog) & set(held_out)]
+    subset = held_out_subset(bench.tasks(), held_out, catalog) if held_out else []
+    if held_out:
+        write_verl(path.with_suffix(".heldout.parquet"), subset, bench.targets(), None)
+    found = audit(kept, bench.tasks(), catalog)
+    stem = path.with_suffix("")
+    write_atomic(stem.with_name(stem.name + ".contamination.json"),
+                 orjson.dumps(found, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS))
+    text = [f"# {path.name} against KOPA-Bench", "", f"{len(kept)} training tasks; KOPA-Bench "
+            f"({len(bench.tasks())} tasks) is the validation set.", "", *audit_table(found), ""]
+    write_atomic(stem.with_name(stem.name + ".contamination.md"), "\n".join(text).encode())
+    return kept, found, len(subset)
