@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -25,6 +26,7 @@ from kopa.apigen.sampler import Prompt, cached_values, entity_params, varying_pa
 from kopa.apigen.values import ValueCache
 from kopa.catalog.models import ParamSpec, Tool
 from kopa.catalog.view import param_view
+from kopa.edge.fill import Given, Guess, OneOf, Source, first_value
 from kopa.edge.plan import date_form, dated_value
 from kopa.llm.client import ChatModel
 from kopa.synth.frames import josa
@@ -53,6 +55,11 @@ class Generator(Protocol):
 
 # ------------------------------------------------------------------------------------------ offline
 
+def _typed(p: ParamSpec, value: Any) -> Any:
+    """A cached value as the parameter's type: an integer parameter gets a number, not its digits."""
+    return int(value) if p.type == "integer" and str(value).lstrip("-").isdigit() else value
+
+
 SCENARIOS = ("다음 주 회의 자료를 준비하고 있습니다.", "보고서에 넣을 내용을 확인하려고 합니다.",
              "고객 문의에 답하려고 합니다.", "업무 참고용으로 필요합니다.")
 
@@ -68,20 +75,16 @@ class TemplateGenerator:
     # ------------------------------------------------------------ arguments
 
     def _value(self, tool: Tool, p: ParamSpec, rng: np.random.Generator) -> Any:
-        if p.enum:
-            return p.enum[int(rng.integers(len(p.enum)))]
-        dated = dated_value(param_view(p), self.day)  # a date as the docs show it, not a format identifier
-        if dated is not None:
-            return dated
-        guessed = self.cache.values.get(p.name) or []
-        if guessed and rng.random() < self.guess_rate:  # a value seen elsewhere under this name, unchecked
-            value = guessed[int(rng.integers(len(guessed)))]
-            return int(value) if p.type == "integer" and value.lstrip("-").isdigit() else value
-        seen = cached_values(p, self.cache, tool.name)
-        if seen:
-            value = seen[int(rng.integers(len(seen)))]
-            return int(value) if p.type == "integer" and value.lstrip("-").isdigit() else value
-        return p.default
+        return first_value(self._sources(tool, p), rng)
+
+    def _sources(self, tool: Tool, p: ParamSpec) -> Iterator[Source]:
+        """APIGen's precedence: a value seen under the name anywhere is guessed unchecked at `guess_rate`
+        (the checkers are what is studied), before the values that fit and the documented default."""
+        yield OneOf(p.enum or ())
+        yield Given(dated_value(param_view(p), self.day))  # a date as the docs show it, not a format identifier
+        yield Guess([_typed(p, v) for v in self.cache.values.get(p.name) or ()], self.guess_rate)
+        yield OneOf([_typed(p, v) for v in cached_values(p, self.cache, tool.name)])
+        yield Given(p.default)
 
     def _arguments(self, tool: Tool, rng: np.random.Generator, fixed: ParamSpec | None = None) -> dict[str, Any]:
         """Required entity parameters; with none, one optional filter from the cache (a specific ask)."""
@@ -104,7 +107,7 @@ class TemplateGenerator:
         pool = list(p.enum or []) or cached_values(p, self.cache, tool.name)
         count = min(len(pool), 2 + int(rng.integers(2)))
         picked = [pool[int(i)] for i in rng.permutation(len(pool))[:count]]
-        return [int(v) if p.type == "integer" and str(v).lstrip("-").isdigit() else v for v in picked]
+        return [_typed(p, v) for v in picked]
 
     # ------------------------------------------------------------ wording
 

@@ -27,7 +27,7 @@ local processes this process is one of the workers: it runs the first batch itse
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,6 +40,7 @@ from kopa.catalog.loader import Catalog, load_catalog
 from kopa.catalog.models import Tool
 from kopa.catalog.view import ParamView, ToolViews
 from kopa.edge.config import EdgeConfig
+from kopa.edge.fill import Given, OneOf, Source, first_value
 from kopa.edge.graph import Edge, ToolGraph
 from kopa.edge.plan import dated_value, is_generic
 from kopa.executor import Executor
@@ -117,19 +118,15 @@ class ArgumentFiller:
         return args
 
     def _value(self, p: ParamView, cache: dict[str, list[str]], rng: np.random.Generator) -> Any:
-        if p.enum:
-            return p.enum[int(rng.integers(len(p.enum)))]
-        if p.default is not None:
-            return p.default
-        dated = dated_value(p, self.today)
-        if dated is not None:
-            return dated
-        seen = cache.get(p.name) or []
-        if seen:
-            return seen[int(rng.integers(len(seen)))]
-        if p.type == "integer":
-            return 1
-        return None
+        return first_value(self._sources(p, cache), rng)
+
+    def _sources(self, p: ParamView, cache: dict[str, list[str]]) -> Iterator[Source]:
+        """Phase A's precedence: any value its cache saw may open a probe (a wrong one is evidence)."""
+        yield OneOf(p.enum or ())
+        yield Given(p.default)
+        yield Given(dated_value(p, self.today))
+        yield OneOf(cache.get(p.name) or ())
+        yield Given(1 if p.type == "integer" else None)
 
 
 def classify(result: ToolResult, upstream_bound: bool, config: EdgeConfig) -> tuple[str, str | None, float, float]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import re
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
@@ -29,6 +30,7 @@ from kopa.backends.base import Backend
 from kopa.catalog.loader import Catalog
 from kopa.catalog.models import FieldSpec, ParamSpec, Tool
 from kopa.catalog.view import field_view, param_view
+from kopa.edge.fill import Given, OneOf, Source, first_value
 from kopa.edge.graph import Edge, ToolGraph
 from kopa.edge.plan import date_form, dated_value, is_generic
 from kopa.eval.environment import Environment
@@ -282,19 +284,15 @@ def param_value(param: ParamSpec, cache: dict[str, list[str]], today: str, rng: 
     the documented default, a date from 'today', a name of the same parameter from the validated cache C;
     None when there is none — a code from C is no value a person states, the chain must look it up. Cached
     values in `avoid` (what earlier steps returned) are not used either: the chain hands those on."""
-    day = today.replace("-", "")
-    stated = _stated_enum(param)
-    if stated:
-        return stated[int(rng.integers(len(stated)))]
-    if param.default is not None:
-        return param.default
-    dated = dated_value(param_view(param), day)  # a date as the docs show it, not a format identifier
-    if dated is not None:
-        return dated
-    seen = [v for v in cached_values(param, cache) if v not in avoid and value_phrase(param, v) is not None]
-    if seen:
-        return seen[int(rng.integers(len(seen)))]
-    return None
+    return first_value(_stated_sources(param, cache, today.replace("-", ""), avoid), rng)
+
+
+def _stated_sources(param: ParamSpec, cache: dict[str, list[str]], day: str, avoid: frozenset[str]) -> Iterator[Source]:
+    """Phase B's precedence: only what a person states (a cached code is looked up by the chain)."""
+    yield OneOf(_stated_enum(param))
+    yield Given(param.default)
+    yield Given(dated_value(param_view(param), day))  # a date as the docs show it, not a format identifier
+    yield OneOf([v for v in cached_values(param, cache) if v not in avoid and value_phrase(param, v) is not None])
 
 
 def cached_values(param: ParamSpec, cache: dict[str, list[str]]) -> list[str]:
