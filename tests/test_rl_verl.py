@@ -4,7 +4,8 @@
   call, continuous-token prompt building) executes kopa tools over the simulator, and the episode state
   lives under the rollout's request id across the calls of one rollout;
 - verl's reward manager calls kopa's compute_score as it does in training: 1.0 for the golden answer,
-  0.0 for a wrong one, on RESPONSE and ENVIRONMENT tasks;
+  0.0 for a wrong one, on RESPONSE and ENVIRONMENT tasks; kopa's agent loop (the one exported rows name)
+  gives each rollout that same score itself, and verl's worker keeps it;
 - verl's GRPO advantage function agrees with kopa's to 1e-6 on the rewards of real rollout groups;
 - the exported dataset loads with verl's RLHFDataset; the tool config with verl's tool registry;
 - the launch script's overrides compose with verl's Hydra config and pass verl's own validation.
@@ -106,22 +107,25 @@ def golden_turns(task: Task, target, *, answer: str | None = None, skip: str | N
     return [*out, answer + "<|im_end|>"]
 
 
-def run_loop(setup, task: Task, target, turns: list[str]):
-    """One rollout through verl's ToolAgentLoop; its output and the requests the server saw."""
-    from verl.experimental.agent_loop.agent_loop import DictConfigWrap, ToolListWrap
-    from verl.experimental.agent_loop.tool_agent_loop import ToolAgentLoop
+def run_loop(setup, task: Task, target, turns: list[str], agent_name: str | None = None):
+    """One rollout through the agent loop the exported row names (or `agent_name`), found in verl's registry
+    and built as verl's AgentLoopWorker builds it; its output, the requests the server saw, the row."""
+    import hydra
+    from verl.experimental.agent_loop.agent_loop import DictConfigWrap, ToolListWrap, _agent_loop_registry
     from verl.utils.dataset.rl_dataset import RLHFDataset
 
     record = verl_record(task, target, 0, None)
     server = ScriptedServer(setup["tokenizer"], turns)
+    row = {key: value for key, value in record.items() if key != "agent_name"}  # the sample's fields, as verl passes them
 
     async def go():
-        loop = ToolAgentLoop(trainer_config=DictConfigWrap(setup["config"]), server_manager=server,
-                             tokenizer=setup["tokenizer"], processor=None, dataset_cls=RLHFDataset,
-                             data_config=DictConfigWrap(setup["config"].data), tools=ToolListWrap(setup["tools"]),
-                             hf_model_type="qwen2")
+        loop = hydra.utils.instantiate(config=_agent_loop_registry[agent_name or record["agent_name"]],
+                                       trainer_config=DictConfigWrap(setup["config"]), server_manager=server,
+                                       tokenizer=setup["tokenizer"], processor=None, dataset_cls=RLHFDataset,
+                                       data_config=DictConfigWrap(setup["config"].data),
+                                       tools=ToolListWrap(setup["tools"]), hf_model_type="qwen2")
         return await loop.run(sampling_params={}, raw_prompt=record["prompt"],
-                              tools_kwargs=record["extra_info"]["tools_kwargs"], extra_info=record["extra_info"])
+                              tools_kwargs=record["extra_info"]["tools_kwargs"], **row)
 
     return asyncio.run(go()), server, record
 
@@ -255,6 +259,51 @@ def test_reward_is_one_for_the_golden_answer_and_zero_for_a_wrong_one(verl_setup
         assert scored["reward_score"] == 0.0 and scored["reward_extra_info"]["environment"] == 0.0
 
 
+@pytest.mark.parametrize("task_id", TASKS)
+def test_kopas_agent_loop_scores_each_rollout_as_verls_reward_manager_does(verl_setup, bench, task_id):
+    """The exported rows name kopa_tool_agent: its own score equals what verl's naive manager gives with the
+    tools' extra fields, for a golden, a wrong-answer and a state-missing rollout — so verl keeps it on
+    reward paths that never see those fields. verl's plain tool_agent leaves the score to the reward path."""
+    tasks, targets = bench
+    task, target = tasks[task_id], targets[task_id]
+    rollouts = [golden_turns(task, target)]
+    if "RESPONSE" in task.reward_basis:
+        rollouts.append(golden_turns(task, target, answer="정답은 \\boxed{-12345} 입니다."))
+    if "ENVIRONMENT" in task.reward_basis:
+        rollouts.append(golden_turns(task, target, skip="add_watchlist_item"))
+    scores = []
+    for turns in rollouts:
+        output, _, record = run_loop(verl_setup, task, target, turns)
+        manager = verl_reward(verl_setup, record, output)
+        assert output.reward_score == manager["reward_score"]
+        assert output.extra_fields["reward_extra_info"] == manager["reward_extra_info"]
+        scores.append(output.reward_score)
+    assert scores == [1.0] + [0.0] * (len(rollouts) - 1)
+    plain, _, _ = run_loop(verl_setup, task, target, golden_turns(task, target), agent_name="tool_agent")
+    assert plain.reward_score is None
+
+
+def test_verl_keeps_the_agent_loops_score(verl_setup, bench):
+    """verl's AgentLoopWorker asks a reward worker for a score only when the agent loop left none: with
+    kopa's loop the reward worker (here one that fails if asked) is never called."""
+    from types import SimpleNamespace
+
+    from verl.experimental.agent_loop.agent_loop import AgentLoopWorker
+
+    class NeverAsked:
+        class compute_score:  # the shape of a Ray actor method handle
+            @staticmethod
+            def remote(data):
+                raise AssertionError("the reward worker was asked though the agent loop scored")
+
+    tasks, targets = bench
+    task, target = tasks["law-004"], targets["law-004"]  # ENVIRONMENT alone: the end state decides
+    output, _, record = run_loop(verl_setup, task, target, golden_turns(task, target))
+    worker = SimpleNamespace(reward_loop_worker_handles=[NeverAsked()])
+    asyncio.run(AgentLoopWorker._compute_score(worker, [output], {k: v for k, v in record.items()}))
+    assert output.reward_score == 1.0
+
+
 def test_an_answer_inside_a_tool_result_is_not_the_models_answer(verl_setup, bench):
     tasks, targets = bench
     task, target = tasks["law-014"], targets["law-014"]
@@ -311,11 +360,10 @@ def test_exported_dataset_loads_with_verls_rl_dataset(tmp_path, bench, monkeypat
     assert len(dataset) == len(TASKS)
     for index, task in enumerate(chosen):
         row = dataset[index]
-        assert row["agent_name"] == "tool_agent" and row["index"] == index
+        assert row["agent_name"] == "kopa_tool_agent" and row["index"] == index
         assert row["raw_prompt"][0]["role"] == "system" and row["raw_prompt"][1]["content"] == task.query
         assert row["extra_info"]["tool_selection"] == task.available_tools
-        for name in task.available_tools:
-            assert row["tools_kwargs"][name]["create_kwargs"]["task_id"] == task.id
+        assert row["tools_kwargs"] == {"kopa": {"create_kwargs": {"task_id": task.id, "task_set": ""}}}
         truth = json.loads(row["reward_model"]["ground_truth"])
         assert truth["task_id"] == task.id and truth["state_hash"] == targets[task.id].state_hash
 

@@ -85,7 +85,7 @@ python3 -m verl.trainer.main_ppo \
     actor_rollout_ref.rollout.multi_turn.max_assistant_turns=16 \
     actor_rollout_ref.rollout.multi_turn.max_parallel_calls=8 \
     actor_rollout_ref.rollout.multi_turn.max_tool_response_length=$((TOOL_CHARS + 100)) \
-    actor_rollout_ref.rollout.agent.default_agent_loop=tool_agent \
+    actor_rollout_ref.rollout.agent.default_agent_loop=kopa_tool_agent \
     actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=1 \
     reward.custom_reward_function.path=pkg://kopa.rl.reward \
     reward.custom_reward_function.name=compute_score \

@@ -1,11 +1,14 @@
 """`kopa rl export`: a task set as verl's RL dataset, and verified trajectories as SFT chat data.
 
 verl (``--format verl``, Parquet): one row per task, as verl's ``RLHFDataset`` and ``ToolAgentLoop`` read it —
-``data_source``, ``agent_name`` 'tool_agent', ``prompt`` (the system prompt with the task's injected
+``data_source``, ``agent_name`` 'kopa_tool_agent' (verl's ToolAgentLoop that also scores the rollout where its
+episode lives: :class:`kopa.rl.verl.KopaToolAgentLoop`), ``prompt`` (the system prompt with the task's injected
 runtime state, then the query: the same messages a model gets in ``kopa bench run``), ``ability``,
-``reward_model`` {style 'rule', ground_truth}, and ``extra_info`` {index, task_id, tools_kwargs (per tool:
-create_kwargs naming the task and its task set, so the tool builds the episode's environment), tool_selection (the task's
-own tools: verl offers only those to this sample), need_tools_kwargs}. The ground truth is JSON text
+``reward_model`` {style 'rule', ground_truth}, and ``extra_info`` {index, task_id, tools_kwargs, tool_selection (the
+task's own tools: verl offers only those to this sample), need_tools_kwargs}. ``tools_kwargs`` is one plain entry,
+``{"kopa": {"create_kwargs": {task_id, task_set}}}``, that every kopa tool reads (they all build the same
+episode): a Parquet column has one type, and an entry per tool name would make every row a union of all the
+tools' names, nearly all null. The ground truth is JSON text
 (the target answer, the target state hash, the reward basis): the reward function reads it whole.
 
 SFT (``--format sft``, JSONL): from a ``kopa rl rollouts`` folder, per task the first rollout that earned
@@ -28,7 +31,8 @@ from kopa.eval.policies.prompt import initial_messages
 from kopa.eval.task import Target, Task, task_set
 from kopa.fileio import sql_literal, write_atomic
 
-AGENT_NAME = "tool_agent"
+AGENT_NAME = "kopa_tool_agent"  # registered by kopa.rl.verl, which verl imports for the tools
+SHARED_TOOLS_KWARGS = "kopa"  # the tools_kwargs entry every kopa tool reads
 ABILITY = "tool_calling"
 
 
@@ -59,7 +63,7 @@ def verl_record(task: Task, target: Target, index: int, task_set: str | None, sp
         "extra_info": {"index": index, "split": split, "task_id": task.id, "domain": task.domain,
                        "task_set": str(Path(task_set).resolve()) if task_set else "",
                        "need_tools_kwargs": True,
-                       "tools_kwargs": {name: {"create_kwargs": dict(create)} for name in task.available_tools},
+                       "tools_kwargs": {SHARED_TOOLS_KWARGS: {"create_kwargs": create}},
                        "tool_selection": list(task.available_tools)},
     }
 

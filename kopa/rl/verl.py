@@ -13,7 +13,13 @@ class (structural / environmental / auth) — never an exception, which verl wou
 message. After every call the episode's end state and calls are written into the sample's
 ``extra_fields['kopa']``, which verl hands to the reward function as ``extra_info['kopa']``.
 
-The reward is :func:`kopa.rl.reward.compute_score` (re-exported here).
+The reward is :func:`kopa.rl.reward.compute_score` (re-exported here). ``KopaToolAgentLoop`` (registered as
+'kopa_tool_agent', the agent name ``kopa rl export`` writes) is verl's ToolAgentLoop that also computes it at
+the end of each rollout, in the process where the episode lives, as verl lets an agent loop do (its
+``reward_score``): verl then takes that score on every reward path. Without it the end state reaches the
+reward only where verl's reward manager merges ``tool_extra_fields`` into ``extra_info`` (its naive, limited
+and remote managers), so on the other paths — DAPO's or GDPO's manager, a colocated reward model scoring the
+trainer's batch — a perfect ENVIRONMENT rollout would earn 0.
 """
 
 from __future__ import annotations
@@ -25,15 +31,18 @@ import weakref
 from typing import Any
 from uuid import uuid4
 
+from verl.experimental.agent_loop.agent_loop import AgentLoopOutput, register
+from verl.experimental.agent_loop.tool_agent_loop import ToolAgentLoop
 from verl.tools.base_tool import BaseTool
 from verl.tools.schemas import OpenAIFunctionToolSchema, ToolResponse
 
 from kopa.backends.spec import open_backend
 from kopa.rl.episodes import STORE, TaskIndex, snapshot
+from kopa.rl.export import AGENT_NAME, SHARED_TOOLS_KWARGS
 from kopa.rl.reward import compute_score
 from kopa.tools.render import MAX_TOOL_CHARS, render_result
 
-__all__ = ["KopaTool", "compute_score"]
+__all__ = ["KopaTool", "KopaToolAgentLoop", "compute_score"]
 
 _BACKENDS: dict[str, Any] = {}
 _BACKENDS_LOCK = threading.Lock()
@@ -87,7 +96,8 @@ class KopaTool(BaseTool):
         if create.get("task_id"):
             return create
         tools_kwargs = getattr(agent_data, "tools_kwargs", None) or {}
-        return (tools_kwargs.get(self.name) or {}).get("create_kwargs") or {}
+        own = (tools_kwargs.get(self.name) or {}).get("create_kwargs")
+        return own or (tools_kwargs.get(SHARED_TOOLS_KWARGS) or {}).get("create_kwargs") or {}
 
     async def execute(self, instance_id: str, parameters: dict[str, Any], **kwargs: Any
                       ) -> tuple[ToolResponse, float, dict]:
@@ -127,3 +137,27 @@ class KopaTool(BaseTool):
     async def release(self, instance_id: str, **kwargs: Any) -> None:
         # The instance lived for one call; the episode lives on under its request id.
         self._creates.pop(instance_id, None)
+
+
+@register(AGENT_NAME)
+class KopaToolAgentLoop(ToolAgentLoop):
+    """verl's ToolAgentLoop, then the rollout's reward from the episode its tools left (module docstring).
+
+    The response is decoded as verl's reward managers decode it (special tokens skipped) and scored by
+    the same ``compute_score`` with the same arguments, so the score is the one verl's naive manager gives
+    where that manager sees the episode. A sample without ``reward_model``/``data_source`` is left
+    unscored, for verl's reward path."""
+
+    async def run(self, sampling_params: dict[str, Any], **kwargs: Any) -> AgentLoopOutput:
+        output = await super().run(sampling_params, **kwargs)
+        truth = (kwargs.get("reward_model") or {}).get("ground_truth")
+        if truth is None or kwargs.get("data_source") is None:
+            return output
+        extra_info = dict(kwargs.get("extra_info") or {})
+        if "kopa" in output.extra_fields:
+            extra_info["kopa"] = output.extra_fields["kopa"]
+        text = await asyncio.to_thread(self.tokenizer.decode, output.response_ids, skip_special_tokens=True)
+        scores = await asyncio.to_thread(compute_score, kwargs["data_source"], text, truth, extra_info)
+        output.reward_score = scores["score"]
+        output.extra_fields["reward_extra_info"] = scores
+        return output
