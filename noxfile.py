@@ -2,12 +2,15 @@
 
     nox -s demo     install kopa and run the main job on the embedded simulator: multi-step chains, then
                     KOPA-Bench with the offline baselines (a table and runs/baselines/report.md)
-    nox             the default sessions: tests, perf_smoke, ray, rl, clients, inspector and wheel (CI)
+    nox             the default sessions: tests, perf_smoke, ray, rl, rl_gpu_recipe, clients, inspector and
+                    wheel (CI)
     nox -s tests    install kopa with test extras, lint, type-check (mypy) and run the fast test suite
     nox -s ray      install kopa with the ray extra and run the Ray executor's tests on a local
                     ray.init(num_cpus=2): the same bytes as in-process (skipped by `tests`, which has no Ray)
     nox -s rl       kopa inside the real verl on CPU (CPU torch, verl without its GPU stack): verl's tool-call
                     path, reward manager, GRPO advantages, dataset loader and Hydra config (tests marked verl)
+    nox -s rl_gpu_recipe  `pip install --dry-run '.[rl-gpu]'`: the GPU training set (verl[vllm] with kopa)
+                    resolves, with the versions benchmark/rl/gpu_recipe.py requires (metadata only)
     nox -s slow     the slow tests (full-scale worlds)
     nox -s perf     the performance harness in benchmark/perf (prints numbers; asserts nothing)
     nox -s perf_smoke  every benchmark/perf script at a small size: each runs to its end (what CI runs)
@@ -30,7 +33,7 @@ import nox
 # installed beside nox and which needs none
 nox.options.default_venv_backend = os.environ.get("KOPA_NOX_BACKEND", "venv")
 nox.options.reuse_existing_virtualenvs = True
-nox.options.sessions = ["tests", "perf_smoke", "ray", "rl", "clients", "inspector", "wheel"]
+nox.options.sessions = ["tests", "perf_smoke", "ray", "rl", "rl_gpu_recipe", "clients", "inspector", "wheel"]
 
 # The interpreter nox itself runs on (any Python >= 3.11, as pyproject's requires-python says; an older one
 # fails loudly at install). A pinned version made every session "skipped" with exit 0 where only 3.12 or
@@ -89,6 +92,17 @@ def rl(session: nox.Session) -> None:
     session.install("--no-deps", "verl==0.9.1")
     session.install(*RL_CPU)
     session.run("pytest", "-m", "verl", "tests/test_rl_verl.py", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def rl_gpu_recipe(session: nox.Session) -> None:
+    """The GPU install a user runs, `pip install 'kopa[rl-gpu]'`, resolved but not installed: pip reads the
+    wheels' metadata only (about 40 s), so a pin that no longer resolves fails here and not on a GPU machine."""
+    session.install("pip", "packaging")  # pip's --report (uv's dry run has none); packaging for the check
+    report = Path(session.create_tmp()) / "rl-gpu-report.json"
+    session.run("python", "-m", "pip", "install", "--dry-run", "--ignore-installed", "--quiet",
+                "--disable-pip-version-check", "--report", str(report), ".[rl-gpu]")
+    session.run("python", "benchmark/rl/gpu_recipe.py", str(report))
 
 
 @nox.session(python=PYTHON)

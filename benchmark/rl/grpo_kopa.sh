@@ -2,7 +2,8 @@
 # GRPO with verl as in the paper (seed §6.1): trained on an EDGE Phase B dataset, validated on KOPA-Bench
 # (before training and every TEST_FREQ steps); binary reward on RESPONSE / ENVIRONMENT from kopa's scorers,
 # 4 rollouts per task, multi-turn tool calling through kopa's tools on any backend. Needs GPUs,
-# `pip install 'kopa[rl]' vllm` (or sglang) and the model's weights.
+# `pip install 'kopa[rl-gpu]'` (verl's own vLLM set, resolved in CI by `nox -s rl_gpu_recipe`; a bare `vllm`
+# beside 'kopa[rl]' takes a release whose transformers verl 0.9.1 cannot import) and the model's weights.
 #
 #   TASKS=runs/synth bash benchmark/rl/grpo_kopa.sh       # Phase B's folder, Qwen/Qwen3.5-4B, vLLM, 8 GPUs
 #   TASKS=runs/synth MODEL=Qwen/Qwen3.5-9B bash benchmark/rl/grpo_kopa.sh trainer.total_epochs=3
