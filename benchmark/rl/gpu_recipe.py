@@ -4,8 +4,9 @@
     python benchmark/rl/gpu_recipe.py report.json
 
 Prints the versions that matter for GRPO on a GPU and exits 1 when the set is not the one pyproject's
-`rl-gpu` extra means: verl 0.9.1 with vLLM and a CUDA torch beside it, and transformers inside the range verl
-0.9.1 imports (>= 5.5.3, < 5.11, not 5.6.0 — what noxfile.py's CPU session pins too).
+`rl-gpu` extra means: verl 0.9.1 with the vLLM, torch and transformers its own `vllm` extra pins (a CUDA torch:
+a `+cpu` build cannot serve vLLM). `pip install 'kopa[rl]' vllm` fails it: pip takes the newest vLLM, which
+verl 0.9.1 was not released against.
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ from pathlib import Path
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
-WANTED = {"verl": SpecifierSet("==0.9.1"), "vllm": SpecifierSet(">=0.8"), "torch": SpecifierSet(">=2.6"),
-          "transformers": SpecifierSet(">=5.5.3,<5.11,!=5.6.0"), "kopa": SpecifierSet(">=0.1")}
+# verl 0.9.1's `vllm` extra: the versions it was released against (and transformers inside the range verl
+# imports, >= 5.5.3, < 5.11, not 5.6.0 — noxfile.py's CPU session pins that range too).
+WANTED = {"verl": SpecifierSet("==0.9.1"), "vllm": SpecifierSet("==0.24.0"), "torch": SpecifierSet("==2.11.0"),
+          "transformers": SpecifierSet("==5.9.0"), "kopa": SpecifierSet(">=0.1")}
 SHOWN = ("kopa", "verl", "vllm", "torch", "transformers", "ray", "tensordict", "numpy", "pydantic", "duckdb")
 
 
@@ -37,6 +40,8 @@ def main(argv: list[str]) -> int:
         print(f"  {name:<13} {versions.get(name, '-')}")
     wrong = [f"{name} {versions.get(name, 'missing')} (wanted {spec})" for name, spec in WANTED.items()
              if name not in versions or Version(versions[name]) not in spec]
+    if "+cpu" in versions.get("torch", ""):
+        wrong.append(f"torch {versions['torch']} is a CPU build: vLLM needs CUDA")
     for line in wrong:
         print(f"not the recipe: {line}", file=sys.stderr)
     return 1 if wrong else 0
