@@ -8,7 +8,8 @@
     nox -s ray      install kopa with the ray extra and run the Ray executor's tests on a local
                     ray.init(num_cpus=2): the same bytes as in-process (skipped by `tests`, which has no Ray)
     nox -s rl       kopa inside the real verl on CPU (CPU torch, verl without its GPU stack): verl's tool-call
-                    path, reward manager, GRPO advantages, dataset loader and Hydra config (tests marked verl)
+                    path, reward manager, GRPO advantages, dataset loader and Hydra config (tests marked verl);
+                    and in TRL: a tiny model's SFT on kopa's export, then GRPO steps on kopa's tools (trl)
     nox -s rl_gpu_recipe  `pip install --dry-run '.[rl-gpu]'`: the GPU training set (verl[vllm] with kopa)
                     resolves, with the versions benchmark/rl/gpu_recipe.py requires (metadata only)
     nox -s slow     the slow tests (full-scale worlds)
@@ -85,13 +86,20 @@ RL_CPU = (
 )
 
 
+# TRL's GRPOTrainer runs on CPU: tests/test_rl_trl.py trains a tiny model built on the spot (SFT, then GRPO
+# on kopa's tools), about 6 minutes on 2 cores. jmespath: TRL's tool-call parser on transformers < 5.13.
+TRL_CPU = ("trl==1.16.0", "jmespath")
+
+
 @nox.session(python=PYTHON)
 def rl(session: nox.Session) -> None:
     session.install("torch==2.13.0")
     session.install("-e", ".[test]")
     session.install("--no-deps", "verl==0.9.1")
-    session.install(*RL_CPU)
-    session.run("pytest", "-m", "verl", "tests/test_rl_verl.py", *session.posargs)
+    session.install(*RL_CPU, *TRL_CPU)
+    # -rP: the TRL test prints its SFT loss curve and per-step GRPO numbers
+    session.run("pytest", "-m", "verl or trl", "-rP", "tests/test_rl_verl.py", "tests/test_rl_trl.py",
+                *session.posargs)
 
 
 @nox.session(python=PYTHON)

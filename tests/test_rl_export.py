@@ -37,7 +37,8 @@ def test_verl_config_lists_exactly_the_tools_of_the_tasks(tmp_path, bench):
         assert entry["class_name"] == "kopa.rl.verl.KopaTool"
         assert entry["config"] == {"type": "native", "backend": "replay:rec", "task_set": None, "max_tool_chars": 24_000}
         parameters = entry["tool_schema"]["function"]["parameters"]
-        assert set(parameters) == {"type", "properties", "required"}
+        # `required` only where a parameter is required (verl and transformers' get_json_schema leave it out)
+        assert set(parameters) - {"required"} == {"type", "properties"} and parameters.get("required", ["x"])
         for prop in parameters["properties"].values():
             assert set(prop) <= VERL_PROPERTY_KEYS and prop["type"] in verl_config.SCALAR_TYPES
 
@@ -49,7 +50,7 @@ def test_what_verl_would_drop_is_written_into_the_description():
     name, param, prop = next((tool.spec.name, p, v) for tool in catalog.tools.values()
                              for p, v in tool.openai_schema()["function"]["parameters"]["properties"].items()
                              if "pattern" in v and "default" not in v)
-    flat = verl_config.verl_tool_schema(name)["function"]["parameters"]["properties"][param]
+    flat = verl_config.training_tool_schema(name)["function"]["parameters"]["properties"][param]
     assert prop["pattern"] in flat["description"] and flat["description"].startswith(prop["description"])
 
 
@@ -61,7 +62,7 @@ def test_a_nested_parameter_is_refused_with_a_clear_message(monkeypatch):
 
     monkeypatch.setattr(verl_config, "load_catalog", lambda: {"nested": Nested()})
     with pytest.raises(verl_config.VerlSchemaError, match=r"nested\.filter: type 'object'.*flatten"):
-        verl_config.verl_tool_schema("nested")
+        verl_config.training_tool_schema("nested")
 
 
 def _parquet_rows(path):
@@ -95,7 +96,7 @@ def test_verl_export_has_verls_fields_and_the_injected_state(tmp_path, bench):
                          "state_hash": targets[task.id].state_hash, "reward_basis": list(task.reward_basis)}
         extra = row["extra_info"]
         assert extra["index"] == index and extra["task_id"] == task.id
-        assert extra["tool_selection"] == task.available_tools
+        assert extra["tool_selection"] == sorted(task.available_tools)  # as TRL lists tools: one prompt
         # one plain entry every kopa tool reads, not a union of every tool's name (nearly all null)
         assert extra["tools_kwargs"] == {"kopa": {"create_kwargs": {"task_id": task.id, "task_set": ""}}}
     again = tmp_path / "again.parquet"
@@ -126,7 +127,14 @@ def test_sft_export_keeps_one_verified_trajectory_per_task(tmp_path, rollouts):
         answered = [m["tool_call_id"] for m in messages if m["role"] == "tool"]
         assert asked == answered and asked  # every call has its result, in order
         names = {c["function"]["name"] for m in messages for c in m.get("tool_calls", [])}
-        assert names <= {t["function"]["name"] for t in line["tools"]}
+        listed = [t["function"]["name"] for t in line["tools"]]
+        assert names <= set(listed) and listed == sorted(listed)  # by name, as verl's rows and TRL list them
+        # chat-template form: each call's arguments an object, the ones the stored rollout sent as JSON text
+        group = next(g for g in groups if g["task_id"] == line["task_id"])
+        stored = next(r for r in group["rollouts"] if r["rollout"] == line["provenance"]["rollout"])["messages"]
+        wire = [c["function"]["arguments"] for m in stored for c in m.get("tool_calls", [])]
+        chat = [c["function"]["arguments"] for m in messages for c in m.get("tool_calls", [])]
+        assert all(isinstance(a, str) for a in wire) and chat == [orjson.loads(a) for a in wire]
 
 
 def test_sft_export_needs_a_rollouts_folder(tmp_path):

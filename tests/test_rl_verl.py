@@ -362,7 +362,7 @@ def test_exported_dataset_loads_with_verls_rl_dataset(tmp_path, bench, monkeypat
         row = dataset[index]
         assert row["agent_name"] == "kopa_tool_agent" and row["index"] == index
         assert row["raw_prompt"][0]["role"] == "system" and row["raw_prompt"][1]["content"] == task.query
-        assert row["extra_info"]["tool_selection"] == task.available_tools
+        assert row["extra_info"]["tool_selection"] == sorted(task.available_tools)
         assert row["tools_kwargs"] == {"kopa": {"create_kwargs": {"task_id": task.id, "task_set": ""}}}
         truth = json.loads(row["reward_model"]["ground_truth"])
         assert truth["task_id"] == task.id and truth["state_hash"] == targets[task.id].state_hash

@@ -5,7 +5,7 @@ verl (``--format verl``, Parquet): one row per task, as verl's ``RLHFDataset`` a
 episode lives: :class:`kopa.rl.verl.KopaToolAgentLoop`), ``prompt`` (the system prompt with the task's injected
 runtime state, then the query: the same messages a model gets in ``kopa bench run``), ``ability``,
 ``reward_model`` {style 'rule', ground_truth}, and ``extra_info`` {index, task_id, tools_kwargs, tool_selection (the
-task's own tools: verl offers only those to this sample), need_tools_kwargs}. ``tools_kwargs`` is one plain entry,
+task's own tools, by name: verl offers only those to this sample), need_tools_kwargs}. ``tools_kwargs`` is one plain entry,
 ``{"kopa": {"create_kwargs": {task_id, task_set}}}``, that every kopa tool reads (they all build the same
 episode): a Parquet column has one type, and an entry per tool name would make every row a union of all the
 tools' names, nearly all null. The ground truth is JSON text
@@ -13,7 +13,12 @@ tools' names, nearly all null. The ground truth is JSON text
 
 SFT (``--format sft``, JSONL): from a ``kopa rl rollouts`` folder, per task the first rollout that earned
 reward 1 — a verified trajectory — as ``{messages, tools, task_id, provenance}``: the chat with the
-assistant's tool calls and the tool results, and the tools' OpenAI schemas the chat template needs.
+assistant's tool calls and the tool results, and the task's tools as every trainer shows them
+(``kopa.rl.verl_config.training_tool_schema``: the same rendering verl's tool config and TRL's environment
+methods give, so SFT and GRPO train on one prompt). The
+messages are in the chat format Hugging Face templates render (a tool call's ``arguments`` an object, not
+the JSON text of the OpenAI wire, which Qwen2.5's template would write as a quoted string), so TRL's
+SFTTrainer reads the file as it is: ``datasets.load_dataset("json", …)`` keeps each call's own arguments.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from kopa.eval.contamination import audit, audit_table, held_out_subset, platfor
 from kopa.eval.policies.prompt import initial_messages
 from kopa.eval.task import Target, Task, task_set
 from kopa.fileio import sql_literal, write_atomic
+from kopa.rl.verl_config import training_tool_schema
 
 AGENT_NAME = "kopa_tool_agent"  # registered by kopa.rl.verl, which verl imports for the tools
 SHARED_TOOLS_KWARGS = "kopa"  # the tools_kwargs entry every kopa tool reads
@@ -49,6 +55,13 @@ def ground_truth(task: Task, target: Target) -> str:
                          "reward_basis": list(task.reward_basis)}, option=orjson.OPT_SORT_KEYS).decode()
 
 
+def training_tool_order(task: Task) -> list[str]:
+    """The order a trainer lists a task's tools in: by name, as TRL lists an environment's methods (it
+    cannot be told otherwise), so verl's rows and the SFT file show the same prompt. `kopa bench run` keeps
+    the task's own order."""
+    return sorted(task.available_tools)
+
+
 def verl_record(task: Task, target: Target, index: int, task_set: str | None, split: str = "train"
                 ) -> dict[str, Any]:
     # The task set travels with the sample, so one tool config serves samples of several task sets
@@ -64,7 +77,7 @@ def verl_record(task: Task, target: Target, index: int, task_set: str | None, sp
                        "task_set": str(Path(task_set).resolve()) if task_set else "",
                        "need_tools_kwargs": True,
                        "tools_kwargs": {SHARED_TOOLS_KWARGS: {"create_kwargs": create}},
-                       "tool_selection": list(task.available_tools)},
+                       "tool_selection": training_tool_order(task)},
     }
 
 
@@ -93,18 +106,37 @@ def write_verl(path: Path, tasks: list[Task], targets: dict[str, Target], task_s
 def sft_records(groups: list[dict[str, Any]], tasks: dict[str, Task], provenance: dict[str, Any]
                 ) -> list[dict[str, Any]]:
     catalog = load_catalog()
-    out = []
+    out: list[dict[str, Any]] = []
     for group in groups:
         verified = [r for r in group["rollouts"] if r["reward"] == 1.0]
         if not verified or group["task_id"] not in tasks:
             continue
         best = min(verified, key=lambda r: r["rollout"])
         task = tasks[group["task_id"]]
-        out.append({"messages": best["messages"],
-                    "tools": [catalog[n].openai_schema() for n in task.available_tools if n in catalog],
+        out.append({"messages": chat_format(best["messages"]),
+                    "tools": [training_tool_schema(n) for n in training_tool_order(task) if n in catalog],
                     "task_id": task.id,
                     "provenance": {**provenance, "rollout": best["rollout"], "played": best["played"]}})
     return out
+
+
+def chat_format(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """OpenAI wire messages as chat templates take them: each tool call's arguments as an object."""
+    out: list[dict[str, Any]] = []
+    for message in messages:
+        calls = message.get("tool_calls")
+        if calls:
+            message = {**message, "tool_calls": [
+                {**call, "function": {**call["function"], "arguments": _object(call["function"]["arguments"])}}
+                for call in calls]}
+        out.append(message)
+    return out
+
+
+def _object(arguments: Any) -> dict[str, Any]:
+    # the agent loop sends an unparseable call back as '{}' (kopa.rl.messages), so the text always parses
+    value = orjson.loads(arguments) if isinstance(arguments, str | bytes) else arguments
+    return dict(value or {})
 
 
 def write_sft(path: Path, records: list[dict[str, Any]]) -> None:

@@ -43,8 +43,11 @@ def _extra(prop: dict[str, Any]) -> str:
     return f" [{'; '.join(notes)}]" if notes else ""
 
 
-def verl_tool_schema(name: str) -> dict[str, Any]:
-    """The tool's OpenAI schema in the shape verl's model keeps whole (type / description / enum)."""
+def training_tool_schema(name: str) -> dict[str, Any]:
+    """The tool's OpenAI schema as every trainer shows it to a model — verl's tool config, TRL's environment
+    methods (kopa.rl.trl) and the SFT export alike, so a model is trained on one rendering: the shape verl's
+    model keeps whole (type / description / enum per property; `required` left out when empty, as verl and
+    transformers' get_json_schema both leave it)."""
     schema = load_catalog()[name].openai_schema()
     function = schema["function"]
     properties: dict[str, Any] = {}
@@ -54,14 +57,16 @@ def verl_tool_schema(name: str) -> dict[str, Any]:
             raise VerlSchemaError(f"{name}.{param}: type {kind!r} cannot be expressed in verl's tool schema "
                                   "(it keeps only type / description / enum per property); flatten it into "
                                   "scalar parameters first")
-        flat: dict[str, Any] = {"type": kind, "description": (prop.get("description") or "") + _extra(prop)}
-        if "enum" in prop:
+        flat: dict[str, Any] = {"type": kind}
+        if "enum" in prop:  # before the description, in the order get_json_schema writes them
             flat["enum"] = list(prop["enum"])
+        flat["description"] = (prop.get("description") or "") + _extra(prop)
         properties[param] = flat
-    return {"type": "function", "function": {
-        "name": function["name"], "description": function["description"],
-        "parameters": {"type": "object", "properties": properties,
-                       "required": list(function["parameters"].get("required", []))}}}
+    parameters: dict[str, Any] = {"type": "object", "properties": properties}
+    if function["parameters"].get("required"):
+        parameters["required"] = list(function["parameters"]["required"])
+    return {"type": "function", "function": {"name": function["name"], "description": function["description"],
+                                             "parameters": parameters}}
 
 
 def used_tools(tasks: list[Task]) -> list[str]:
@@ -79,7 +84,7 @@ def used_tools(tasks: list[Task]) -> list[str]:
 def tool_config(tasks: list[Task], *, backend: str, task_set: str | None,
                 max_tool_chars: int = MAX_TOOL_CHARS) -> dict[str, Any]:
     config = {"type": "native", "backend": backend, "task_set": task_set, "max_tool_chars": max_tool_chars}
-    return {"tools": [{"class_name": TOOL_CLASS, "config": dict(config), "tool_schema": verl_tool_schema(name)}
+    return {"tools": [{"class_name": TOOL_CLASS, "config": dict(config), "tool_schema": training_tool_schema(name)}
                       for name in used_tools(tasks)]}
 
 
