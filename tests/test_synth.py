@@ -22,7 +22,7 @@ from kopa.eval.environment import Environment
 from kopa.eval.golden import GoldenExecutor, GoldenStep
 from kopa.eval.lint import lint_task
 from kopa.eval.targets import compute_target
-from kopa.eval.task import AnswerKey, AnswerSpec, Target
+from kopa.eval.task import AnswerKey, AnswerSpec, Target, task_set
 from kopa.rng import stream
 from kopa.synth.audit import query_audit
 from kopa.synth.dataset import CHUNK, SynthError, _load_graph_run, filter_run, synth_run, write_dataset
@@ -546,6 +546,18 @@ def test_synth_and_filter_commands_write_a_task_set(graph_run, tmp_path):
     assert "64.9% (398/613)" in report and "81.2%" in report and "0/145" in report
     assert "| quote a tool's catalog title | 0 |" in report and "documented (real) endpoint" in report
     assert orjson.loads((run / "world.json").read_bytes())["scale"] == "small"
+    # the ablations' training sets (§6.3) are task sets too: rows and folder hold the same tasks, and the
+    # unfiltered one is what was synthesized before filtering
+    for name in ("sequential", "parallel_mixed", "unfiltered"):
+        rows = [orjson.loads(line) for line in (run / "ablations" / f"{name}.jsonl").read_bytes().splitlines()]
+        if not rows:
+            continue
+        found = task_set(run / "ablations" / name)
+        assert {t.id for t in found.tasks()} == {r["id"] for r in rows} == set(found.targets())
+        assert (run / "ablations" / name / "world.json").read_bytes() == (run / "world.json").read_bytes()
+    unfiltered = {orjson.loads(line)["id"] for line in (run / "ablations" / "unfiltered.jsonl").read_bytes().splitlines()}
+    assert unfiltered == {orjson.loads(line)["candidate"]["task"]["id"] for line in (run / "candidates.jsonl").read_bytes().splitlines()
+                          if "candidate" in orjson.loads(line)}
     # a reviewer's sample: each query beside its trajectory and answer
     result = runner.invoke(main, ["edge", "sample", str(run), "--count", str(len(kept))])
     assert result.exit_code == 0, result.output

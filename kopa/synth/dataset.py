@@ -361,8 +361,9 @@ def filter_run(out: Path, progress: Callable[[str, int, int], None] | None = Non
         drops = sorted(drops + repeats.drops, key=lambda d: d.index)
         notes = dict(notes)
     # The world the targets hold answers of (the re-solves' world; a recording's replay has none): world.json
-    write_dataset(out, kept, config, world_stamp(open_backend(fresh)))
-    write_ablations(out, candidates, kept, config)
+    world = world_stamp(open_backend(fresh))
+    write_dataset(out, kept, config, world)
+    write_ablations(out, candidates, kept, config, world)
     write_atomic(out / "dropped.jsonl", b"".join(orjson.dumps(d.model_dump(), option=_JSON) + b"\n" for d in drops))
     failures = [f for f in _read_part(out / "failures.jsonl") if isinstance(f, Failure)] \
         if (out / "failures.jsonl").exists() else []
@@ -429,19 +430,25 @@ def write_dataset(out: Path, kept: list[Candidate], config: dict, world: WorldSt
     provenance = {k: config[k] for k in ("graph_run", "graph_sha256", "seed", "backend", "writer")}
     write_atomic(out / "dataset.jsonl", _rows(kept, config))
     write_parquet(out / "dataset.parquet", kept, provenance)
+    write_task_set(out, kept, world)
+
+
+def write_task_set(out: Path, items: list[Candidate], world: WorldStamp | None) -> None:
+    """`items` as a task set in `out` (tasks/*.yaml, targets/*.json, world.json): what `kopa bench run --tasks`,
+    `kopa rl export --tasks` and the RL tools read."""
     by_domain: dict[str, list[Candidate]] = {}
-    for c in kept:
+    for c in items:
         by_domain.setdefault(c.task.domain, []).append(c)
     write_stamp(out, None)  # until the new tasks and targets are all in, no world.json vouches for them
     for folder in ("tasks", "targets"):
-        (out / folder).mkdir(exist_ok=True)
+        (out / folder).mkdir(parents=True, exist_ok=True)
         for stale in (out / folder).iterdir():
             stale.unlink()
-    for domain, items in sorted(by_domain.items()):
-        tasks = [c.task.model_dump(mode="json", exclude_defaults=True) for c in items]
+    for domain, group in sorted(by_domain.items()):
+        tasks = [c.task.model_dump(mode="json", exclude_defaults=True) for c in group]
         text = yaml.safe_dump({"tasks": tasks}, allow_unicode=True, sort_keys=False, width=120)
         write_atomic(out / "tasks" / f"{domain}.yaml", f"# EDGE Phase B synthesized tasks ({domain})\n{text}".encode())
-        targets = [c.target.model_dump(mode="json") for c in items]
+        targets = [c.target.model_dump(mode="json") for c in group]
         write_atomic(out / "targets" / f"{domain}.json", orjson.dumps(targets, option=orjson.OPT_INDENT_2) + b"\n")
     write_stamp(out, world)  # `kopa bench run --tasks` and `kopa rl rollouts --tasks` refuse another world
 
@@ -459,14 +466,20 @@ def _rows(items: list[Candidate], config: dict) -> bytes:
                                   "provenance": provenance}) + b"\n" for c in items)
 
 
-def write_ablations(out: Path, candidates: list[Candidate], kept: list[Candidate], config: dict) -> None:
+def write_ablations(out: Path, candidates: list[Candidate], kept: list[Candidate], config: dict,
+                    world: WorldStamp | None = None) -> None:
     """The training sets of the paper's ablations (§6.3): (2) pure-sequential (SEQ / FAN / DRV) and
-    parallel + MIXED (SEM / CMP / COND / MIXED) beside the full set; (3) the set before filtering."""
+    parallel + MIXED (SEM / CMP / COND / MIXED) beside the full set; (3) the set before filtering. Each is
+    rows (NAME.jsonl) and a task set (NAME/), so `TASKS=DIR/ablations/NAME bash benchmark/rl/grpo_kopa.sh`
+    trains on it as on the full set."""
     folder = out / "ablations"
     folder.mkdir(exist_ok=True)
-    write_atomic(folder / "sequential.jsonl", _rows([c for c in kept if c.category in SEQUENTIAL], config))
-    write_atomic(folder / "parallel_mixed.jsonl", _rows([c for c in kept if c.category not in SEQUENTIAL], config))
-    write_atomic(folder / "unfiltered.jsonl", _rows(candidates, config))
+    variants = {"sequential": [c for c in kept if c.category in SEQUENTIAL],
+                "parallel_mixed": [c for c in kept if c.category not in SEQUENTIAL],
+                "unfiltered": candidates}
+    for name, items in variants.items():
+        write_atomic(folder / f"{name}.jsonl", _rows(items, config))
+        write_task_set(folder / name, items, world)
 
 
 def write_parquet(path: Path, kept: list[Candidate], provenance: dict) -> None:
