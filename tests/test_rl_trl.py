@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import pytest
 
@@ -134,7 +135,7 @@ def run(tmp_path_factory, _isolated_cache):
            "largest_change": max(moved.values())}
     (folder / "trl_cpu_grpo.json").write_text(json.dumps(log, indent=2), encoding="utf-8")
     print(json.dumps(log, indent=2))
-    return {"log": log, "scored": scored, "kopa": kopa, "rendered": rendered}
+    return {"log": log, "scored": scored, "kopa": kopa, "rendered": rendered, "folder": folder, "tokenizer": tokenizer}
 
 
 def test_trl_reads_the_sft_export_and_learns_it(run):
@@ -167,3 +168,23 @@ def test_each_reward_is_kopas_score_of_the_rollout(run):
         assert rollout["reward"] == (1.0 if score.passed else 0.0)
         if rollout["reward"] == 1.0:  # a passing rollout made the golden chain's calls itself
             assert [tool for tool, _ in rollout["calls"]] == [c.tool for c in target.calls]
+
+
+def test_the_sft_script_trains_a_model_folder_on_the_export(run, tmp_path):
+    """benchmark/rl/sft_trl.py, the SFT arm's command, on kopa's export and a model saved to a folder."""
+    import subprocess
+    import sys
+
+    model_dir = tmp_path / "tiny"
+    _model(run["tokenizer"]).save_pretrained(model_dir)
+    run["tokenizer"].save_pretrained(model_dir)
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, str(root / "benchmark/rl/sft_trl.py"), "--data",
+                           str(run["folder"] / "sft.jsonl"), "--model", str(model_dir), "--out", str(tmp_path / "sft"),
+                           "--max-steps", "3", "--lr", "1e-3", "--batch", "2", "--grad-accum", "1", "--cpu"],
+                          capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "2 verified trajectories" in done.stderr and "saved to" in done.stderr
+    trained = Qwen2ForCausalLM.from_pretrained(tmp_path / "sft").state_dict()
+    start = Qwen2ForCausalLM.from_pretrained(model_dir).state_dict()
+    assert trained.keys() == start.keys() and any(not torch.equal(trained[k], start[k]) for k in start)

@@ -1096,3 +1096,59 @@ def test_the_writer_role_and_its_option_go_together(graph_run, tmp_path, args, e
     result = CliRunner().invoke(main, ["edge", "synth", "--graph", str(out), "--out", str(tmp_path / "s"), *args])
     assert result.exit_code == 2 and error in result.output
     assert not (tmp_path / "s").exists()
+
+
+def test_the_experiments_script_writes_each_experiment_of_the_paper(graph_run, tmp_path):
+    """benchmark/rl/experiments.sh on a Phase B folder: the SFT data without the held-out platforms, the split,
+    and one train and one eval script per experiment — each eval line parsed as kopa parses it, and one GRPO
+    script run up to verl's trainer (`python3` stubbed to print its arguments) on its ablation's task set."""
+    import os
+    import shlex
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from tests.test_readme_commands import parse
+
+    out, _ = graph_run
+    run = tmp_path / "synth"
+    result = CliRunner().invoke(main, ["edge", "synth", "--graph", str(out), "--out", str(run), "--count", "6",
+                                       "--filter"])
+    assert result.exit_code == 0, result.output
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "TASKS": str(run), "OUT": str(tmp_path / "exp"), "MODELS": "Qwen/Qwen3.5-4B",
+           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    done = subprocess.run(["bash", str(root / "benchmark/rl/experiments.sh")], env=env, capture_output=True,
+                          text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    exp = tmp_path / "exp"
+    table = [line for line in (exp / "EXPERIMENTS.md").read_text(encoding="utf-8").splitlines()
+             if line.startswith("| §")]
+    assert [row.split(" | ")[1] for row in table] == [
+        "base", "GRPO, full set", "GRPO, full set", "SFT on verified trajectories", "GRPO, sequential",
+        "GRPO, parallel_mixed", "GRPO, before filtering"]
+    held_out = {"seoul", "dart", "krx"}
+    catalog = load_catalog()
+    def called(names) -> set[str]:  # the platforms of the data tools called ("session": keys, dates, sums)
+        return {catalog[n].platform for n in names} - {"session"}
+
+    for line in (exp / "data" / "sft.jsonl").read_bytes().splitlines():
+        messages = orjson.loads(line)["messages"]
+        assert not called(c["function"]["name"] for m in messages for c in m.get("tool_calls", [])) & held_out
+    evals = sorted((exp / "eval").glob("*.sh"))
+    assert len(evals) == 8  # per experiment, and the two held-out evaluations
+    for script in evals:
+        line = next(x for x in script.read_text(encoding="utf-8").replace("\\\n", " ").splitlines()
+                    if x.startswith("kopa bench run"))
+        parse(line.replace('"$@"', "").replace("${SERVED:-", "").replace("}@$URL", "@http://x/v1"))
+    heldout = (exp / "eval" / "base-Qwen3.5-4B-heldout.sh").read_text(encoding="utf-8")
+    ids = shlex.split(heldout.split("--only ", 1)[1])[0].split(",")
+    targets = task_set().targets()
+    assert len(ids) == 30 and all(called(c.tool for c in targets[i].calls) <= held_out for i in ids)
+    stub = f'python3(){{ printf "%s\\n" "$@"; }}; export -f python3; bash {exp}/train/grpo-sequential-Qwen3.5-4B.sh'
+    trained = subprocess.run(["bash", "-c", stub], env=env, capture_output=True, text=True, cwd=root)
+    assert trained.returncode == 0, trained.stderr
+    overrides = trained.stdout.splitlines()
+    assert "verl.trainer.main_ppo" in overrides and "trainer.experiment_name=grpo-sequential-Qwen3.5-4B" in overrides
+    train_files = next(o for o in overrides if o.startswith("data.train_files="))
+    assert Path(train_files.split("=", 1)[1]).exists()

@@ -21,6 +21,9 @@ ENGINE=${ENGINE:-vllm}                 # vllm or sglang
 BACKEND=${BACKEND:-sim}                # where the tools answer: sim, replay:DIR, faults:realistic@sim, live
 TASKS=${TASKS:-}                       # the training task set: an EDGE Phase B folder (kopa edge filter's)
 TRAIN_ON_KOPA_BENCH=${TRAIN_ON_KOPA_BENCH:-}  # 1: train on KOPA-Bench itself (no TASKS), the validation set too
+HELD_OUT=${HELD_OUT:-}                 # platforms kept out of training (the paper's: seoul,dart,krx); their
+                                       # KOPA-Bench tasks are written to $OUT/train.heldout.parquet
+EXPERIMENT=${EXPERIMENT:-}             # verl's experiment name (default grpo-<model>)
 TEST_FREQ=${TEST_FREQ:-10}             # validate on KOPA-Bench every this many steps (and before the first)
 TOOL_CHARS=${TOOL_CHARS:-24000}        # a tool result is cut to this many characters: `kopa bench run`'s default,
                                        # so training, validation and evaluation read the same results
@@ -39,7 +42,11 @@ else
     exit 2
 fi
 mkdir -p "$OUT"
-kopa rl export --format verl "${TASKS_ARG[@]}" -o "$OUT/train.parquet"
+HELD_OUT_ARG=()
+if [ -n "$HELD_OUT" ]; then
+    HELD_OUT_ARG=(--held-out-platforms "$HELD_OUT")
+fi
+kopa rl export --format verl "${TASKS_ARG[@]}" "${HELD_OUT_ARG[@]}" -o "$OUT/train.parquet"
 kopa rl export --format verl -o "$OUT/val.parquet"                  # validation: KOPA-Bench
 # one tool config for both sets' tools; every sample names its own task set
 kopa rl verl-config "${TASKS_ARG[@]}" --with-kopa-bench --backend "$BACKEND" --max-tool-chars "$TOOL_CHARS" \
@@ -91,7 +98,7 @@ python3 -m verl.trainer.main_ppo \
     reward.custom_reward_function.path=pkg://kopa.rl.reward \
     reward.custom_reward_function.name=compute_score \
     trainer.project_name=kopa \
-    trainer.experiment_name="grpo-$(basename "$MODEL")" \
+    trainer.experiment_name="${EXPERIMENT:-grpo-$(basename "$MODEL")}" \
     trainer.logger='["console"]' \
     trainer.n_gpus_per_node="$GPUS" \
     trainer.nnodes=1 \
