@@ -14,6 +14,7 @@ The numbers are printed (`-rP`) and written to trl_cpu_grpo.json in the test's t
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 from pathlib import Path
@@ -27,8 +28,7 @@ pytestmark = pytest.mark.trl
 import datasets  # noqa: E402  (installed with TRL)
 import torch  # noqa: E402
 from click.testing import CliRunner  # noqa: E402
-from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers  # noqa: E402
-from transformers import PreTrainedTokenizerFast, Qwen2Config, Qwen2ForCausalLM  # noqa: E402
+from transformers import PreTrainedTokenizerFast, Qwen2ForCausalLM  # noqa: E402
 from transformers.utils import get_json_schema  # noqa: E402
 from trl import GRPOConfig, GRPOTrainer, SFTConfig, SFTTrainer  # noqa: E402
 from trl.chat_template_utils import qwen2_5_chat_template  # noqa: E402
@@ -61,26 +61,25 @@ def test_every_tool_method_reads_back_as_the_schema_trainers_show():
     assert differ == []
 
 
+def _tiny():
+    """benchmark/rl/tiny_model.py, the builder gpu_smoke.sh uses (a script, not a package: loaded by path)."""
+    path = Path(__file__).resolve().parents[1] / "benchmark" / "rl" / "tiny_model.py"
+    spec = importlib.util.spec_from_file_location("tiny_model", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+TINY = _tiny()
+
+
 def _tokenizer(texts: list[str]) -> PreTrainedTokenizerFast:
-    special = ["<|endoftext|>", "<|im_start|>", "<|im_end|>", "<tool_call>", "</tool_call>", "<tool_response>",
-               "</tool_response>"]
-    tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tok.decoder = decoders.ByteLevel()
-    tok.train_from_iterator(texts, trainers.BpeTrainer(vocab_size=3000, special_tokens=special, show_progress=False,
-                                                       initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
-    fast = PreTrainedTokenizerFast(tokenizer_object=tok, eos_token="<|im_end|>", pad_token="<|endoftext|>")
-    fast.add_special_tokens({"additional_special_tokens": ["<|im_start|>"]})
-    fast.chat_template = qwen2_5_chat_template  # TRL knows it: its response parser reads the tool calls
-    return fast
+    return TINY.tokenizer(texts, chat_template=qwen2_5_chat_template)  # TRL's parser reads this template's calls
 
 
 def _model(tokenizer: PreTrainedTokenizerFast) -> Qwen2ForCausalLM:
-    config = Qwen2Config(vocab_size=len(tokenizer), hidden_size=64, intermediate_size=128, num_hidden_layers=2,
-                         num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=16384,
-                         pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id,
-                         tie_word_embeddings=True)
-    return Qwen2ForCausalLM(config)
+    return TINY.model(tokenizer)
 
 
 @pytest.fixture(scope="module")

@@ -20,6 +20,7 @@ import asyncio
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -410,6 +411,30 @@ def test_launch_script_composes_with_verls_hydra_config(tmp_path):
     assert multi_turn.max_tool_response_length > tools[0].max_tool_chars  # kopa cuts first, to whole records
     with pytest.raises(Exception, match="no_such_key"):  # the check can fail: a key verl does not know
         _compose([*overrides, "actor_rollout_ref.rollout.no_such_key=1"])
+
+
+def test_gpu_smoke_script_composes_with_verls_hydra_config(tmp_path):
+    """benchmark/rl/gpu_smoke.sh up to verl's trainer: the tiny model is built for real, `python3 -m` is a
+    function that prints its arguments; the overrides compose and validate, the tiny model's folder is the
+    policy. (The run itself needs a GPU; with no trainer there is no step line, and the summary says so.)"""
+    from verl.trainer.ppo.utils import need_critic, need_reference_policy
+    from verl.utils.config import validate_config
+
+    stub = ('python3(){ if [ "$1" = "-m" ]; then printf "%s\\n" "$@"; else command python3 "$@"; fi; }; '
+            "export -f python3; bash benchmark/rl/gpu_smoke.sh")
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"  # python3: this interpreter's
+    done = subprocess.run(["bash", "-c", stub], cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, "OUT": str(tmp_path / "smoke"), "PATH": path})
+    assert done.returncode == 1 and "no step line in the log" in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
+    printed = done.stdout.splitlines()
+    start = printed.index("verl.trainer.main_ppo") + 1
+    end = next(i for i, line in enumerate(printed) if line.startswith("gpu_smoke:"))
+    config = _compose(printed[start:end])
+    validate_config(config, use_reference_policy=need_reference_policy(config), use_critic=need_critic(config))
+    assert config.trainer.total_training_steps == 2 and config.trainer.n_gpus_per_node == 1
+    assert config.actor_rollout_ref.model.path == str(tmp_path / "smoke" / "model")
+    assert config.actor_rollout_ref.rollout.multi_turn.format == "hermes"
+    assert (tmp_path / "smoke" / "model" / "config.json").exists()
 
 
 # One tool call, 라이트론's DART lookup, as each family documents its calls (its chat template / model card):
