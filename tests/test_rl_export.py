@@ -137,6 +137,21 @@ def test_sft_export_keeps_one_verified_trajectory_per_task(tmp_path, rollouts):
         assert all(isinstance(a, str) for a in wire) and chat == [orjson.loads(a) for a in wire]
 
 
+def test_sft_export_leaves_out_the_held_out_platforms(tmp_path, rollouts):
+    everything, kept = tmp_path / "all.jsonl", tmp_path / "kept.jsonl"
+    CliRunner().invoke(main, ["rl", "export", "--format", "sft", "--from", str(rollouts), "-o", str(everything)])
+    result = CliRunner().invoke(main, ["rl", "export", "--format", "sft", "--from", str(rollouts),
+                                       "--held-out-platforms", "law", "-o", str(kept)])
+    assert result.exit_code == 0, result.output
+    assert "tasks calling law left out" in result.output
+    ids = {orjson.loads(line)["task_id"] for line in everything.read_bytes().splitlines()}
+    left = {orjson.loads(line)["task_id"] for line in kept.read_bytes().splitlines()}
+    assert {i for i in ids if i.startswith("law-")} and left == {i for i in ids if not i.startswith("law-")}
+    bad = CliRunner().invoke(main, ["rl", "export", "--format", "sft", "--from", str(rollouts),
+                                    "--held-out-platforms", "nosuch", "-o", str(kept)])
+    assert bad.exit_code == 2 and "unknown platform(s) ['nosuch']" in bad.output
+
+
 def test_sft_export_needs_a_rollouts_folder(tmp_path):
     result = CliRunner().invoke(main, ["rl", "export", "--format", "sft", "-o", str(tmp_path / "x.jsonl")])
     assert result.exit_code != 0 and "--from" in result.output
