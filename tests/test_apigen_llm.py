@@ -95,7 +95,7 @@ def test_generate_with_a_chat_generator_records_then_replays_with_the_server_gon
                                 "answers": [{"name": tool["name"], "arguments": args}]}, ensure_ascii=False))
 
     cache = tmp_path / "cache"
-    common = ["apigen", "generate", "--n", "4", "--platforms", "krx", "--generator", "openai",
+    common = ["apigen", "generate", "--count", "4", "--platforms", "krx", "--generator", "openai",
               "--llm-cache", str(cache)]
     with ChatServer([model] * 4) as server:
         first = CliRunner().invoke(main, [*common, "--role", f"generator=fake@{server.base_url}", "--out", str(tmp_path / "a")])

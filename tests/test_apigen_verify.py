@@ -66,7 +66,7 @@ def test_a_broken_line_is_a_format_verdict_not_a_crash(tmp_path):
 
 def test_generate_command_prints_the_table_and_writes_the_run(tmp_path):
     out = tmp_path / "g"
-    result = CliRunner().invoke(main, ["apigen", "generate", "--n", "10", "--platforms", "krx,kdic", "--out", str(out)])
+    result = CliRunner().invoke(main, ["apigen", "generate", "--count", "10", "--platforms", "krx,kdic", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert "| **template** |" in result.output and "Mixtral-8x22B-Inst (paper)" in result.output
     for name in ("verified.jsonl", "verdicts.jsonl", "relevance.jsonl", "report.md", "stats.json",

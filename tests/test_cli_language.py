@@ -109,6 +109,18 @@ def test_no_bare_seed_and_each_seed_has_one_name():
     assert seen == set(SEED_OPTIONS)
 
 
+# Each "how many" has one name: items a command makes, rollouts per task, at most N of what exists, a study's
+# replicates (--seeds, with the seeds above).
+COUNT_OPTIONS = {"--count": "items a command makes (tasks, samples, queries shown)", "--rollouts": "per task",
+                 "--limit": "at most N of what exists", "--seeds": "a study's replicates"}
+
+
+def test_each_how_many_has_one_name():
+    counting = {o.opts[-1] for c in ALL.values() for o in options(c)
+                if o.opts[-1] in {"--n", "--num", "--samples", "--number", "--size"} or o.opts[-1] in COUNT_OPTIONS}
+    assert counting == set(COUNT_OPTIONS)
+
+
 def test_every_tool_calling_command_takes_backend_record_and_faults_the_same_way():
     with_backend = {path for path, c in ALL.items() if any(o.name == "backend_spec" for o in options(c))}
     assert with_backend == TOOL_CALLING
@@ -161,6 +173,7 @@ def test_bench_run_records_and_stores_the_composed_backend(tmp_path):
     ["edge", "graph", "export", ".", "--output", "g.json"],
     ["drift", "a", "b"],
     ["secrets", "scan", "."],
+    ["apigen", "generate", "--n", "3"],  # --count, as edge synth says it
 ])
 def test_old_spellings_are_unknown(argv):
     # the first release carries no deprecated aliases: an old name is a usage error, before anything runs

@@ -66,7 +66,7 @@ def _split(text: str) -> frozenset[str]:
 
 @apigen.command("generate", short_help="Generate samples of the four styles and verify them in three stages.")
 @backend_options
-@click.option("--n", "count", type=at_least(1), default=200, show_default=True,
+@click.option("--count", "count", type=at_least(1), default=200, show_default=True,
               help="Samples to generate (each then verified; the seed generated 40,000 per model).")
 @click.option("--budget", type=at_least(1), default=None, metavar="CALLS",
               help="Stop once this many tool calls are spent (probing the value cache included): the budget "
@@ -95,8 +95,8 @@ def generate_command(backend_spec: str, record_dir: str | None, faults: str | No
     verify by format, execution on the backend and semantics; resumable per chunk of 25 samples.
 
     \b
-      kopa apigen generate --n 500 --platforms dart,krx,assembly,kdic --out runs/apigen
-      kopa apigen generate --n 200 --faults harsh --out runs/apigen-harsh
+      kopa apigen generate --count 500 --platforms dart,krx,assembly,kdic --out runs/apigen
+      kopa apigen generate --count 200 --faults harsh --out runs/apigen-harsh
       kopa apigen generate --generator openai --role generator=Qwen/Qwen3.5-9B@http://127.0.0.1:8000/v1 \\
                            --checker openai --role checker=Qwen/Qwen3.5-9B@http://127.0.0.1:8000/v1
     """

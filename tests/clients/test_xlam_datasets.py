@@ -26,7 +26,7 @@ def offline_cache(tmp_path, monkeypatch):
 
 def test_datasets_reads_kopas_rows_as_it_reads_the_published_ones(tmp_path, simulator):
     out = tmp_path / "apigen"
-    result = CliRunner().invoke(main, ["apigen", "generate", "--n", "10", "--platforms", "krx,kdic", "--out", str(out)])
+    result = CliRunner().invoke(main, ["apigen", "generate", "--count", "10", "--platforms", "krx,kdic", "--out", str(out)])
     assert result.exit_code == 0, result.output
     published = datasets.load_dataset("json", data_files=str(PUBLISHED), split="train")
     kopa = datasets.load_dataset("json", data_files=str(out / "verified.jsonl"), split="train")

@@ -139,7 +139,7 @@ expect '^qwen3_coder$'
 run kopa mcp serve --task finance-001 --list-tools
 expect '^reset_episode$'
 
-run kopa apigen generate --n 10 --platforms krx,kdic --out "$work/apigen"
+run kopa apigen generate --count 10 --platforms krx,kdic --out "$work/apigen"
 expect 'verified of 10'
 run kopa apigen verify "$work/apigen/verified.jsonl" --out "$work/apigen-verify"
 run kopa compare synth --help
