@@ -280,6 +280,32 @@ def test_the_rule_checker_rejects_results_that_do_not_answer_the_query(query, to
     assert (verdict.stage, verdict.reason) == ("semantic", reason)
 
 
+def test_too_few_calls_for_the_values_a_query_lists_is_caught():
+    """'A와 B' / 'A, B' where a call asks about A only: B is a value of the same parameter by its documented
+    pattern (an 8-digit 고유번호), so the sample is one call short."""
+    one = [{"name": "get_dart_company_overview", "arguments": {"corp_code": "00105359"}}]
+    two = [*one, {"name": "get_dart_company_overview", "arguments": {"corp_code": "00139943"}}]
+    for query in ("고유번호 00105359와 00139943인 회사의 기업개황을 알려 주세요.",
+                  "고유번호 00139943, 00105359인 회사들의 기업개황을 알려 주세요."):
+        verdict, _ = _verify(query, ["get_dart_company_overview"], one)
+        assert (verdict.stage, verdict.reason) == ("semantic", "too_few_calls"), verdict
+        assert "'00139943'" in verdict.detail
+        assert _verify(query, ["get_dart_company_overview"], two)[0].passed
+    # a word beside the value is no second value: 'A와 관련된' asks about A alone
+    assert _verify("고유번호 00105359와 관련된 회사의 기업개황을 알려 주세요.", ["get_dart_company_overview"], one)[0].passed
+
+
+def test_names_count_as_listed_values_where_the_value_cache_saw_them():
+    """A name has no pattern: the rules know it only from the value cache (APIGen's own runs pass theirs)."""
+    record, _ = _record("강도옥과 홍길동 의원의 SNS정보를 알려 주세요.", ["get_assembly_member_sns"],
+                        [{"name": "get_assembly_member_sns", "arguments": {"HG_NM": "강도옥"}}])
+    assert record is not None
+    blind = verify_record(record, _runtime(), CATALOG, RuleChecker(CATALOG))[0]
+    knowing = verify_record(record, _runtime(), CATALOG, RuleChecker(CATALOG, {"HG_NM": ["강도옥", "홍길동"]}))[0]
+    assert blind.criteria["call_count"] == "pass"
+    assert (knowing.stage, knowing.reason) == ("semantic", "too_few_calls")
+
+
 def test_the_rule_checker_passes_a_good_sample_and_says_what_it_decides():
     verdict, outcomes = _verify("강도옥 의원의 SNS정보를 알려 주세요.",
                                 ["get_assembly_member_sns", "get_assembly_member_career"],

@@ -37,7 +37,7 @@ from kopa.apigen.record import XRecord, catalog_tool, parse_xlam_row, xlam_row
 from kopa.apigen.relevance import relevance_samples
 from kopa.apigen.report import render_report, stage_table, style_of, write_plots
 from kopa.apigen.sampler import APISampler, ExampleSampler, PromptSampler, draw_style
-from kopa.apigen.semantic import SemanticChecker
+from kopa.apigen.semantic import RuleChecker, SemanticChecker
 from kopa.apigen.values import ValueCache, build_cache
 from kopa.apigen.verify import (
     CallOutcome,
@@ -163,6 +163,8 @@ def generate_run(out: Path, n: int, generator_factory: Callable[[ValueCache, str
         raise ApigenError(f"probing the value cache spent {cache.calls} tool calls, the whole budget of {budget}: "
                           "raise --budget or narrow the pool (--platforms, --domains, --real-only)")
     generator = generator_factory(cache, runtime.state.current_date)
+    if isinstance(checker, RuleChecker) and not checker.values:  # the rules know the names the cache saw
+        checker = RuleChecker(catalog, cache.values)
     apis, prompts = APISampler(catalog, cache), PromptSampler()
     if not apis.usable:
         raise ApigenError("no tool of the pool answered its probe: nothing to sample (check --domains/--platforms)")

@@ -24,6 +24,7 @@ import orjson
 from kopa.apigen.record import XRecord, XTool
 from kopa.apigen.verify import CallOutcome
 from kopa.catalog.loader import Catalog
+from kopa.catalog.view import param_view
 from kopa.edge.plan import GENERIC_NAMES
 from kopa.edge.proposer import first_json_object
 from kopa.llm.client import ChatModel
@@ -37,8 +38,10 @@ DECIDES = {
                  "serve is not decided",
     "function_choice": "partly: fails when another offered tool's Korean title matches the query clearly better "
                        "than a called tool's (character bigrams); undecided when no title matches",
-    "call_count": "partly: fails on two identical calls; more or fewer calls than the user meant is not decided "
-                  "beyond what `objective` catches (a call whose values the query never states)",
+    "call_count": "partly: fails on two identical calls, and on too few: the query lists another value beside one "
+                  "a call states ('A와 B', 'A, B 및 C') that is a value of the same parameter — of its documented "
+                  "pattern (codes, dates), one of its enum, or one the value cache saw under its name — and no call "
+                  "asks about it; more calls than the user meant is not decided beyond what `objective` catches",
     "no_errors": "fully: every call answered with records (an empty answer does not answer the query)",
     "relevant_results": "partly: the records carry fields the catalog documents for the tool; undecided for a "
                         "tool outside the catalog",
@@ -80,6 +83,14 @@ def _forms(value: Any) -> list[str]:
     return forms
 
 
+def _written(value: Any) -> list[str]:
+    """How a query may write a value: an 8-digit date also as 'YYYY년 M월 D일'."""
+    text = str(value).strip()
+    if re.fullmatch(r"\d{8}", text):
+        return [f"{text[:4]}년 {int(text[4:6])}월 {int(text[6:8])}일"]
+    return []
+
+
 def _bigrams(text: str) -> set[str]:
     t = _norm(re.sub(r"[^0-9A-Za-z가-힣]", "", text))
     return {t[i:i + 2] for i in range(len(t) - 1)}
@@ -91,11 +102,74 @@ def _title(tool: XTool, catalog: Catalog) -> str:
     return tool.description.split(":")[0][:40] if ":" in tool.description[:40] else tool.description[:40]
 
 
+# Two listed items in a Korean query: "A와 B" (과, 하고, (이)랑), "A, B", "A 및 B"; an item is a date written
+# out or a run of characters up to a space or comma (its particle dropped by `_item`).
+_DATE_TEXT = r"\d{4}년\s*\d{1,2}월\s*\d{1,2}일"
+_ITEM = rf"({_DATE_TEXT}|[^\s,、]+)"
+_CONJ = r"(?:와|과|하고|이랑|랑)"
+_AFTER = [re.compile(rf"{_CONJ}\s+{_ITEM}"), re.compile(rf"\s*[,、]\s*{_ITEM}"), re.compile(rf"\s+및\s+{_ITEM}")]
+_BEFORE = [re.compile(rf"({_DATE_TEXT}|[^\s,、]+?){_CONJ}\s+$"), re.compile(rf"{_ITEM}\s*[,、]\s*$"),
+           re.compile(rf"{_ITEM}\s+및\s+$")]
+_PARTICLE = re.compile(r"(?:의|은|는|이|가|을|를|에|에서|로|으로|도|와|과|만|까지|부터|인|들)$")
+_DAY = re.compile(r"(\d{4})년\s*(\d{1,2})월\s*(\d{1,2})일")
+
+
+def _item(text: str) -> str:
+    """A listed item as a value: a date written out as YYYYMMDD, a trailing particle dropped."""
+    day = _DAY.fullmatch(text)
+    if day:
+        return f"{day[1]}{int(day[2]):02d}{int(day[3]):02d}"
+    return _PARTICLE.sub("", text.strip(" .?!'\""))
+
+
+def listed_with(query: str, value: str) -> list[str]:
+    """The items the query lists next to `value` ("A와 B", "A, B 및 C"): each neighbour joined to it by a
+    conjunction or a comma, as a value (`_item`). A value of digits is matched as a whole number."""
+    digits = value.isdigit()
+    found = re.finditer(rf"(?<!\d){re.escape(value)}(?!\d)" if digits else re.escape(value), query)
+    items: list[str] = []
+    for match in found:
+        rest, head = query[match.end():], query[:match.start()]
+        items += [_item(m.group(1)) for m in (p.match(rest) for p in _AFTER) if m]
+        items += [_item(m.group(1)) for m in (p.search(head) for p in _BEFORE) if m]
+    return [i for i in dict.fromkeys(items) if i and i != value]
+
+
 class RuleChecker:
     name = "rules"
 
-    def __init__(self, catalog: Catalog) -> None:
+    def __init__(self, catalog: Catalog, values: dict[str, list[str]] | None = None) -> None:
         self.catalog = catalog
+        self.values = values or {}  # parameter name → values the value cache saw under it (APIGen's own runs)
+
+    def _of_param(self, tool_name: str, param: str, item: str) -> bool:
+        """Whether `item` is a value of the parameter: its documented pattern, an enum member, a cached value."""
+        if item in self.values.get(param, ()):
+            return True
+        if tool_name not in self.catalog:
+            return False
+        try:
+            spec = self.catalog[tool_name].spec.param(param)
+        except KeyError:
+            return False
+        if spec.enum:
+            return item in spec.enum
+        pattern = param_view(spec).pattern
+        return pattern is not None and re.fullmatch(pattern, item, flags=re.ASCII) is not None
+
+    def _unasked(self, record: XRecord, query: str) -> list[tuple[str, str, str]]:
+        """(tool.param, the value a call states, a value listed beside it that no call asks about)."""
+        asked = {str(v) for c in record.answers for v in c.arguments.values() if not isinstance(v, dict | list)}
+        found = []
+        for call in record.answers:
+            for param, value in call.arguments.items():
+                if isinstance(value, dict | list) or param.lower() in GENERIC_NAMES or len(str(value)) < 2:
+                    continue
+                for form in dict.fromkeys([str(value), *_written(value)]):
+                    for item in listed_with(query, form):
+                        if item not in asked and self._of_param(call.name, param, item):
+                            found.append((f"{call.name}.{param}", str(value), item))
+        return found
 
     def _exempt(self, tool_name: str, param: str, value: Any, library: dict[str, XTool]) -> bool:
         """Arguments a query need not state: keys and format selectors, paging, documented defaults, enums."""
@@ -138,11 +212,15 @@ class RuleChecker:
             criteria["function_choice"] = "undecided"
         else:
             criteria["function_choice"] = "pass"
-        # 3. call count: no call repeated
+        # 3. call count: no call repeated, and no listed value left without its call
         keys = [orjson.dumps([c.name, c.arguments], option=orjson.OPT_SORT_KEYS) for c in record.answers]
-        criteria["call_count"] = "fail" if len(set(keys)) < len(keys) else "pass"
-        if criteria["call_count"] == "fail":
+        unasked = self._unasked(record, record.query)
+        criteria["call_count"] = "fail" if len(set(keys)) < len(keys) or unasked else "pass"
+        if len(set(keys)) < len(keys):
             notes.append("the same call twice")
+        elif unasked:
+            where, value, item = unasked[0]
+            notes.append(f"the query lists {item!r} beside {value!r} ({where}) and no call asks about it")
         # 4. no errors: every call answered with records
         empty = [o.name for o in outcomes if not o.ok or o.records == 0]
         criteria["no_errors"] = "fail" if empty else "pass"
@@ -159,7 +237,9 @@ class RuleChecker:
                 relevant = "fail"
                 notes.append(f"{o.name} answered fields it does not document")
         criteria["relevant_results"] = relevant
-        return Semantic(criteria, "; ".join(notes)[:300])
+        failed = [c for c in CRITERIA if criteria[c] == "fail"]
+        too_few = bool(failed) and failed[0] == "call_count" and len(set(keys)) == len(keys)
+        return Semantic(criteria, "; ".join(notes)[:300], reason="too_few_calls" if too_few else None)
 
 
 CHECKER_PROMPT = """당신은 function-calling 학습 데이터의 의미 검증기(semantic checker)입니다.
