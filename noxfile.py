@@ -78,8 +78,8 @@ def ray(session: nox.Session) -> None:
 
 # What importing verl's tool, agent-loop, reward, dataset and trainer-config modules needs on CPU: verl 0.9.1
 # itself goes in without its declared dependencies (wandb, tensorboard, peft, accelerate, torchdata, ray's
-# dashboard…, none of which these paths import). torch==2.13.0 is the CPU build (a plain `torch` would be a
-# CUDA build of several GB). Measured on 2 cores: about 110 s to install, 1.9 GB, the tests about 25 s.
+# dashboard…, none of which these paths import). The tests run on CPU, but torch==2.13.0 from PyPI is the CUDA
+# build: with its nvidia wheels the session takes about 9.6 GB of disk (a CI machine needs that free).
 RL_CPU = (
     "ray>=2.41", "tensordict>=0.8,<=0.10,!=0.9.0", "hydra-core", "transformers>=5.5.3,<5.11,!=5.6.0", "datasets",
     "pyarrow>=19", "pandas", "pillow", "codetiming", "cachetools", "fastapi", "uvicorn", "aiohttp",
