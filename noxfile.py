@@ -7,7 +7,7 @@
     nox -s tests    install kopa with test extras, lint, type-check (mypy) and run the fast test suite
     nox -s ray      install kopa with the ray extra and run the Ray executor's tests on a local
                     ray.init(num_cpus=2): the same bytes as in-process (skipped by `tests`, which has no Ray)
-    nox -s rl       kopa inside the real verl on CPU (CPU torch, verl without its GPU stack): verl's tool-call
+    nox -s rl       kopa inside the real verl on CPU (verl without its GPU stack): verl's tool-call
                     path, reward manager, GRPO advantages, dataset loader and Hydra config (tests marked verl);
                     and in TRL: a tiny model's SFT on kopa's export, then GRPO steps on kopa's tools (trl)
     nox -s rl_gpu_recipe  `pip install --dry-run '.[rl-gpu]'`: the GPU training set (verl[vllm] with kopa)
