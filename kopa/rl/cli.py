@@ -202,17 +202,8 @@ def export_cmd(fmt: str, tasks_path: str | None, only: str, rollouts_dir: str | 
                            error=export.ExportError).get("config")
         if not isinstance(config, dict):
             raise export.ExportError(f"{folder / 'config.json'}: not a rollouts folder's config (no \"config\" object)")
-        by_id = {t.id: t for t in task_set(config.get("task_set")).tasks()}
-        kept_out = set(_only(held_out_platforms))
-        if kept_out:
-            from kopa.catalog.loader import load_catalog
-            from kopa.eval.contamination import platforms_of
-
-            catalog = load_catalog()
-            unknown = sorted(kept_out - set(catalog.platforms))
-            if unknown:
-                raise click.UsageError(f"--held-out-platforms: unknown platform(s) {unknown}")
-            by_id = {i: t for i, t in by_id.items() if not platforms_of(t, catalog) & kept_out}
+        kept_out = _only(held_out_platforms)
+        by_id = {t.id: t for t in export.leave_out(list(task_set(config.get("task_set")).tasks()), kept_out)}
         provenance = {k: config.get(k) for k in ("backend", "policy", "seed", "n", "task_set", "model")}
         records = export.sft_records(read_groups(folder, finished=True), by_id, provenance)
         path = Path(out or "runs/rl-export/sft.jsonl")

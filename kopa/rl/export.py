@@ -145,6 +145,15 @@ def write_sft(path: Path, records: list[dict[str, Any]]) -> None:
     write_atomic(path, b"".join(orjson.dumps(r) + b"\n" for r in records))
 
 
+def leave_out(tasks: list[Task], held_out: list[str]) -> list[Task]:
+    """The tasks that call none of `held_out`'s platforms' data tools (an unknown platform is an error)."""
+    catalog = load_catalog()
+    unknown = sorted(set(held_out) - set(catalog.platforms))
+    if unknown:
+        raise ExportError(f"--held-out-platforms: unknown platform(s) {unknown}; one of {', '.join(catalog.platforms)}")
+    return [t for t in tasks if not platforms_of(t, catalog) & set(held_out)]
+
+
 def write_training_split(path: Path, tasks: list[Task], held_out: list[str]
                          ) -> tuple[list[Task], dict[str, Any], int]:
     """For a training set to be exported at `path`: (its tasks that call none of `held_out`'s platforms, the
@@ -153,10 +162,7 @@ def write_training_split(path: Path, tasks: list[Task], held_out: list[str]
     set)."""
     catalog = load_catalog()
     bench = task_set(None)
-    unknown = sorted(set(held_out) - set(catalog.platforms))
-    if unknown:
-        raise ExportError(f"--held-out-platforms: unknown platform(s) {unknown}; one of {', '.join(catalog.platforms)}")
-    kept = [t for t in tasks if not platforms_of(t, catalog) & set(held_out)]
+    kept = leave_out(tasks, held_out)
     subset = held_out_subset(bench.tasks(), held_out, catalog) if held_out else []
     if held_out:
         write_verl(path.with_suffix(".heldout.parquet"), subset, bench.targets(), None)
