@@ -72,23 +72,22 @@ def _norm(text: str) -> str:
     return re.sub(r"\s+", "", unicodedata.normalize("NFC", text)).lower()
 
 
-def _forms(value: Any) -> list[str]:
-    text = str(value).strip()
-    forms = [_norm(text)]
-    if re.fullmatch(r"\d{8}", text):
-        forms.append(_norm(f"{text[:4]}년 {int(text[4:6])}월 {int(text[6:8])}일"))
-        forms.append(f"{text[:4]}-{text[4:6]}-{text[6:8]}")
-    elif re.fullmatch(r"\d{6}", text):
-        forms.append(_norm(f"{text[:4]}년 {int(text[4:6])}월"))
-    return forms
-
-
 def _written(value: Any) -> list[str]:
     """How a query may write a value: an 8-digit date also as 'YYYY년 M월 D일'."""
     text = str(value).strip()
     if re.fullmatch(r"\d{8}", text):
         return [f"{text[:4]}년 {int(text[4:6])}월 {int(text[6:8])}일"]
     return []
+
+
+def _forms(value: Any) -> list[str]:
+    text = str(value).strip()
+    forms = [_norm(text), *(_norm(w) for w in _written(text))]
+    if re.fullmatch(r"\d{8}", text):
+        forms.append(f"{text[:4]}-{text[4:6]}-{text[6:8]}")
+    elif re.fullmatch(r"\d{6}", text):
+        forms.append(_norm(f"{text[:4]}년 {int(text[4:6])}월"))
+    return forms
 
 
 def _bigrams(text: str) -> set[str]:
