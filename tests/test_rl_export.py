@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from kopa.cli import main
 from kopa.eval.task import task_set
-from kopa.rl import verl_config
+from kopa.rl import tool_schema
 from kopa.rl.reward import compute_score, final_answer
 from kopa.rl.rollouts import RolloutConfig, generate
 
@@ -40,7 +40,7 @@ def test_verl_config_lists_exactly_the_tools_of_the_tasks(tmp_path, bench):
         # `required` only where a parameter is required (verl and transformers' get_json_schema leave it out)
         assert set(parameters) - {"required"} == {"type", "properties"} and parameters.get("required", ["x"])
         for prop in parameters["properties"].values():
-            assert set(prop) <= VERL_PROPERTY_KEYS and prop["type"] in verl_config.SCALAR_TYPES
+            assert set(prop) <= VERL_PROPERTY_KEYS and prop["type"] in tool_schema.SCALAR_TYPES
 
 
 def test_what_verl_would_drop_is_written_into_the_description():
@@ -50,7 +50,7 @@ def test_what_verl_would_drop_is_written_into_the_description():
     name, param, prop = next((tool.spec.name, p, v) for tool in catalog.tools.values()
                              for p, v in tool.openai_schema()["function"]["parameters"]["properties"].items()
                              if "pattern" in v and "default" not in v)
-    flat = verl_config.training_tool_schema(name)["function"]["parameters"]["properties"][param]
+    flat = tool_schema.training_tool_schema(name)["function"]["parameters"]["properties"][param]
     assert prop["pattern"] in flat["description"] and flat["description"].startswith(prop["description"])
 
 
@@ -60,9 +60,9 @@ def test_a_nested_parameter_is_refused_with_a_clear_message(monkeypatch):
             return {"type": "function", "function": {"name": "nested", "description": "d", "parameters": {
                 "type": "object", "properties": {"filter": {"type": "object", "description": "조건"}}}}}
 
-    monkeypatch.setattr(verl_config, "load_catalog", lambda: {"nested": Nested()})
-    with pytest.raises(verl_config.VerlSchemaError, match=r"nested\.filter: type 'object'.*flatten"):
-        verl_config.training_tool_schema("nested")
+    monkeypatch.setattr(tool_schema, "load_catalog", lambda: {"nested": Nested()})
+    with pytest.raises(tool_schema.VerlSchemaError, match=r"nested\.filter: type 'object'.*flatten"):
+        tool_schema.training_tool_schema("nested")
 
 
 def _parquet_rows(path):

@@ -39,8 +39,8 @@ from kopa.eval.environment import Environment  # noqa: E402
 from kopa.eval.episode import PredictedCall  # noqa: E402
 from kopa.eval.scoring.episode import score_episode  # noqa: E402
 from kopa.rl.rollouts import RolloutConfig, generate  # noqa: E402
+from kopa.rl.tool_schema import training_tool_schema  # noqa: E402
 from kopa.rl.trl import KopaTRL, final_text, tool_method  # noqa: E402
-from kopa.rl.verl_config import training_tool_schema  # noqa: E402
 
 # Two RESPONSE tasks of two calls each over small results (the shortest golden chats of KOPA-Bench).
 TASKS = ["finance-012", "finance-021"]

@@ -74,7 +74,7 @@ def bench_texts() -> list[str]:
     """KOPA-Bench's prompts and the tools they offer, as a trainer renders them."""
     from kopa.eval.policies.prompt import initial_messages
     from kopa.eval.task import task_set
-    from kopa.rl.verl_config import training_tool_schema
+    from kopa.rl.tool_schema import training_tool_schema
 
     tasks = list(task_set().tasks())
     tools = sorted({name for task in tasks for name in task.available_tools})

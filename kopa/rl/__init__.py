@@ -6,5 +6,6 @@
     kopa.rl.stats        what a trainer checks before spending GPUs (zero-variance groups, pass@1 / pass@n)
     kopa.rl.export       `kopa rl export --format verl|sft`
     kopa.rl.verl_config  `kopa rl verl-config`: verl's tool config YAML for a task set's tools
+    kopa.rl.tool_schema  the tool schema every trainer shows a model (verl, TRL, the SFT export)
     kopa.rl.verl         the verl adapters (imports verl: `pip install 'kopa[rl]'`)
 """

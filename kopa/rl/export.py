@@ -14,7 +14,7 @@ tools' names, nearly all null. The ground truth is JSON text
 SFT (``--format sft``, JSONL): from a ``kopa rl rollouts`` folder, per task the first rollout that earned
 reward 1 — a verified trajectory — as ``{messages, tools, task_id, provenance}``: the chat with the
 assistant's tool calls and the tool results, and the task's tools as every trainer shows them
-(``kopa.rl.verl_config.training_tool_schema``: the same rendering verl's tool config and TRL's environment
+(``kopa.rl.tool_schema.training_tool_schema``: the same rendering verl's tool config and TRL's environment
 methods give, so SFT and GRPO train on one prompt). The
 messages are in the chat format Hugging Face templates render (a tool call's ``arguments`` an object, not
 the JSON text of the OpenAI wire, which Qwen2.5's template would write as a quoted string), so TRL's
@@ -35,7 +35,7 @@ from kopa.eval.contamination import audit, audit_table, held_out_subset, platfor
 from kopa.eval.policies.prompt import initial_messages
 from kopa.eval.task import Target, Task, task_set
 from kopa.fileio import sql_literal, write_atomic
-from kopa.rl.verl_config import training_tool_schema
+from kopa.rl.tool_schema import training_tool_schema
 
 AGENT_NAME = "kopa_tool_agent"  # registered by kopa.rl.verl, which verl imports for the tools
 SHARED_TOOLS_KWARGS = "kopa"  # the tools_kwargs entry every kopa tool reads

@@ -10,7 +10,7 @@
 TRL exposes an environment's public methods as the tools of a rollout and builds their schemas from each
 method's signature and Google-style docstring (transformers' ``get_json_schema``). A task offers its own
 tools, so each task gets an environment class whose methods are exactly those tools, written so that
-get_json_schema reads back ``kopa.rl.verl_config.training_tool_schema`` character for character — what verl's
+get_json_schema reads back ``kopa.rl.tool_schema.training_tool_schema`` character for character — what verl's
 tool config and the SFT export carry, so a model is SFT-trained and GRPO-trained on one prompt (TRL lists the
 methods by name; the SFT export and verl's rows list them so too). Every dataset row names its task's
 environment (TRL's multi-environment mode). One instance
@@ -39,7 +39,7 @@ from kopa.eval.task import Target, Task, task_set
 from kopa.rl.episodes import Episode, snapshot
 from kopa.rl.export import data_source, ground_truth
 from kopa.rl.reward import compute_score
-from kopa.rl.verl_config import training_tool_schema
+from kopa.rl.tool_schema import training_tool_schema
 from kopa.tools.render import MAX_TOOL_CHARS, render_result
 
 _ROLLOUTS = itertools.count(1)  # names each rollout's episode (the name is not scored)

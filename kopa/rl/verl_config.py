@@ -1,11 +1,7 @@
 """`kopa rl verl-config`: verl's tool config YAML for exactly the tools a task set offers.
 
-verl reads ``tools: [{class_name, config, tool_schema}]`` (``verl.tools.tool_registry``) and validates
-each schema with its ``OpenAIFunctionToolSchema``, whose property model keeps only ``type``,
-``description`` and ``enum``. So what kopa's schema says beyond those — the format pattern, default,
-minimum and maximum — is written into the description, where the model still reads it, instead of
-being dropped without a word; a parameter verl cannot express (an object or an array, whose inner
-schema would be lost) is refused with a message naming the tool and the parameter.
+verl reads ``tools: [{class_name, config, tool_schema}]`` (``verl.tools.tool_registry``); each schema is
+``kopa.rl.tool_schema.training_tool_schema``, the shape verl's ``OpenAIFunctionToolSchema`` keeps whole.
 
 Every tool is the one class ``kopa.rl.verl.KopaTool``; its ``config`` names the backend (one YAML, one
 backend), a default task set (each exported sample names its own) and how long a tool result may be.
@@ -18,55 +14,11 @@ from typing import Any
 import yaml
 
 from kopa.catalog.loader import load_catalog
-from kopa.errors import UserError
 from kopa.eval.task import Task
+from kopa.rl.tool_schema import VerlSchemaError, training_tool_schema
 from kopa.tools.render import MAX_TOOL_CHARS  # the cut evaluation makes: one setting for both
 
 TOOL_CLASS = "kopa.rl.verl.KopaTool"
-SCALAR_TYPES = frozenset({"string", "integer", "number", "boolean"})
-
-
-class VerlSchemaError(UserError, ValueError):
-    """A tool parameter verl's schema model cannot express."""
-
-
-def _extra(prop: dict[str, Any]) -> str:
-    notes = []
-    if "pattern" in prop:
-        notes.append(f"형식: 정규식 {prop['pattern']}")
-    if "default" in prop:
-        notes.append(f"기본값: {prop['default']}")
-    if "minimum" in prop:
-        notes.append(f"최솟값: {prop['minimum']}")
-    if "maximum" in prop:
-        notes.append(f"최댓값: {prop['maximum']}")
-    return f" [{'; '.join(notes)}]" if notes else ""
-
-
-def training_tool_schema(name: str) -> dict[str, Any]:
-    """The tool's OpenAI schema as every trainer shows it to a model — verl's tool config, TRL's environment
-    methods (kopa.rl.trl) and the SFT export alike, so a model is trained on one rendering: the shape verl's
-    model keeps whole (type / description / enum per property; `required` left out when empty, as verl and
-    transformers' get_json_schema both leave it)."""
-    schema = load_catalog()[name].openai_schema()
-    function = schema["function"]
-    properties: dict[str, Any] = {}
-    for param, prop in function["parameters"].get("properties", {}).items():
-        kind = prop.get("type")
-        if kind not in SCALAR_TYPES:
-            raise VerlSchemaError(f"{name}.{param}: type {kind!r} cannot be expressed in verl's tool schema "
-                                  "(it keeps only type / description / enum per property); flatten it into "
-                                  "scalar parameters first")
-        flat: dict[str, Any] = {"type": kind}
-        if "enum" in prop:  # before the description, in the order get_json_schema writes them
-            flat["enum"] = list(prop["enum"])
-        flat["description"] = (prop.get("description") or "") + _extra(prop)
-        properties[param] = flat
-    parameters: dict[str, Any] = {"type": "object", "properties": properties}
-    if function["parameters"].get("required"):
-        parameters["required"] = list(function["parameters"]["required"])
-    return {"type": "function", "function": {"name": function["name"], "description": function["description"],
-                                             "parameters": parameters}}
 
 
 def used_tools(tasks: list[Task]) -> list[str]:
@@ -77,8 +29,6 @@ def used_tools(tasks: list[Task]) -> list[str]:
     if unknown:
         raise VerlSchemaError(f"tools not in the catalog: {unknown[:10]}")
     return names
-
-
 
 
 def tool_config(tasks: list[Task], *, backend: str, task_set: str | None,
