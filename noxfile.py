@@ -76,13 +76,14 @@ def ray(session: nox.Session) -> None:
     session.run("pytest", "-m", "ray", *session.posargs)
 
 
-# What importing verl's tool, agent-loop, reward, dataset and trainer-config modules needs on CPU: verl 0.9.1
-# itself goes in without its declared dependencies (wandb, tensorboard, peft, accelerate, torchdata, ray's
-# dashboard…, none of which these paths import). The tests run on CPU, but torch==2.13.0 from PyPI is the CUDA
+# What importing verl's tool, agent-loop, reward, dataset, trainer-config and SFT-dataset modules needs on CPU:
+# verl 0.9.1 itself goes in without its declared dependencies (wandb, tensorboard, ray's dashboard…, none of
+# which these paths import), and the few those paths do import are listed. The tests run on CPU, but torch==2.13.0 from PyPI is the CUDA
 # build: with its nvidia wheels the session takes about 9.6 GB of disk (a CI machine needs that free).
 RL_CPU = (
     "ray>=2.41", "tensordict>=0.8,<=0.10,!=0.9.0", "hydra-core", "transformers>=5.5.3,<5.11,!=5.6.0", "datasets",
     "pyarrow>=19", "pandas", "pillow", "codetiming", "cachetools", "fastapi", "uvicorn", "aiohttp",
+    "torchdata", "peft",  # verl.trainer.sft_trainer's imports (create_sft_dataset, tests/test_rl_verl_sft.py)
 )
 
 
@@ -98,7 +99,8 @@ def rl(session: nox.Session) -> None:
     session.install("--no-deps", "verl==0.9.1")
     session.install(*RL_CPU, *TRL_CPU)
     # -rP: the TRL test prints its SFT loss curve and per-step GRPO numbers
-    session.run("pytest", "-m", "verl or trl", "-rP", "tests/test_rl_verl.py", "tests/test_rl_trl.py",
+    session.run("pytest", "-m", "verl or trl", "-rP", "tests/test_rl_verl.py", "tests/test_rl_verl_sft.py",
+                "tests/test_rl_trl.py",
                 *session.posargs)
 
 

@@ -152,6 +152,24 @@ def test_sft_export_leaves_out_the_held_out_platforms(tmp_path, rollouts):
     assert bad.exit_code == 2 and "unknown platform(s) ['nosuch']" in bad.output
 
 
+def test_verl_sft_export_holds_the_sft_records_as_json_text_columns(tmp_path, rollouts):
+    """verl's SFT Parquet: the same records as the JSONL, the nested ones as JSON text (one string column each,
+    so nothing is unified across rows); verl's trainer reading it is tests/test_rl_verl_sft.py."""
+    jsonl, parquet = tmp_path / "sft.jsonl", tmp_path / "sft.parquet"
+    CliRunner().invoke(main, ["rl", "export", "--format", "sft", "--from", str(rollouts), "-o", str(jsonl)])
+    result = CliRunner().invoke(main, ["rl", "export", "--format", "verl-sft", "--from", str(rollouts),
+                                       "-o", str(parquet)])
+    assert result.exit_code == 0, result.output
+    assert "data.custom_cls.path=pkg://kopa.rl.verl_sft data.custom_cls.name=KopaSFTDataset" in result.output
+    con = duckdb.connect()
+    types = {name: kind for name, kind, *_ in con.execute(f"DESCRIBE SELECT * FROM read_parquet('{parquet}')").fetchall()}
+    assert types == {"messages": "VARCHAR", "tools": "VARCHAR", "task_id": "VARCHAR", "provenance": "VARCHAR"}
+    rows = con.execute(f"SELECT messages, tools, task_id, provenance FROM read_parquet('{parquet}')").fetchall()
+    want = [orjson.loads(line) for line in jsonl.read_bytes().splitlines()]
+    assert [{"messages": orjson.loads(m), "tools": orjson.loads(t), "task_id": i, "provenance": orjson.loads(p)}
+            for m, t, i, p in rows] == want
+
+
 def test_sft_export_needs_a_rollouts_folder(tmp_path):
     result = CliRunner().invoke(main, ["rl", "export", "--format", "sft", "-o", str(tmp_path / "x.jsonl")])
     assert result.exit_code != 0 and "--from" in result.output

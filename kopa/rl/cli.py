@@ -134,19 +134,20 @@ def _print_stats(stats) -> None:
         console.print(part)
 
 
-@rl.command("export", short_help="verl's RL Parquet of a task set, or SFT chat JSONL of verified rollouts.")
-@click.option("--format", "fmt", type=click.Choice(["verl", "sft"]), required=True,
+@rl.command("export", short_help="verl's RL Parquet of a task set, or the SFT data of verified rollouts.")
+@click.option("--format", "fmt", type=click.Choice(["verl", "sft", "verl-sft"]), required=True,
               help="verl: the task set as verl's RL dataset (Parquet); sft: verified trajectories of a "
-                   "rollouts folder as chat JSONL.")
+                   "rollouts folder as chat JSONL (TRL, datasets); verl-sft: the same for verl's SFT trainer "
+                   "(Parquet, read with kopa's dataset class: the command prints the two overrides).")
 @click.option("--tasks", "tasks_path", type=click.Path(file_okay=False), help=TASKS_HELP + " (--format verl)")
 @click.option("--only", default="", help="Comma-separated task ids or domains (--format verl; default: all).")
 @click.option("--from", "rollouts_dir", type=click.Path(file_okay=False, exists=True), metavar="DIR",
-              help="A `kopa rl rollouts` folder (--format sft): per task its first rollout with reward 1.")
+              help="A `kopa rl rollouts` folder (--format sft, verl-sft): per task its first rollout with reward 1.")
 @click.option("--held-out-platforms", default="", metavar="P,Q",
               help="Leave out the training tasks that call these platforms' tools; with --format verl also "
                    "write KOPA-Bench's tasks that need only them as OUT.heldout.parquet (the paper's held-out "
                    "study: seoul,dart,krx, 31 tasks).")
-@out_option("The file to write (default runs/rl-export/kopa.parquet or sft.jsonl).", file=True)
+@out_option("The file to write (default runs/rl-export/kopa.parquet, sft.jsonl or sft.parquet).", file=True)
 @click.option("--show", is_flag=True, help="Print the first record.")
 def export_cmd(fmt: str, tasks_path: str | None, only: str, rollouts_dir: str | None, held_out_platforms: str,
                out: str | None, show: bool) -> None:
@@ -160,6 +161,7 @@ def export_cmd(fmt: str, tasks_path: str | None, only: str, rollouts_dir: str | 
       kopa rl export --format verl --tasks runs/synth-heldout --held-out-platforms seoul,dart,krx \\
                      -o runs/rl/train.parquet
       kopa rl export --format sft --from runs/rl-rollouts -o runs/rl/sft.jsonl
+      kopa rl export --format verl-sft --from runs/rl-rollouts -o runs/rl/sft.parquet
     """
     import json
     from pathlib import Path
@@ -170,7 +172,7 @@ def export_cmd(fmt: str, tasks_path: str | None, only: str, rollouts_dir: str | 
         from kopa.rl.rollouts import RolloutConfig, select
 
         if rollouts_dir:
-            raise click.UsageError("--from is for --format sft; --format verl reads --tasks")
+            raise click.UsageError("--from is for --format sft or verl-sft; --format verl reads --tasks")
         held_out = _only(held_out_platforms)
         if held_out and tasks_path is None:
             raise click.UsageError("--held-out-platforms splits a training set: name it with --tasks DIR")
@@ -194,7 +196,7 @@ def export_cmd(fmt: str, tasks_path: str | None, only: str, rollouts_dir: str | 
         from kopa.rl.rollouts import read_groups
 
         if not rollouts_dir:
-            raise click.UsageError("--format sft needs --from DIR (a `kopa rl rollouts` folder)")
+            raise click.UsageError(f"--format {fmt} needs --from DIR (a `kopa rl rollouts` folder)")
         folder = Path(rollouts_dir)
         if not (folder / "config.json").exists():
             raise export.ExportError(f"{folder}: not a rollouts folder (no config.json)")
@@ -206,10 +208,18 @@ def export_cmd(fmt: str, tasks_path: str | None, only: str, rollouts_dir: str | 
         by_id = {t.id: t for t in export.leave_out(list(task_set(config.get("task_set")).tasks()), kept_out)}
         provenance = {k: config.get(k) for k in ("backend", "policy", "seed", "n", "task_set", "model")}
         records = export.sft_records(read_groups(folder, finished=True), by_id, provenance)
-        path = Path(out or "runs/rl-export/sft.jsonl")
-        export.write_sft(path, records)
         left_out = f"; tasks calling {', '.join(sorted(kept_out))} left out" if kept_out else ""
-        click.echo(f"{path}: {len(records)} verified trajectories (chat JSONL){left_out}")
+        if fmt == "sft":
+            path = Path(out or "runs/rl-export/sft.jsonl")
+            export.write_sft(path, records)
+            click.echo(f"{path}: {len(records)} verified trajectories (chat JSONL){left_out}")
+        else:
+            from kopa.rl.export import VERL_SFT_OVERRIDES
+
+            path = Path(out or "runs/rl-export/sft.parquet")
+            export.write_verl_sft(path, records)
+            click.echo(f"{path}: {len(records)} verified trajectories (verl SFT Parquet){left_out}; verl's SFT "
+                       f"trainer reads it with {' '.join(VERL_SFT_OVERRIDES)}")
     if show:
         click.echo(json.dumps(records[0], ensure_ascii=False, indent=2))
 

@@ -19,6 +19,10 @@ methods give, so SFT and GRPO train on one prompt). The
 messages are in the chat format Hugging Face templates render (a tool call's ``arguments`` an object, not
 the JSON text of the OpenAI wire, which Qwen2.5's template would write as a quoted string), so TRL's
 SFTTrainer reads the file as it is: ``datasets.load_dataset("json", …)`` keeps each call's own arguments.
+
+verl SFT (``--format verl-sft``, Parquet): the same records for verl's SFT trainer, the nested columns as JSON
+text that :class:`kopa.rl.verl_sft.KopaSFTDataset` decodes (Parquet would give every call the union of all
+calls' argument names, the missing ones null, and the chat template would write the nulls).
 """
 
 from __future__ import annotations
@@ -82,11 +86,16 @@ def verl_record(task: Task, target: Target, index: int, task_set: str | None, sp
 
 
 def write_verl(path: Path, tasks: list[Task], targets: dict[str, Target], task_set: str | None) -> list[dict]:
-    """The Parquet through DuckDB: rows go in as JSON lines and DuckDB infers the nested types (structs
-    and lists, as verl's examples write them; never MAPs, which datasets would read as key/value lists)."""
     if not tasks:
         raise ExportError("no tasks to export")
     records = [verl_record(task, targets[task.id], index, task_set) for index, task in enumerate(tasks)]
+    _write_parquet(path, records)
+    return records
+
+
+def _write_parquet(path: Path, records: list[dict[str, Any]]) -> None:
+    """The Parquet through DuckDB: rows go in as JSON lines and DuckDB infers the nested types (structs
+    and lists, as verl's examples write them; never MAPs, which datasets would read as key/value lists)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     lines = path.with_name(path.name + ".jsonl.partial")
     partial = path.with_name(path.name + ".partial")
@@ -100,7 +109,6 @@ def write_verl(path: Path, tasks: list[Task], targets: dict[str, Target], task_s
         con.close()
         lines.unlink(missing_ok=True)
     partial.replace(path)
-    return records
 
 
 def sft_records(groups: list[dict[str, Any]], tasks: dict[str, Task], provenance: dict[str, Any]
@@ -143,6 +151,21 @@ def write_sft(path: Path, records: list[dict[str, Any]]) -> None:
     if not records:
         raise ExportError("no verified trajectory (reward 1) to export")
     write_atomic(path, b"".join(orjson.dumps(r) + b"\n" for r in records))
+
+
+VERL_SFT_TEXT_COLUMNS = ("messages", "tools", "provenance")
+# verl's SFT trainer overrides that read the file (kopa.rl.verl_sft imports verl, so the names are spelled here)
+VERL_SFT_OVERRIDES = ("data.custom_cls.path=pkg://kopa.rl.verl_sft", "data.custom_cls.name=KopaSFTDataset")
+
+
+def write_verl_sft(path: Path, records: list[dict[str, Any]]) -> None:
+    """The SFT records as verl's SFT trainer reads them through :class:`kopa.rl.verl_sft.KopaSFTDataset`:
+    the nested columns as JSON text, so Parquet's one type per column cannot fill each call's arguments and
+    each tool's parameters with the other rows' names set to null."""
+    if not records:
+        raise ExportError("no verified trajectory (reward 1) to export")
+    _write_parquet(path, [{k: orjson.dumps(v).decode() if k in VERL_SFT_TEXT_COLUMNS else v for k, v in r.items()}
+                          for r in records])
 
 
 def leave_out(tasks: list[Task], held_out: list[str]) -> list[Task]:
