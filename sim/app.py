@@ -115,7 +115,7 @@ class Simulator:
         if endpoint.history is not None:
             return self.history.select(endpoint, args)
         table = self.world.table(endpoint.table)
-        idx = table.select(conditions(endpoint, args))
+        idx = table.select(conditions(endpoint, args, f"{self.today:%Y%m%d}"))
         if self.drift is not None:
             idx = self.drift.select(endpoint, idx, table.n_rows)
         return idx

@@ -7,11 +7,15 @@ a misunderstanding in one cannot cancel itself out in the other.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from sim.world.table import Cond, Op
+
+DATE = r"\d{8}"  # YYYYMMDD, the services' date (Bind.day / Bind.any_date also check that it is on the calendar)
+Calendar = Literal["", "past", "any"]
 
 
 @dataclass(frozen=True)
@@ -19,9 +23,39 @@ class Bind:
     column: str
     op: Op = "eq"
     pattern: str | None = None  # a value not matching it is a bad-format error
+    # A date (YYYYMMDD) must be a day on the calendar: 20261345 or 20260230 gets the service's invalid-parameter
+    # answer, not an empty one. "past": a day that has happened (a trading day, a day's ridership) — after the
+    # world's today there is nothing yet, so the answer is the service's empty one. "any": a day that may lie
+    # ahead (one end of a range, a course that starts next month, a law in force from next year).
+    calendar: Calendar = ""
+
+    @classmethod
+    def day(cls, column: str, op: Op = "eq") -> Bind:
+        """A day that has happened, as a request asks about it."""
+        return cls(column, op, DATE, "past")
+
+    @classmethod
+    def any_date(cls, column: str, op: Op = "eq") -> Bind:
+        """A date that may lie ahead: a range's end, a planned day."""
+        return cls(column, op, DATE, "any")
 
     def check(self, value: str) -> bool:
-        return self.pattern is None or re.fullmatch(self.pattern, value) is not None
+        if self.pattern is not None and re.fullmatch(self.pattern, value) is None:
+            return False
+        return not self.calendar or on_calendar(value)
+
+    def after(self, value: str, today: str | None) -> bool:
+        """Whether a checked value asks about a past day that is after the world's `today` (YYYYMMDD)."""
+        return self.calendar == "past" and today is not None and value > today
+
+
+def on_calendar(value: str) -> bool:
+    """A YYYYMMDD that names a real day (the month has that day; February 29 only in a leap year)."""
+    try:
+        dt.date(int(value[:4]), int(value[4:6]), int(value[6:8]))
+    except ValueError:
+        return False
+    return len(value) == 8 and value.isdigit()
 
 
 @dataclass(frozen=True)
@@ -55,8 +89,9 @@ class SimError(Exception):
         self.detail = detail
 
 
-def conditions(endpoint: Endpoint, args: dict[str, str]) -> list[Cond]:
-    """Validate the arguments an endpoint received and turn them into table conditions."""
+def conditions(endpoint: Endpoint, args: dict[str, str], today: str | None = None) -> list[Cond]:
+    """Validate the arguments an endpoint received and turn them into table conditions. With the world's
+    `today` (YYYYMMDD), a day after it selects nothing (see `Bind.date`)."""
     for name in endpoint.required:
         if not args.get(name):
             raise SimError("missing_param", name)
@@ -76,5 +111,6 @@ def conditions(endpoint: Endpoint, args: dict[str, str]) -> list[Cond]:
             continue
         if not bind.check(value):
             raise SimError("bad_param", f"{name}={value}")
-        conds.append(Cond(bind.column, bind.op, value))
+        # nothing is dated after today: an empty selection, which each family answers as it answers no match
+        conds.append(Cond(bind.column, "in", ()) if bind.after(value, today) else Cond(bind.column, bind.op, value))
     return conds

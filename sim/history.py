@@ -92,8 +92,9 @@ class HistoryCache:
 
     def select(self, endpoint: Endpoint, args: dict[str, str]) -> Selection:
         history: History = endpoint.history
-        conds = conditions(endpoint, args)  # required and format checks first, as for a stored table
         ctx = context_for(self.config)
+        # required and format checks first, as for a stored table (a generator answers no day after today)
+        conds = conditions(endpoint, args, f"{ctx.today:%Y%m%d}")
         scope = history.scope(ctx, args)
         if scope is None:
             raise SimError("no_data")

@@ -188,6 +188,17 @@ def test_the_execution_checker_classifies_calls_that_fail_on_the_backend(answers
     assert outcomes[0].error_class == "structural"
 
 
+@pytest.mark.parametrize("day", ["20261345", "20250229"])
+def test_an_impossible_date_fails_on_execution_with_the_services_invalid_parameter_answer(day):
+    """KRX answers a date that is not on the calendar as it answers a malformed one (400), so stage 2 rejects
+    it; before, the simulator read 20261345 as 'after every listing' and returned the whole market."""
+    query = f"{day[:4]}년 {int(day[4:6])}월 {int(day[6:])}일 기준 유가증권시장 상장 종목 기본정보를 알려 주세요."
+    verdict, outcomes = _verify(query, ["get_krx_kospi_issue_base_info"],
+                                [{"name": "get_krx_kospi_issue_base_info", "arguments": {"basDd": day}}])
+    assert (verdict.stage, verdict.reason, verdict.counted) == ("execution", "invalid_parameter", True)
+    assert outcomes[0].error_class == "structural"
+
+
 def test_a_type_the_record_documents_wrongly_fails_as_a_type_error_on_execution():
     """The record says numOfRows is text (a third party's doc error): format passes, the runtime refuses."""
     tool = catalog_tool(CATALOG["get_stock_price_trend"])
@@ -274,6 +285,9 @@ def test_an_environmental_failure_is_retried_and_never_counted_as_a_bad_sample(t
      [{"name": "get_assembly_member_career", "arguments": {"HG_NM": "강도옥"}}], "wrong_function"),
     ("해솔시스템 주식 시세를 알려 주세요.", ["get_stock_price_trend"],
      [{"name": "get_stock_price_trend", "arguments": {"itmsNm": "해솔시스템"}}] * 2, "duplicate_call"),
+    # a year after the world's today (2026-01-30): nothing is listed as of a day that has not come
+    ("2027년 1월 29일 기준 유가증권시장 상장 종목 기본정보를 알려 주세요.", ["get_krx_kospi_issue_base_info"],
+     [{"name": "get_krx_kospi_issue_base_info", "arguments": {"basDd": "20270129"}}], "empty_result"),
 ])
 def test_the_rule_checker_rejects_results_that_do_not_answer_the_query(query, tools, answers, reason):
     verdict, _ = _verify(query, tools, answers)

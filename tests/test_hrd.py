@@ -17,20 +17,14 @@ from sim.http import SimRequest
 from sim.platforms.hrd import hrdnet as hrd_platform
 from sim.platforms.hrd import qnet as qnet_platform
 from sim.world.context import WorldConfig, WorldContext
+from tests.wire import send
 
 KEY = "hrd-test-key"
 YEAR_2025 = {"srchTraStDt": "20250101", "srchTraEndDt": "20251231"}
 
 
 def call(backend, name: str, args: dict, key: str | None = KEY, **overrides: str):
-    """Send one tool call; `overrides` replace fixed wire parameters (e.g. returnType=XML)."""
-    tool = load_catalog()[name]
-    wire = family_of(tool.family)
-    request = wire.build(tool, args, key)
-    for param, value in overrides.items():
-        request.url = request.url.copy_set_param(param, value)
-    response = backend.client().send(request)
-    return response, wire.parse(tool, args, response)
+    return send(backend, name, args, key, **overrides)
 
 
 def column(world, table: str, name: str) -> list:

@@ -32,7 +32,6 @@ from sim.world.table import TableData
 
 HOST = "opendart.fss.or.kr"
 CORP_CODE = r"\d{8}"
-DATE = r"\d{8}"
 
 
 def _rcept_no(day: dt.date, serial: int) -> str:
@@ -228,7 +227,7 @@ ENDPOINTS = [
              options={"shape": "object"}),
     Endpoint("dart", HOST, "list", "dart_disclosure",
              binds={"corp_code": Bind("corp_code", pattern=CORP_CODE),
-                    "bgn_de": Bind("rcept_dt", "ge", DATE), "end_de": Bind("rcept_dt", "le", DATE),
+                    "bgn_de": Bind.any_date("rcept_dt", "ge"), "end_de": Bind.any_date("rcept_dt", "le"),
                     "pblntf_ty": Bind("pblntf_ty", pattern="[A-J]"),
                     "pblntf_detail_ty": Bind("pblntf_detail_ty", pattern="[A-J][0-9]{3}"),
                     "corp_cls": Bind("corp_cls", pattern="[YKNE]")},
@@ -237,7 +236,7 @@ ENDPOINTS = [
              options={"paged": True}),
     Endpoint("dart", HOST, "cvbdIsDecsn", "dart_cvbd",
              binds={"corp_code": Bind("corp_code", pattern=CORP_CODE),
-                    "bgn_de": Bind("rcept_dt", "ge", DATE), "end_de": Bind("rcept_dt", "le", DATE)},
+                    "bgn_de": Bind.any_date("rcept_dt", "ge"), "end_de": Bind.any_date("rcept_dt", "le")},
              required=("corp_code", "bgn_de", "end_de"), fields=_EVENT_FIELDS),
     # Every filed periodic report's key accounts, 2015 on (sim.platforms.dart.filings generates them when asked).
     Endpoint("dart", HOST, "fnlttSinglAcnt", "dart_account",
@@ -916,7 +915,7 @@ def _build_ownership(ctx: WorldContext) -> list[TableData]:
 
 
 _EVENT_BINDS = {"corp_code": Bind("corp_code", pattern=CORP_CODE),
-                "bgn_de": Bind("rcept_dt", "ge", DATE), "end_de": Bind("rcept_dt", "le", DATE)}
+                "bgn_de": Bind.any_date("rcept_dt", "ge"), "end_de": Bind.any_date("rcept_dt", "le")}
 _REPORT_BINDS = {"corp_code": Bind("corp_code", pattern=CORP_CODE),
                  "bsns_year": Bind("bsns_year", pattern=r"20(1[5-9]|2\d)"),
                  "reprt_code": Bind("reprt_code", pattern="110(11|12|13|14)")}

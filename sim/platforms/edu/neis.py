@@ -524,8 +524,8 @@ _ACADEMY_FIELDS = ("ATPT_OFCDC_SC_CODE", "ATPT_OFCDC_SC_NM", "ADMST_ZONE_NM", "A
                    "LE_CRSE_NM", "PSNBY_THCC_CNTNT", "THCC_OTHBC_YN", "BRHS_ACA_YN", "FA_RDNZC", "FA_RDNMA",
                    "FA_RDNDA", "LOAD_DTM")
 _TI = {"AY": Bind("AY", pattern=r"\d{4}"), "SEM": Bind("SEM", pattern=r"[12]"),
-       "ALL_TI_YMD": Bind("ALL_TI_YMD", pattern=r"\d{8}"), "TI_FROM_YMD": Bind("ALL_TI_YMD", "ge", r"\d{8}"),
-       "TI_TO_YMD": Bind("ALL_TI_YMD", "le", r"\d{8}"), "GRADE": Bind("GRADE", pattern=r"\d{1,2}"),
+       "ALL_TI_YMD": Bind.any_date("ALL_TI_YMD"), "TI_FROM_YMD": Bind.any_date("ALL_TI_YMD", "ge"),
+       "TI_TO_YMD": Bind.any_date("ALL_TI_YMD", "le"), "GRADE": Bind("GRADE", pattern=r"\d{1,2}"),
        "CLASS_NM": Bind("CLASS_NM"), "PERIO": Bind("PERIO", pattern=r"\d{1,2}"),
        "DGHT_CRSE_SC_NM": Bind("DGHT_CRSE_SC_NM")}
 
@@ -537,12 +537,12 @@ ENDPOINTS = [
     _ep("mealServiceDietInfo", "neis_meal",
         {"MMEAL_SC_CODE": Bind("MMEAL_SC_CODE", pattern=r"[123]"),
          "MLSV_YMD": Bind("MLSV_YMD", "prefix", YMD_PREFIX),
-         "MLSV_FROM_YMD": Bind("MLSV_YMD", "ge", r"\d{8}"), "MLSV_TO_YMD": Bind("MLSV_YMD", "le", r"\d{8}")},
+         "MLSV_FROM_YMD": Bind.any_date("MLSV_YMD", "ge"), "MLSV_TO_YMD": Bind.any_date("MLSV_YMD", "le")},
         _MEAL_FIELDS, history=MealHistory()),
     _ep("SchoolSchedule", "neis_schedule",
         {"DGHT_CRSE_SC_NM": Bind("DGHT_CRSE_SC_NM"), "SCHUL_CRSE_SC_NM": Bind("SCHUL_CRSE_SC_NM"),
          "AA_YMD": Bind("AA_YMD", "prefix", YMD_PREFIX),
-         "AA_FROM_YMD": Bind("AA_YMD", "ge", r"\d{8}"), "AA_TO_YMD": Bind("AA_YMD", "le", r"\d{8}")}),
+         "AA_FROM_YMD": Bind.any_date("AA_YMD", "ge"), "AA_TO_YMD": Bind.any_date("AA_YMD", "le")}),
     *(_ep(f"{level}Timetable{'bgs' if legacy else ''}", f"neis_timetable_{level}", binds, _timetable_fields(level),
           history=TimetableHistory(level, legacy))
       for level, binds in (("els", _TI), ("mis", _TI),

@@ -320,7 +320,6 @@ def _traffic_ic(ctx: WorldContext, units: list[Unit]) -> TableData:
 
 UNIT = r"\d{3}"
 ROUTE = r"\d{4}"
-DATE = r"\d{8}"
 
 
 def _ep(key: str, table: str, binds: dict[str, Bind] | None = None, required: tuple[str, ...] = (),
@@ -344,13 +343,13 @@ ENDPOINTS = [
         {"serviceAreaCode": Bind("serviceAreaCode", pattern=r"A\d{5}"), "routeCode": Bind("routeCode", pattern=ROUTE)}),
     _ep("restinfo/restConvList", "ex_rest_conv", {"stdRestCd": Bind("stdRestCd", pattern=r"\d{6}")}),
     _ep("restinfo/restWeatherList", "ex_rest_weather",
-        {"sdate": Bind("sdate", pattern=DATE), "stdHour": Bind("stdHour", pattern=r"\d{2}")},
+        {"sdate": Bind.day("sdate"), "stdHour": Bind("stdHour", pattern=r"\d{2}")},
         required=("sdate", "stdHour")),
     _ep("trtm/realUnitTrtm", "ex_travel_time",
         {"iStartUnitCode": Bind("startUnitCode", pattern=UNIT), "iEndUnitCode": Bind("endUnitCode", pattern=UNIT)},
         required=("iStartUnitCode", "iEndUnitCode"), records_key="realUnitTrtmVO"),
     _ep("odtraffic/trafficAmountByCongest", "ex_congestion", {"routeNo": Bind("routeNo", pattern=ROUTE)}),
     _ep("trafficapi/trafficIc", "ex_traffic_ic",
-        {"sumDate": Bind("sumDate", pattern=DATE), "unitCode": Bind("unitCode", pattern=UNIT)},
+        {"sumDate": Bind.day("sumDate"), "unitCode": Bind("unitCode", pattern=UNIT)},
         records_key="trafficIc"),
 ]

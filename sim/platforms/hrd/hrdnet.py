@@ -23,7 +23,6 @@ LEGACY = "www.hrd.go.kr"
 WORK24 = "www.work24.go.kr"
 LEGACY_PATH = "/jsp/HRDP/HRDPO00/HRDPOA60/HRDPOA60_{n}.jsp"
 WORK24_PATH = "/cm/openApi/call/hr/callOpenApiSvcInfo310L0{n}.do"  # L02/L03 ids are unconfirmed
-DATE = r"\d{8}"
 TRPR_ID = r"AIG\d{14}"
 TRPR_DEGR = r"\d{1,3}"
 TORG_ID = r"\d{12}"
@@ -279,8 +278,8 @@ LIST_FIELDS = ("trprId", "trprDegr", "title", "subTitle", "address", "telNo", "t
                "trainTarget", "trainTargetCd", "yardMan", "regCourseMan", "courseMan", "realMan", "grade", "ncsCd",
                "eiEmplRate3", "eiEmplCnt3", "eiEmplRate6", "titleLink", "subTitleLink", "trainstCstId")
 LIST_BINDS = {
-    "srchTraStDt": Bind("stdt", "ge", DATE),
-    "srchTraEndDt": Bind("stdt", "le", DATE),
+    "srchTraStDt": Bind.any_date("stdt", "ge"),
+    "srchTraEndDt": Bind.any_date("stdt", "le"),
     "srchTraArea1": Bind("area1", pattern=r"\d{2}"),
     "srchTraArea2": Bind("area2", pattern=r"\d{5}"),
     "srchNcs1": Bind("ncsCd", "prefix", r"\d{2}"),

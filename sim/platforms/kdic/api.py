@@ -321,10 +321,10 @@ ENDPOINTS = [
              "kdic_bond", binds={"bndKdcdNm": Bind("dpsmBndKdcdNm")}, options=KDIC_OK),
     Endpoint("datagokr", HOST, "/B190017/service/GetPblcRptInfoService/getPblcRptList", "kdic_report",
              binds={"baseYm": Bind("regYm", pattern=YM), "title": Bind("title", "contains"),
-                    "regDate": Bind("regDate", pattern=r"\d{8}")},
+                    "regDate": Bind.day("regDate")},
              fields=("title", "contents", "jursDept", "regDate", "inqCnt"), options=KDIC_OK),
     Endpoint("datagokr", HOST, "/1160100/service/GetFnCoBinsInfoService/getFnCoBinsInfo", "kdic_fsc_bins",
-             binds={"basDt": Bind("basDt", pattern=r"\d{8}"), "crno": Bind("crno", pattern=CRPNO),
+             binds={"basDt": Bind.day("basDt"), "crno": Bind("crno", pattern=CRPNO),
                     "fncoNm": Bind("fncoNm", "contains")},
              options={"format_param": "resultType", "ok_msg": "NORMAL SERVICE."}),
 ]

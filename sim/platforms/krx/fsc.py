@@ -8,7 +8,6 @@ from sim.world.prices import PriceHistory, price_table
 from sim.world.table import TableData
 
 HOST = "apis.data.go.kr"
-DATE = r"\d{8}"
 
 
 def tables(ctx: WorldContext) -> list[TableData]:
@@ -26,8 +25,8 @@ HISTORY = PriceHistory(
 ENDPOINTS = [
     Endpoint("datagokr", HOST, "/1160100/service/GetStockSecuritiesInfoService/getStockPriceInfo",
              "stock_daily_price",
-             binds={"basDt": Bind("basDt", pattern=DATE), "beginBasDt": Bind("basDt", "ge", DATE),
-                    "endBasDt": Bind("basDt", "lt", DATE), "likeBasDt": Bind("basDt", "prefix", r"\d{1,8}"),
+             binds={"basDt": Bind.day("basDt"), "beginBasDt": Bind.any_date("basDt", "ge"),
+                    "endBasDt": Bind.any_date("basDt", "lt"), "likeBasDt": Bind("basDt", "prefix", r"\d{1,8}"),
                     "itmsNm": Bind("itmsNm"), "likeItmsNm": Bind("itmsNm", "contains"),
                     "likeSrtnCd": Bind("srtnCd", "prefix", r"\d{1,6}"), "isinCd": Bind("isinCd"),
                     "likeIsinCd": Bind("isinCd", "prefix"), "mrktCls": Bind("mrktCtg")},

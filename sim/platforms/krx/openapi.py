@@ -58,14 +58,14 @@ def tables(ctx: WorldContext) -> list[TableData]:
 def _trade(api: str, market: str) -> Endpoint:
     # Any trading day from 2010 (KONEX from its opening), generated on demand from the shared series.
     return Endpoint("krx", HOST, api, "stock_daily_price",
-                    binds={"basDd": Bind("basDt", pattern=r"\d{8}")}, required=("basDd",),
+                    binds={"basDd": Bind.day("basDt")}, required=("basDd",),
                     columns=_TRADE, fixed=(Cond("mrktCtg", "eq", market),),
                     history=PriceHistory({"basDd": "eq"}, {}, fixed_market=market))
 
 
 def _base(api: str, market: str) -> Endpoint:
     return Endpoint("krx", HOST, api, "krx_issue_base",
-                    binds={"basDd": Bind("list_dd", "le", r"\d{8}")}, required=("basDd",),
+                    binds={"basDd": Bind.day("list_dd", "le")}, required=("basDd",),
                     columns=_BASE, fixed=(Cond("market", "eq", market),))
 
 
@@ -384,7 +384,7 @@ def _rights(ctx: WorldContext, kind: str) -> TableData:
 
 
 def _daily(api: str, table: str, fields: tuple[str, ...], fixed: tuple[Cond, ...] = (), history=None) -> Endpoint:
-    return Endpoint("krx", HOST, api, table, binds={"basDd": Bind("BAS_DD", pattern=r"\d{8}")}, required=("basDd",),
+    return Endpoint("krx", HOST, api, table, binds={"basDd": Bind.day("BAS_DD")}, required=("basDd",),
                     fields=fields, fixed=fixed, history=history)
 
 

@@ -21,7 +21,6 @@ from sim.world.regions import SIDO_BY_CODE, SIDOS, SIGUNGU
 from sim.world.table import Cond, TableData
 
 HOST = "www.law.go.kr"
-DATE = r"\d{8}"
 DATE_RANGE = r"\d{8}~\d{8}"
 
 # 소관부처 per topic (부처명, 기관코드). Codes are the 행정기관코드 the portal uses for `org` (plausible).
@@ -455,7 +454,7 @@ ENDPOINTS = [
     _search("prec", "law_prec", PREC_FIELDS,
             {"kind": "search", "root": "PrecSearch", "item": "prec", "section": "evtNm",
              "query_column": "사건명", "ranges": {"prncYd": "선고일자"}},
-            binds={"curt": Bind("법원명"), "nb": Bind("사건번호"), "date": Bind("선고일자", pattern=DATE)}),
+            binds={"curt": Bind("법원명"), "nb": Bind("사건번호"), "date": Bind.day("선고일자")}),
     _search("expc", "law_expc", EXPC_FIELDS,
             {"kind": "search", "root": "Expc", "item": "expc", "section": "lawNm",
              "query_column": "안건명", "ranges": {"regYd": "회신일자"}}),
@@ -464,7 +463,7 @@ ENDPOINTS = [
              {**_LAW_BODY, "prefer": ("latest", "Y")}),
     _service("eflaw", "law_version", {"MST": Bind("법령일련번호", pattern=r"\d{1,10}"),
                                       "ID": Bind("법령ID", pattern=r"\d{1,6}"),
-                                      "efYd": Bind("시행일자", pattern=DATE)},
+                                      "efYd": Bind.any_date("시행일자")},
              {**_LAW_BODY, "prefer": ("nw", "3")}),
     _service("lawjosub", "law_version", {"MST": Bind("법령일련번호", pattern=r"\d{1,10}"),
                                          "ID": Bind("법령ID", pattern=r"\d{1,6}")},

@@ -499,7 +499,6 @@ def _ep(service: str, table: str, positional: tuple[str, ...], binds: dict[str, 
 
 
 GU = r"11\d{3}"
-DATE = r"\d{8}"
 
 ENDPOINTS = [
     _ep("tbLnOpendataRentV", "seoul_rent",
@@ -507,7 +506,7 @@ ENDPOINTS = [
         {"RCPT_YR": Bind("RCPT_YR", pattern=r"\d{4}"), "CGG_CD": Bind("CGG_CD", pattern=r"\d{5}"),
          "CGG_NM": Bind("CGG_NM"), "STDG_CD": Bind("STDG_CD", pattern=r"\d{5}"),
          "LOTNO_SE": Bind("LOTNO_SE", pattern=r"[123]"), "MNO": Bind("MNO", pattern=r"\d{4}"),
-         "SNO": Bind("SNO", pattern=r"\d{4}"), "CTRT_DAY": Bind("CTRT_DAY", pattern=DATE),
+         "SNO": Bind("SNO", pattern=r"\d{4}"), "CTRT_DAY": Bind.day("CTRT_DAY"),
          "BLDG_NM": Bind("BLDG_NM", "contains"), "BLDG_USG": Bind("BLDG_USG")}),
     _ep("SearchSTNBySubwayLineInfo", "seoul_subway_station", ("STATION_CD", "STATION_NM", "LINE_NUM"),
         {"STATION_CD": Bind("STATION_CD", pattern=r"\d{4}"), "STATION_NM": Bind("STATION_NM", "contains"),
@@ -520,11 +519,11 @@ ENDPOINTS = [
          "INOUT_TAG": Bind("INOUT_TAG", pattern=r"[12]")}, required=("STATION_CD", "WEEK_TAG", "INOUT_TAG")),
     # LINE_NUM and SUB_STA_NM as 2nd/3rd positional filters: unconfirmed (the spec names USE_DT only).
     _ep("CardSubwayStatsNew", "seoul_subway_stats", ("USE_DT", "LINE_NUM", "SUB_STA_NM"),
-        {"USE_DT": Bind("USE_DT", pattern=DATE), "LINE_NUM": Bind("LINE_NUM", pattern=r"\d호선"),
+        {"USE_DT": Bind.day("USE_DT"), "LINE_NUM": Bind("LINE_NUM", pattern=r"\d호선"),
          "SUB_STA_NM": Bind("SUB_STA_NM")}, required=("USE_DT",), history=SubwayRidershipHistory()),
     # BUS_ROUTE_NO as 2nd positional filter: unconfirmed.
     _ep("CardBusStatisticsServiceNew", "seoul_bus_stats", ("USE_DT", "BUS_ROUTE_NO"),
-        {"USE_DT": Bind("USE_DT", pattern=DATE), "BUS_ROUTE_NO": Bind("BUS_ROUTE_NO")}, required=("USE_DT",)),
+        {"USE_DT": Bind.day("USE_DT"), "BUS_ROUTE_NO": Bind("BUS_ROUTE_NO")}, required=("USE_DT",)),
     # 버스노선 기본정보 / 노선별 경유정류소: service names unconfirmed (the portal's route datasets are
     # file-first; these are the OpenAPI names this simulator fixes).
     _ep("busRouteInfo", "seoul_bus_route", ("BUS_ROUTE_NO",), {"BUS_ROUTE_NO": Bind("BUS_ROUTE_NO")}),
