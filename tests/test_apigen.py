@@ -117,6 +117,21 @@ def test_each_style_has_its_shape(run):
         assert len({a.name for a in r.answers}) == 2 and len(r.answers) >= 3
 
 
+def test_queries_ask_as_a_person_does(run):
+    """No query quotes a tool's title or writes a day as YYYYMMDD; the asks vary; about half the samples call
+    a documented endpoint (the rest the long tail, nine of ten tools)."""
+    _, items = run
+    records = [i.record for i in items if i.record is not None]
+    for r in records:
+        for call in r.answers:
+            assert CATALOG[call.name].spec.title not in r.query, (call.name, r.query)
+        assert not re.search(r"(?<!\d)(19|20)\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?!\d)", r.query), r.query
+    endings = {re.sub(r"^.*[가-힣]{2}[을를이가은는]? ", "", r.query.split(". ")[-1]) for r in records}
+    assert len(endings) >= 4, endings  # several shapes, not one template
+    real = sum(any(CATALOG[c.name].spec.real for c in r.answers) for r in records)
+    assert real >= 0.35 * len(records), (real, len(records))
+
+
 def test_queries_are_korean_and_arguments_come_from_what_the_backend_returned(run):
     out, items = run
     cache = ValueCache.model_validate_json((out / "values.json").read_bytes())
@@ -367,9 +382,10 @@ def test_relevance_samples_remove_what_the_answer_needs(run):
         else:
             value = n["provenance"]["removed"].split("=", 1)[1]
             assert value in source.query and value not in r["query"]
-            # the value's phrase is cut to its label: the sentence keeps its words, never "기준일자가 인"
+            # the phrase that states the value goes whole: the rest still asks, never "기준일자가 인"
             said = next(m for m in source.provenance["mentions"] if str(m["value"]) == value)
-            assert r["query"] == source.query.replace(f"{said['label']} {said['value']}", said["label"])
+            assert r["query"] == re.sub(r"\s{2,}", " ", source.query.replace(said["phrase"], "")).strip()
+            assert r["query"].endswith(("요.", "요?", "까?")) and " 인 " not in r["query"]
 
 
 def test_an_interrupted_run_resumes_to_the_same_bytes(run, tmp_path):
@@ -400,18 +416,25 @@ def test_the_budget_stops_generation(run, tmp_path):
 
 
 def test_a_value_is_removed_only_where_its_phrase_was_recorded():
-    """"종목코드 005930의 …" loses its value and keeps a sentence; a bare value in running text is not cut
-    out (it left "기준일자가 인 …"): no value-removed sample is made from it."""
+    """"2026년 1월 30일 기준 삼성전자의 주식 시세" loses the phrase that states the stock and keeps a question; a
+    bare value in running text is not cut out (it left "기준일자가 인 …"), nor one of listed values."""
     from kopa.apigen.record import XCall
     from kopa.apigen.relevance import _drop_value
     from kopa.rng import stream
 
-    call = XCall(name="get_stock_price_trend", arguments={"srtnCd": "005930", "basDt": "20260130"})
-    said = {"call": 0, "param": "srtnCd", "label": "종목코드", "value": "005930"}
-    record = XRecord(id="r", query="종목코드 005930의 기준일자가 20260130인 시세를 알려 주세요.", tools=[],
-                     answers=[call], provenance={"mentions": [said]})
-    required = {"get_stock_price_trend": {"srtnCd", "basDt"}}
+    call = XCall(name="get_stock_price_trend", arguments={"itmsNm": "삼성전자", "basDt": "20260130"})
+    said = [{"call": 0, "param": "itmsNm", "value": "삼성전자", "phrase": "삼성전자의"},
+            {"call": 0, "param": "basDt", "value": "20260130", "phrase": "2026년 1월 30일 기준"}]
+    record = XRecord(id="r", query="2026년 1월 30일 기준 삼성전자의 주식 시세를 알려 주세요.", tools=[],
+                     answers=[call], provenance={"mentions": said})
+    required = {"get_stock_price_trend": {"itmsNm"}}
     made = [_drop_value(record, stream(0, "t", str(i)), required) for i in range(8)]
-    assert {m.query for m in made if m is not None} == {"종목코드의 기준일자가 20260130인 시세를 알려 주세요."}
+    assert {m.query for m in made if m is not None} == {"2026년 1월 30일 기준 주식 시세를 알려 주세요."}
     bare = record.model_copy(update={"provenance": {"mentions": []}})
     assert all(_drop_value(bare, stream(0, "t", str(i)), required) is None for i in range(8))
+    two = [call, call.model_copy(update={"arguments": {"itmsNm": "현대차", "basDt": "20260130"}})]
+    listed = record.model_copy(update={"query": "삼성전자와 현대차 각각의 주식 시세를 알려 주세요.", "answers": two,
+                                       "provenance": {"mentions": [
+                                           {"call": 0, "param": "itmsNm", "value": "삼성전자", "phrase": "삼성전자"},
+                                           {"call": 1, "param": "itmsNm", "value": "현대차", "phrase": "현대차"}]}})
+    assert all(_drop_value(listed, stream(0, "t", str(i)), required) is None for i in range(8))

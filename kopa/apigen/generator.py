@@ -29,8 +29,7 @@ from kopa.catalog.view import param_view
 from kopa.edge.fill import Given, Guess, OneOf, Source, first_value
 from kopa.edge.plan import date_form, dated_value
 from kopa.llm.client import ChatModel
-from kopa.synth.frames import josa
-from kopa.synth.trajectory import param_label
+from kopa.synth.frames import date_phrase, josa, param_label, subject, value_phrase
 
 GENERATION_TEMPERATURE = 0.7  # the seed's
 PHRASINGS = ("labelled", "running")
@@ -112,35 +111,22 @@ class TemplateGenerator:
     # ------------------------------------------------------------ wording
 
     @staticmethod
-    def _mentions(tool: Tool, args: dict[str, Any]) -> list[tuple[str, str, str]]:
-        """(param, label, value) of every argument the user states: not one equal to its documented default."""
+    def _mentions(tool: Tool, args: dict[str, Any], phrasing: str) -> list[Mention]:
+        """How the user states every argument (not one equal to its documented default): a name as itself, a
+        date as a date, an enum value by its meaning; a code — which a person may have from a letter or a
+        notice — with its label. `labelled` (easy) puts the label before every value."""
         out = []
         for name, value in args.items():
             p = tool.spec.param(name)
             if p.default is not None and str(p.default) == str(value):
                 continue
-            out.append((name, param_label(p), str(value)))
+            out.append(_mention(p, value, labelled=phrasing == "labelled"))
         return out
 
     @staticmethod
-    def _condition(mentions: list[tuple[str, str, str]], phrasing: str) -> str:
-        """labelled: '종목명 미래홀딩스, 기준일자 20260130 조건으로'; running: '종목명이 미래홀딩스이고 기준일자가
-        20260130인'."""
-        if not mentions:
-            return ""
-        if phrasing == "labelled":
-            return ", ".join(f"{label} {value}" for _, label, value in mentions) + " 조건으로"
-        parts = [f"{josa(label, '이/가')} {value}" for _, label, value in mentions]
-        return "이고 ".join(parts) + "인"
-
-    @staticmethod
-    def _ask(title: str) -> str:
-        """'기업개황을 조회', or the title itself when it already ends in the ask ('… 목록 조회')."""
-        return title if title.endswith(("조회", "검색")) else f"{josa(title, '을/를')} 조회"
-
-    def _clause(self, tool: Tool, mentions: list[tuple[str, str, str]], phrasing: str) -> str:
-        cond = self._condition(mentions, phrasing)
-        return f"{cond} {self._ask(tool.spec.title)}".strip()
+    def _about(mentions: list[Mention], subject: str) -> str:
+        """'2026년 1월 29일 기준 유가증권시장 일별 매매', '삼성전자의 주식 시세', '시군코드 41550인 빈집 현황'."""
+        return " ".join([*(m.phrase for m in mentions), subject]).strip()
 
     def generate(self, prompt: Prompt, tools: list[Tool], examples: list[XRecord],
                  rng: np.random.Generator) -> Generated:
@@ -148,48 +134,109 @@ class TemplateGenerator:
         if examples and examples[0].provenance.get("phrasing") in PHRASINGS:
             phrasing = examples[0].provenance["phrasing"]  # feedback: the phrasing of a verified example
         calls: list[dict[str, Any]] = []
-        clauses: list[str] = []
+        asks: list[str] = []
         mentions: list[dict[str, Any]] = []
 
-        def note(i: int, tool: Tool, said: list[tuple[str, str, str]]) -> None:
-            for param, label, value in said:
-                mentions.append({"call": i, "param": param, "label": label, "value": value})
+        def note(i: int, said: list[Mention]) -> None:
+            mentions.extend({"call": i, "param": m.param, "value": m.value, "phrase": m.phrase} for m in said)
 
         if prompt.style in ("simple", "multiple"):
             tool = tools[0]
             args = self._arguments(tool, rng)
-            said = self._mentions(tool, args)
+            said = self._mentions(tool, args, phrasing)
+            note(0, said)
             calls.append({"name": tool.name, "arguments": args})
-            note(0, tool, said)
-            clauses.append(self._clause(tool, said, phrasing))
+            asks.append(self._about(said, subject(tool)))
+            query = _pick(SINGLE_SHAPES, rng).format(ask=asks[0], **_particles(asks[0]))
         else:
             for k, tool in enumerate(tools):
                 p = varying_param(tool, self.cache)
                 if p is None:  # parallel_multiple: the tool called once
                     args = self._arguments(tool, rng)
-                    said = self._mentions(tool, args)
-                    note(len(calls), tool, said)
+                    said = self._mentions(tool, args, phrasing)
+                    note(len(calls), said)
                     calls.append({"name": tool.name, "arguments": args})
-                    clauses.append(self._clause(tool, said, phrasing))
+                    asks.append(self._about(said, subject(tool)))
                     continue
                 base = self._arguments(tool, rng, fixed=p)
                 values = self._variants(tool, p, rng)
                 if prompt.style == "parallel_multiple" and k > 0:
                     values = values[:2]
-                base_said = self._mentions(tool, base)
-                for v in values:
-                    note(len(calls), tool, [*base_said, (p.name, param_label(p), str(v))])
-                    calls.append({"name": tool.name, "arguments": {**base, p.name: v}})
-                cond = self._condition(base_said, phrasing)
-                listed = ", ".join(str(v) for v in values)
-                head = f"{cond} " if cond else ""
-                clauses.append(f"{head}{param_label(p)} {listed} 각각에 대해 {self._ask(tool.spec.title)}")
-        body = " 그리고 ".join(clauses)
-        query = f"{body}해 주세요." if phrasing == "labelled" else f"{body}해 줄래요?"
+                base_said = self._mentions(tool, base, phrasing)
+                each = [_listed(p, v) for v in values]
+                for m in each:
+                    note(len(calls), [*base_said, m])
+                    calls.append({"name": tool.name, "arguments": {**base, p.name: m.value}})
+                listed = _listing([m.phrase for m in each], rng)
+                label = "" if each[0].plain else f"{param_label(p)} "  # codes: '시군코드 41550, 41570'
+                asks.append(f"{label}{listed} 각각의 {self._about(base_said, subject(tool))}")
+            if len(asks) == 1:
+                query = _pick(SINGLE_SHAPES, rng).format(ask=asks[0], **_particles(asks[0]))
+            else:
+                first, second = asks[0], " ".join(asks[1:])
+                query = _pick(JOINED_SHAPES, rng).format(first=first, second=second, **_particles(first),
+                                                         **{f"{k}2": v for k, v in _particles(second).items()})
         if prompt.context == "scenario":
-            query = f"{SCENARIOS[int(rng.integers(len(SCENARIOS)))]} {query}"
+            query = f"{_pick(SCENARIOS, rng)} {query}"
         raw = json.dumps({"query": query, "answers": calls}, ensure_ascii=False)
         return Generated(raw=raw, notes={"phrasing": phrasing, "mentions": mentions})
+
+
+@dataclass(frozen=True)
+class Mention:
+    """How a query states one argument: `phrase` is the text it writes (removed whole, the query still reads
+    as a question, one that lacks the value); `plain` when the value reads without its label (a name, a
+    date, an enum's meaning)."""
+
+    param: str
+    value: Any
+    phrase: str
+    plain: bool
+
+
+def _mention(p: ParamSpec, value: Any, *, labelled: bool) -> Mention:
+    said = value_phrase(p, value)
+    label = param_label(p)
+    if said is None:  # a code: said with its label ('시군코드 41550인')
+        return Mention(p.name, value, f"{label} {value}인", False)
+    if date_phrase(str(value)) == said:
+        return Mention(p.name, value, f"{said} 기준", True)
+    if labelled and not said.endswith("인"):
+        return Mention(p.name, value, f"{label} {said}인", True)
+    return Mention(p.name, value, f"{said}의" if HANGUL_END.search(said) and not said.endswith("인") else said, True)
+
+
+def _listed(p: ParamSpec, value: Any) -> Mention:
+    """One of the values a parallel ask lists: a name or a date as a person writes it, a code bare (the label
+    goes once before the list)."""
+    said = value_phrase(p, value)
+    return Mention(p.name, value, str(value) if said is None else said, said is not None)
+
+
+HANGUL_END = re.compile(r"[가-힣]$")
+
+# How people ask for one thing, and for two at once; {ask} is the noun phrase of what they want.
+SINGLE_SHAPES = ("{ask}{eul} 알려 주세요.", "{ask}{i} 궁금해요.", "{ask}{eul} 찾아 줄 수 있나요?",
+                 "{ask}{eun} 어떻게 되나요?", "{ask}{eul} 확인하고 싶어요.")
+JOINED_SHAPES = ("{first}{gwa} {second}{eul2} 알려 주세요.", "{first}{eul} 알려 주고, {second}도 찾아 주세요.",
+                 "{first}{i} 궁금해요. {second}도 같이 알려 줄래요?")
+
+
+def _particles(noun: str) -> dict[str, str]:
+    """The particles after `noun`, by its last syllable: {eul} 을/를, {i} 이/가, {eun} 은/는, {gwa} 과/와."""
+    return {key: josa(noun, pair)[len(noun):] for key, pair in
+            (("eul", "을/를"), ("i", "이/가"), ("eun", "은/는"), ("gwa", "과/와"))}
+
+
+def _listing(items: list[str], rng: np.random.Generator) -> str:
+    """'A, B', 'A와 B', 'A, B, C'."""
+    if len(items) == 2 and rng.random() < 0.5:
+        return f"{josa(items[0], '과/와')} {items[1]}"
+    return ", ".join(items)
+
+
+def _pick(options: tuple[str, ...], rng: np.random.Generator) -> str:
+    return options[int(rng.integers(len(options)))]
 
 
 # ------------------------------------------------------------------------------------------ a chat model

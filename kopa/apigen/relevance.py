@@ -5,7 +5,7 @@ for the missing value rather than guess it).
 
 A label must be true: `no_call` only when no tool the answer used is left (removing one of two called tools
 would leave a tool that serves part of the query), and a value is removed only where the generator recorded
-the phrase that states it (label and value), so the query stays a sentence ("기준일자가 인 …" is not one).
+the phrase that states it, which goes whole, so the query stays a question ("기준일자가 인 …" is not one).
 
 Scaled to the run: the seed's 8,000 / 60,000 of the verified samples, half of each construction where
 both apply. Each sample draws from its own stream (seed, id), so the set does not depend on order.
@@ -22,13 +22,18 @@ SHARE = 8_000 / 60_000
 
 
 def _without_value(query: str, record: XRecord, call: int, param: str) -> str | None:
-    """The query with the value's phrase (the generator's mention: "label value") cut to its label; None
-    where no mention was recorded — cutting a bare value out of running text leaves a broken sentence."""
-    for m in record.provenance.get("mentions", []):
-        if m.get("call") == call and m.get("param") == param:
-            phrase = f"{m['label']} {m['value']}"
-            if phrase in query:
-                return re.sub(r"\s{2,}", " ", query.replace(phrase, m["label"]))
+    """The query with the phrase that states the value (the generator's mention: "삼성전자의", "2026년 1월 29일
+    기준", "시군코드 41550인") taken out whole: what is left still asks, only without the value ("주식 시세를
+    알려 주세요."), which is what a model should ask back about. None where no phrase was recorded, where it
+    is not in the query once, or where the value is one of a list ("A와 B 각각의"): cutting a value out of
+    running text or out of a list leaves a broken sentence."""
+    said = [m for m in record.provenance.get("mentions", []) if m.get("param") == param]
+    if len({str(m.get("value")) for m in said}) > 1:
+        return None  # one of listed values
+    for m in said:
+        phrase = m.get("phrase")
+        if m.get("call") == call and phrase and query.count(phrase) == 1:
+            return re.sub(r"\s{2,}", " ", query.replace(phrase, "")).strip()
     return None
 
 

@@ -28,6 +28,7 @@ CONTEXTS = ("plain", "scenario")  # the ask alone, or with a line of background
 DIFFICULTIES = ("easy", "hard")  # labels stated with every value, or values in running text
 EXAMPLES_PER_PROMPT = 2
 MULTIPLE_TOOLS = 3  # tools offered in a multiple sample: the one to call and two from the same domain
+REAL_SHARE = 0.5  # samples drawn from the documented endpoints (issue 27: at least half touch one)
 
 
 class Prompt(BaseModel):
@@ -92,26 +93,31 @@ class APISampler:
         self.cache = cache
         pool = [catalog[n] for n in cache.answered if n in catalog]
         self.usable = [t for t in pool if all(fillable(p, cache) for p in entity_params(t) if p.required)]
-        self.by_domain: dict[str, dict[str, list[Tool]]] = {}
+        # the documented endpoints and the long tail, each drawn from by domain then platform
+        self.pools: dict[bool, dict[str, dict[str, list[Tool]]]] = {True: {}, False: {}}
         for t in self.usable:
-            self.by_domain.setdefault(t.domain or "session", {}).setdefault(t.platform, []).append(t)
+            self.pools[t.spec.real].setdefault(t.domain or "session", {}).setdefault(t.platform, []).append(t)
         self.parallel = {t.name for t in self.usable if varying_param(t, cache) is not None}
 
     def sample(self, style: Style, rng: np.random.Generator) -> list[Tool] | None:
-        domains = sorted(self.by_domain)
+        """Half of the samples from the documented endpoints (REAL_SHARE; the long tail is 9 of 10 tools, so
+        a draw by domain alone would rarely reach them), the rest from the long tail."""
+        real = bool(rng.random() < REAL_SHARE)
+        by_domain = self.pools[real] or self.pools[not real]
+        domains = sorted(by_domain)
         if not domains:
             return None
         domain = domains[int(rng.integers(len(domains)))]
-        platforms = sorted(self.by_domain[domain])
+        platforms = sorted(by_domain[domain])
         platform = platforms[int(rng.integers(len(platforms)))]
-        local = self.by_domain[domain][platform]
+        local = by_domain[domain][platform]
         if style == "simple":
             return [local[int(rng.integers(len(local)))]]
         if style == "parallel":
             choices = [t for t in local if t.name in self.parallel]
             return [choices[int(rng.integers(len(choices)))]] if choices else None
         if style == "multiple":
-            wide = [t for p in platforms for t in self.by_domain[domain][p]]
+            wide = [t for p in platforms for t in by_domain[domain][p]]
             if len(wide) < MULTIPLE_TOOLS:
                 return None
             return [wide[int(i)] for i in rng.permutation(len(wide))[:MULTIPLE_TOOLS]]
