@@ -64,7 +64,8 @@ def test_compare_prints_the_side_by_side_table_with_robustness_rows(runs, tmp_pa
     share = sum(any(j["records"] > 1 for j in r["junctions"]) or ((r["block"] or {}).get("records") or 0) > 1
                 for r in rows) / len(rows)
     assert e["statistics"]["one_to_many"] == pytest.approx(share) and a["statistics"]["one_to_many"] == 0
-    assert f"| one-to-many chaining share | 0.0% | {100 * share:.1f}% |" in text
+    assert (f"| one-to-many chaining share | — (by construction: no call hands anything on) | {100 * share:.1f}% |"
+            in text)
     # calls per task, from the files
     verified = read_verified(root / "apigen")
     assert a["statistics"]["calls_mean"] == pytest.approx(sum(len(r.answers) for r in verified) / len(verified))
@@ -73,7 +74,12 @@ def test_compare_prints_the_side_by_side_table_with_robustness_rows(runs, tmp_pa
     for row in ("| drift (`sim:drift=default,epoch=1`) |", "| faults (`faults:harsh@sim`) |"):
         assert row in text
     assert 0 < a["robustness"]["faults_retried"] <= 1  # the harsh profile did strike, and retries absorbed it
-    assert "More one-to-many chains: **EDGE Phase B**" in text and "Reproduced better under drift" in text
+    assert "By construction APIGen has no chains" in text
+    assert "Reproduced better under drift, on samples calling a documented endpoint" in text
+    # the documented-endpoint rows read the same per-sample flags on the samples that call one (here all do:
+    # the APIGen run is real_only and G* holds real tools only), so they equal the overall rows
+    assert a["robustness"]["documented_share"] == 1.0
+    assert a["robustness"]["drift · documented"] == a["robustness"]["drift"]
     assert "| faults (`faults:harsh@sim`) |" in (out / "report.md").read_text(encoding="utf-8")
     assert (out / "plots" / "robustness.png").exists()
 
@@ -125,3 +131,12 @@ def test_a_named_model_is_played_on_both_datasets_and_scored_by_kopa(runs, tmp_p
     solve = orjson.loads((out / "comparison.json").read_bytes())["solve"]
     assert (solve["apigen"], solve["apigen_played"], solve["edge"], solve["edge_played"]) == (0.5, 2, 0.0, 2)
     assert "| APIGen | 50.0% | 2 |" in result.output and "| EDGE Phase B | 0.0% | 2 |" in result.output
+
+
+def test_a_sample_counts_as_documented_when_any_call_is_a_real_endpoint():
+    from kopa.apigen.compare import _documented
+
+    real = next(t.name for t in CATALOG if t.spec.real and t.family != "session")
+    tail = next(t.name for t in CATALOG if not t.spec.real)
+    assert _documented(CATALOG, [tail, real]) and _documented(CATALOG, [real])
+    assert not _documented(CATALOG, [tail]) and not _documented(CATALOG, ["no_such_tool"])
