@@ -13,7 +13,9 @@ Every number is read from the two run folders or recomputed from them:
   Drift changes only the documented endpoints, so each side is also read on its samples that call one, and
   the verdict compares those (overall shares would compare the two tool mixes); chaining, hops and
   cardinality are APIGen's by construction and are stated as such, not compared;
-- with `--role agent=MODEL[@URL]`, the model's solve rate on each dataset (`kopa.apigen.solve`).
+- with `--role agent=MODEL[@URL]`, the model's solve rate on each dataset (`kopa.apigen.solve`), compared on one
+  criterion — every reference call matched, the only one an APIGen sample (no final answer) has — with EDGE's
+  own RESPONSE verdict beside it.
 """
 
 from __future__ import annotations
@@ -182,9 +184,10 @@ def compare_runs(apigen_run: Path, edge_run: Path, out: Path, *, drift: str, fau
         chat = cached_openai_model(model, base_url, cache, llm_mode, role="agent", seed=0)  # type: ignore[arg-type]
         policy = OpenAIAgentPolicy(chat)
         a_rate, a_played = apigen_solve_rate(a_sample, catalog, a_config.get("backend", "sim"), policy)
-        e_rate, e_played = edge_solve_rate(edge_run, [c.task.id for c in e_sample], out / "solve-edge", model,
-                                           base_url, cache, llm_mode)
-        solve = {"model": model, "apigen": a_rate, "apigen_played": a_played, "edge": e_rate, "edge_played": e_played}
+        e_rate, e_calls, e_played = edge_solve_rate(edge_run, [c.task.id for c in e_sample], out / "solve-edge",
+                                                    model, base_url, cache, llm_mode)
+        solve = {"model": model, "apigen": a_rate, "apigen_played": a_played, "edge": e_rate, "edge_played": e_played,
+                 "edge_calls_matched": e_calls}
     a_pool = ", ".join(a_config.get("platforms") or []) or "every platform"
     a_pool += " (tools with a live endpoint)" if a_config.get("real_only") else " (live and simulator-only tools)"
     graph = Path(e_config.get("graph_run", "")) / "graph.json"
@@ -298,11 +301,14 @@ def render(a_name: str, e_name: str, r: dict[str, Any]) -> str:
 def _solve_lines(solve: dict[str, Any] | None) -> list[str]:
     if solve is None:
         return ["No model named (`--role agent=…`): no solve rates."]
-    return [f"## Solve rate of `{solve['model']}`", "", "| dataset | solved | tasks played | scored by |",
-            "|---|---:|---:|---|",
-            f"| APIGen | {_pct(solve['apigen'])} | {solve['apigen_played']} | ENVIRONMENT passed and ACTION "
-            "correctness 1 (every reference call matched) |",
-            f"| EDGE Phase B | {_pct(solve['edge'])} | {solve['edge_played']} | RESPONSE (kopa bench's scorers) |"]
+    return [f"## Solve rate of `{solve['model']}`", "",
+            "Compared on one criterion, every reference call matched (an APIGen sample has no final answer to "
+            "score); EDGE's own basis, the final answer (RESPONSE), is beside it.", "",
+            "| dataset | every reference call matched | its own criterion | tasks played |", "|---|---:|---:|---:|",
+            f"| APIGen | {_pct(solve['apigen'])} | (the same: ENVIRONMENT passed, ACTION correctness 1) | "
+            f"{solve['apigen_played']} |",
+            f"| EDGE Phase B | {_pct(solve['edge_calls_matched'])} | {_pct(solve['edge'])} RESPONSE | "
+            f"{solve['edge_played']} |"]
 
 
 def _domains(cov: dict[str, Any]) -> str:

@@ -1,7 +1,8 @@
 """A named model's solve rate on each dataset, with kopa's own episode loop and scorers.
 
 EDGE Phase B tasks are KOPA-Bench tasks: `kopa.eval.runner.run_bench` plays them with the OpenAI agent
-policy and scores them (RESPONSE); solved = passed. An APIGen sample has no final answer, only the calls
+policy and scores them (RESPONSE); solved = passed, and also, as an APIGen sample is scored, every reference
+call matched (the comparison's common criterion). An APIGen sample has no final answer, only the calls
 that answer it, so it becomes a task whose golden trajectory is those calls (one turn) and whose outcome
 is the end state (ENVIRONMENT: the calls are reads, so the state is the issued keys); solved = passed with
 ACTION correctness 1 — every reference call matched by kopa's BFCL-style call matcher.
@@ -66,8 +67,12 @@ def apigen_solve_rate(records: list[XRecord], catalog: Catalog, backend_spec: st
 
 
 def edge_solve_rate(edge_run: Path, ids: list[str], out: Path, model: str, base_url: str | None, cache: str,
-                    mode: str) -> tuple[float, int]:
+                    mode: str) -> tuple[float, float, int]:
+    """(share passed by the task's own basis — RESPONSE —, share whose every reference call was matched — the
+    criterion an APIGen sample is scored by, so the two datasets compare on it —, tasks played)."""
     config = RunConfig(policy="openai", backend="sim", rollouts=1, seeds=[0], task_set=str(edge_run), only=ids,
                        model=model, base_url=base_url, llm_cache=cache, llm_mode=mode)
     scored = run_bench(config, out, workers=1, force=True)
-    return sum(s.score.passed for s in scored) / (len(scored) or 1), len(scored)
+    played = len(scored) or 1
+    return (sum(s.score.passed for s in scored) / played, sum(s.score.correctness == 1.0 for s in scored) / played,
+            len(scored))
