@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 import orjson
@@ -31,6 +31,7 @@ from kopa.edge.plan import date_form, dated_value
 from kopa.llm.client import ChatModel
 from kopa.synth.frames import date_phrase, josa, param_label, subject, value_phrase
 
+T = TypeVar("T")
 GENERATION_TEMPERATURE = 0.7  # the seed's
 PHRASINGS = ("labelled", "running")
 # Share of free arguments the offline generator takes from any tool's answers under the same name, unchecked
@@ -147,7 +148,7 @@ class TemplateGenerator:
             note(0, said)
             calls.append({"name": tool.name, "arguments": args})
             asks.append(self._about(said, subject(tool)))
-            query = _pick(SINGLE_SHAPES, rng).format(ask=asks[0], **_particles(asks[0]))
+            query = _pick(SINGLE_SHAPES, rng)(asks[0])
         else:
             for k, tool in enumerate(tools):
                 p = varying_param(tool, self.cache)
@@ -171,11 +172,9 @@ class TemplateGenerator:
                 label = "" if each[0].plain else f"{param_label(p)} "  # codes: '시군코드 41550, 41570'
                 asks.append(f"{label}{listed} 각각의 {self._about(base_said, subject(tool))}")
             if len(asks) == 1:
-                query = _pick(SINGLE_SHAPES, rng).format(ask=asks[0], **_particles(asks[0]))
+                query = _pick(SINGLE_SHAPES, rng)(asks[0])
             else:
-                first, second = asks[0], " ".join(asks[1:])
-                query = _pick(JOINED_SHAPES, rng).format(first=first, second=second, **_particles(first),
-                                                         **{f"{k}2": v for k, v in _particles(second).items()})
+                query = _pick(JOINED_SHAPES, rng)(asks[0], " ".join(asks[1:]))
         if prompt.context == "scenario":
             query = f"{_pick(SCENARIOS, rng)} {query}"
         raw = json.dumps({"query": query, "answers": calls}, ensure_ascii=False)
@@ -215,17 +214,19 @@ def _listed(p: ParamSpec, value: Any) -> Mention:
 
 HANGUL_END = re.compile(r"[가-힣]$")
 
-# How people ask for one thing, and for two at once; {ask} is the noun phrase of what they want.
-SINGLE_SHAPES = ("{ask}{eul} 알려 주세요.", "{ask}{i} 궁금해요.", "{ask}{eul} 찾아 줄 수 있나요?",
-                 "{ask}{eun} 어떻게 되나요?", "{ask}{eul} 확인하고 싶어요.")
-JOINED_SHAPES = ("{first}{gwa} {second}{eul2} 알려 주세요.", "{first}{eul} 알려 주고, {second}도 찾아 주세요.",
-                 "{first}{i} 궁금해요. {second}도 같이 알려 줄래요?")
-
-
-def _particles(noun: str) -> dict[str, str]:
-    """The particles after `noun`, by its last syllable: {eul} 을/를, {i} 이/가, {eun} 은/는, {gwa} 과/와."""
-    return {key: josa(noun, pair)[len(noun):] for key, pair in
-            (("eul", "을/를"), ("i", "이/가"), ("eun", "은/는"), ("gwa", "과/와"))}
+# How people ask for one thing, and for two at once, given the noun phrase of what they want.
+SINGLE_SHAPES: tuple[Callable[[str], str], ...] = (
+    lambda ask: f"{josa(ask, '을/를')} 알려 주세요.",
+    lambda ask: f"{josa(ask, '이/가')} 궁금해요.",
+    lambda ask: f"{josa(ask, '을/를')} 찾아 줄 수 있나요?",
+    lambda ask: f"{josa(ask, '은/는')} 어떻게 되나요?",
+    lambda ask: f"{josa(ask, '을/를')} 확인하고 싶어요.",
+)
+JOINED_SHAPES: tuple[Callable[[str, str], str], ...] = (
+    lambda first, second: f"{josa(first, '과/와')} {josa(second, '을/를')} 알려 주세요.",
+    lambda first, second: f"{josa(first, '을/를')} 알려 주고, {second}도 찾아 주세요.",
+    lambda first, second: f"{josa(first, '이/가')} 궁금해요. {second}도 같이 알려 줄래요?",
+)
 
 
 def _listing(items: list[str], rng: np.random.Generator) -> str:
@@ -235,7 +236,7 @@ def _listing(items: list[str], rng: np.random.Generator) -> str:
     return ", ".join(items)
 
 
-def _pick(options: tuple[str, ...], rng: np.random.Generator) -> str:
+def _pick(options: tuple[T, ...], rng: np.random.Generator) -> T:
     return options[int(rng.integers(len(options)))]
 
 
