@@ -53,3 +53,15 @@ def backend(_isolated_cache):
     from kopa.backends import open_backend
 
     return open_backend("sim")
+
+
+@pytest.fixture(scope="module")
+def rt(backend):
+    """A tool runtime on the session's simulator with a key issued for every keyed platform, as an agent's
+    episode has after `issue_api_key` (one per test module: calls leave state, e.g. the call log)."""
+    from kopa.tools.runtime import ToolRuntime
+
+    runtime = ToolRuntime(backend)
+    for platform in ("dart", "krx", "edu", "seoul", "ex"):
+        runtime.call("issue_api_key", {"platform": platform})
+    return runtime

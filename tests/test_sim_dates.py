@@ -12,7 +12,6 @@ import pytest
 
 from kopa.catalog.loader import load_catalog
 from kopa.tools.results import ToolResult
-from kopa.tools.runtime import ToolRuntime
 from sim.endpoints import on_calendar
 from tests.wire import send
 
@@ -26,14 +25,6 @@ DAYS = [
     ("get_seoul_subway_ridership", {"START_INDEX": 1, "END_INDEX": 5}, "USE_DT"),  # 서울 열린데이터광장
     ("get_ex_ic_traffic", {"unitCode": "101"}, "sumDate"),  # 한국도로공사
 ]
-
-
-@pytest.fixture(scope="module")
-def rt(backend) -> ToolRuntime:
-    runtime = ToolRuntime(backend)
-    for platform in ("krx", "seoul", "ex", "dart"):
-        runtime.call("issue_api_key", {"platform": platform})
-    return runtime
 
 
 @pytest.fixture(scope="module")

@@ -5,19 +5,9 @@ from __future__ import annotations
 
 import datetime as dt
 
-import pytest
-
 from kopa.tools.runtime import ToolRuntime
 from sim.world.context import WorldConfig, WorldContext
 from sim.world.prices import trading_days
-
-
-@pytest.fixture(scope="module")
-def rt(backend) -> ToolRuntime:
-    runtime = ToolRuntime(backend)
-    for platform in ("dart", "krx", "edu", "seoul"):
-        runtime.call("issue_api_key", {"platform": platform})
-    return runtime
 
 
 def _fresh_runtime() -> ToolRuntime:
