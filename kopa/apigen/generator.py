@@ -2,8 +2,9 @@
 
 `TemplateGenerator` (offline, deterministic) writes a Korean query per style as a person asks it — what the
 endpoint answers by its subject, names and dates as people write them, codes with their label, in one of
-several shapes per style (the wording Phase B's writer uses: `kopa.synth.frames`) — and draws every argument from what the backend has returned (`ValueCache`), enums, documented defaults and the
-virtual today — it invents nothing, so what fails verification fails on the backend's own terms: mostly
+several shapes per style (the wording Phase B's writer uses: `kopa.synth.frames`) — and draws every
+argument from what the backend has returned (`ValueCache`), enums, documented defaults and the virtual
+today — it invents nothing, so what fails verification fails on the backend's own terms: mostly
 values the tool itself returned, and at GUESS_RATE a value another tool returned under the same name. Verified
 examples feed back: a prompt with examples reuses the phrasing of the first one (phrasings that passed
 spread). `ChatGenerator` asks an OpenAI-compatible model (temperature 0.7 by default, the seed's) with
