@@ -381,9 +381,10 @@ def test_relevance_samples_remove_what_the_answer_needs(run):
             assert r["query"] == source.query
         else:
             value = n["provenance"]["removed"].split("=", 1)[1]
-            assert value in source.query and value not in r["query"]
-            # the phrase that states the value goes whole: the rest still asks, never "기준일자가 인"
+            # the phrase that states the value (an enum by its meaning: OFS as "개별 재무제표인") goes whole:
+            # the rest still asks, never "기준일자가 인"
             said = next(m for m in source.provenance["mentions"] if str(m["value"]) == value)
+            assert said["phrase"] in source.query and said["phrase"] not in r["query"] and value not in r["query"]
             assert r["query"] == re.sub(r"\s{2,}", " ", source.query.replace(said["phrase"], "")).strip()
             assert r["query"].endswith(("요.", "요?", "까?")) and " 인 " not in r["query"]
 

@@ -128,8 +128,9 @@ class TemplateGenerator:
 
     @staticmethod
     def _about(mentions: list[Mention], subject: str) -> str:
-        """'2026년 1월 29일 기준 유가증권시장 일별 매매', '삼성전자의 주식 시세', '시군코드 41550인 빈집 현황'."""
-        return " ".join([*(m.phrase for m in mentions), subject]).strip()
+        """'2026년 1월 29일 기준 유가증권시장 일별 매매', '삼성전자의 주식 시세', '시군코드 41550인 빈집 현황'. A
+        phrase two arguments share (a range from today to today) is said once."""
+        return " ".join([*dict.fromkeys(m.phrase for m in mentions), subject]).strip()
 
     def generate(self, prompt: Prompt, tools: list[Tool], examples: list[XRecord],
                  rng: np.random.Generator) -> Generated:
