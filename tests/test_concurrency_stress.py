@@ -1,0 +1,67 @@
+"""The same results under threads: KOPA-Bench's oracle on many threads with a tiny thread switch interval,
+byte-identical to one thread, run after run.
+
+Before each threaded run every lazily built piece of simulator state is dropped — each `functools` cache of
+the `sim` modules (the world context, price series, the NEIS texts and layouts, the long-tail services…) and
+the process's players (`kopa.executor`) — so the threads are the ones that build it, at once: a builder that
+publishes a half-built value (the NEIS race of issue 29) shows up as a differing byte or an infrastructure
+error. tests/test_sim_threads.py reproduces that race on its own.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from kopa import executor
+from kopa.eval.runner import RunConfig, run_bench
+
+THREADS = 8
+SWITCH_INTERVAL = 1e-6  # seconds: a thread switch after nearly every bytecode, where CPython allows
+RUNS = 3
+# every domain, a task or two each: NEIS's meals and timetables, KRX's generated prices, DART's filings…
+ONLY = ["education", "finance-001", "finance-002", "district-001", "law-001", "traffic-001", "politics-001"]
+OUTPUTS = ("episodes.jsonl", "scores.jsonl")
+
+
+def _drop_lazy_state() -> int:
+    """Clear every functools cache defined in a loaded `sim` module and the players of this process; how many
+    caches were cleared (so the test can say it cleared something)."""
+    cleared = 0
+    for name, module in list(sys.modules.items()):
+        if module is None or not (name == "sim" or name.startswith("sim.")):
+            continue
+        for value in list(vars(module).values()):
+            if getattr(value, "__module__", None) == name and callable(getattr(value, "cache_clear", None)):
+                value.cache_clear()
+                cleared += 1
+    executor._CURRENT.clear()
+    return cleared
+
+
+def _outputs(folder: Path) -> dict[str, bytes]:
+    return {name: (folder / name).read_bytes() for name in OUTPUTS}
+
+
+@pytest.fixture
+def tiny_switch_interval():
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    yield
+    sys.setswitchinterval(before)
+
+
+def test_the_oracle_on_many_threads_from_a_cold_simulator_is_byte_identical_to_one_thread(
+        tmp_path, _isolated_cache, tiny_switch_interval):
+    config = RunConfig(policy="oracle", rollouts=2, only=ONLY)
+    _drop_lazy_state()
+    alone = run_bench(config, tmp_path / "one", workers=1)
+    assert alone and all(s.score.passed for s in alone)  # the oracle passes every task it plays
+    reference = _outputs(tmp_path / "one")
+    for k in range(RUNS):
+        assert _drop_lazy_state() >= 10  # the world context, the price series, NEIS's texts… were dropped
+        threaded = run_bench(config, tmp_path / f"threads-{k}", workers=THREADS)
+        assert [s.score.passed for s in threaded] == [s.score.passed for s in alone]
+        assert _outputs(tmp_path / f"threads-{k}") == reference, f"run {k} on {THREADS} threads differs"
