@@ -28,6 +28,7 @@ from kopa.catalog.view import param_view
 from kopa.edge.plan import GENERIC_NAMES
 from kopa.edge.proposer import first_json_object
 from kopa.llm.client import ChatModel
+from kopa.synth.frames import subject
 
 CRITERIA = ("objective", "function_choice", "call_count", "no_errors", "relevant_results")
 REASONS = {"objective": "ungrounded_argument", "function_choice": "wrong_function", "call_count": "duplicate_call",
@@ -36,8 +37,9 @@ DECIDES = {
     "objective": "partly: every stated argument value (not a documented default, an enum choice, paging or a key) "
                  "appears in the query (dates also as YYYY년 M월 D일); whether the intent is the one the calls "
                  "serve is not decided",
-    "function_choice": "partly: fails when another offered tool's Korean title matches the query clearly better "
-                       "than a called tool's (character bigrams); undecided when no title matches",
+    "function_choice": "partly: fails when another offered tool's Korean title, or what it answers as a person names "
+                       "it, matches the query clearly better than a called tool's (character bigrams); undecided "
+                       "when no name matches",
     "call_count": "partly: fails on two identical calls, and on too few: the query lists another value beside one "
                   "a call states ('A와 B', 'A, B 및 C') that is a value of the same parameter — of its documented "
                   "pattern (codes, dates), one of its enum, or one the value cache saw under its name — and no call "
@@ -46,9 +48,10 @@ DECIDES = {
     "relevant_results": "partly: the records carry fields the catalog documents for the tool; undecided for a "
                         "tool outside the catalog",
 }
-CHOICE_FLOOR = 0.3  # below this no title matches the query: the rule cannot tell
-CHOICE_CLEAR = 0.6  # a title this well matched is what the query asks for ...
-CHOICE_MARGIN = 0.2  # ... when it beats a called tool's title by this much
+CHOICE_FLOOR = 0.3  # below this no name of a tool matches the query: the rule cannot tell
+CHOICE_CLEAR = 0.6  # a name this well matched is what the query asks for ...
+CHOICE_MARGIN = 0.2  # ... when it beats a called tool's best-matched name by this much
+MIN_NAME_BIGRAMS = 4  # a person's name for a tool counts from five characters ('예금보험 가입 금융회사', not '회사')
 
 
 class Semantic:
@@ -95,10 +98,22 @@ def _bigrams(text: str) -> set[str]:
     return {t[i:i + 2] for i in range(len(t) - 1)}
 
 
-def _title(tool: XTool, catalog: Catalog) -> str:
+def _names(tool: XTool, catalog: Catalog) -> list[str]:
+    """What a query may call the tool: its Korean title and, for a catalog tool, what it answers as a person
+    names it (`kopa.synth.frames.subject`: '유가증권시장 상장 종목' for '주식 - 유가증권 종목기본정보'); a
+    record's own tool by the head of its description."""
     if tool.name in catalog:
-        return catalog[tool.name].spec.title
-    return tool.description.split(":")[0][:40] if ":" in tool.description[:40] else tool.description[:40]
+        spec = catalog[tool.name]
+        named = subject(spec)
+        # a name of a word or two ('회사') is in half the queries: it tells nothing
+        return list(dict.fromkeys([spec.spec.title, *([named] if len(_bigrams(named)) >= MIN_NAME_BIGRAMS else [])]))
+    return [tool.description.split(":")[0][:40] if ":" in tool.description[:40] else tool.description[:40]]
+
+
+def _match(name: str, query_bigrams: set[str]) -> float:
+    """The share of a name's character bigrams that the query has."""
+    bigrams = _bigrams(name)
+    return len(bigrams & query_bigrams) / (len(bigrams) or 1)
 
 
 # Two listed items in a Korean query: "A와 B" (과, 하고, (이)랑), "A, B", "A 및 B"; an item is a date written
@@ -196,17 +211,16 @@ class RuleChecker:
         criteria["objective"] = "fail" if ungrounded else "pass"
         if ungrounded:
             notes.append("not in the query: " + ", ".join(f"{n}.{k}={v!r}" for n, k, v in ungrounded[:3]))
-        # 2. function choice: no offered tool's title fits the query clearly better than a called one's
+        # 2. function choice: no offered tool's name fits the query clearly better than a called one's
         q = _bigrams(record.query)
-        score = {t.name: (len(_bigrams(_title(t, self.catalog)) & q) / (len(_bigrams(_title(t, self.catalog))) or 1))
-                 for t in record.tools}
+        score = {t.name: max(_match(name, q) for name in _names(t, self.catalog)) for t in record.tools}
         called = {c.name for c in record.answers}
         others = [s for n, s in score.items() if n not in called]
         best_other = max(others, default=0.0)
         worst_called = min((score.get(n, 0.0) for n in called), default=0.0)
         if best_other >= CHOICE_CLEAR and worst_called + CHOICE_MARGIN < best_other:
             criteria["function_choice"] = "fail"
-            notes.append(f"an uncalled tool's title matches the query ({best_other:.2f} vs {worst_called:.2f})")
+            notes.append(f"an uncalled tool's name matches the query ({best_other:.2f} vs {worst_called:.2f})")
         elif max(score.values(), default=0.0) < CHOICE_FLOOR:
             criteria["function_choice"] = "undecided"
         else:
