@@ -9,7 +9,8 @@ chat template writes those nulls into the text the model is trained on.
 So ``kopa rl export --format verl-sft`` writes ``messages`` and ``tools`` as JSON text (one string column
 each: nothing to unify), and :class:`KopaSFTDataset` — verl's dataset, named in the trainer's config by
 ``data.custom_cls.path=pkg://kopa.rl.verl_sft data.custom_cls.name=KopaSFTDataset`` — decodes them after
-verl has read the file (``kopa.rl.export.VERL_SFT_OVERRIDES``, which the export prints); everything else (sampling, tokenizing turn by turn, masks, padding) is verl's own.
+verl has read the file (``kopa.rl.export.VERL_SFT_OVERRIDES``, which the export prints); everything else
+(sampling, tokenizing turn by turn, masks, padding) is verl's own.
 """
 
 from __future__ import annotations
