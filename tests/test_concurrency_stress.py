@@ -65,3 +65,23 @@ def test_the_oracle_on_many_threads_from_a_cold_simulator_is_byte_identical_to_o
         threaded = run_bench(config, tmp_path / f"threads-{k}", workers=THREADS)
         assert [s.score.passed for s in threaded] == [s.score.passed for s in alone]
         assert _outputs(tmp_path / f"threads-{k}") == reference, f"run {k} on {THREADS} threads differs"
+
+
+def test_the_phase_a_probe_on_many_threads_from_a_cold_simulator_equals_one_thread(
+        tmp_path, _isolated_cache, tiny_switch_interval):
+    """Phase A's path batches run in processes (byte-identical there and on Ray: tests/test_executor.py); its
+    probe of the converged graph runs on threads, each with its own runtime over one simulator."""
+    from kopa.catalog.loader import load_catalog
+    from kopa.edge.config import EdgeConfig
+    from kopa.edge.probe import run_probe
+    from kopa.edge.run import build_graph
+
+    catalog = load_catalog()
+    tools = [t for t in catalog if t.platform in ("edu", "krx", "seoul") and t.spec.real and t.family != "session"]
+    phase, _ = build_graph(tmp_path / "g", EdgeConfig(T=2, M=30, seed=7), "sim", tools=tools)
+    _drop_lazy_state()
+    alone = run_probe(phase, catalog, "sim", workers=1)
+    assert len(alone) >= 20 and {r.outcome for r in alone} - {"ok"}  # edges probed, not all of them passing
+    for k in range(RUNS):
+        _drop_lazy_state()
+        assert run_probe(phase, catalog, "sim", workers=THREADS) == alone, f"probe run {k} on {THREADS} threads"
