@@ -5,7 +5,9 @@ Before each threaded run every lazily built piece of simulator state is dropped 
 the `sim` modules (the world context, price series, the NEIS texts and layouts, the long-tail services…) and
 the process's players (`kopa.executor`) — so the threads are the ones that build it, at once: a builder that
 publishes a half-built value (the NEIS race of issue 29) shows up as a differing byte or an infrastructure
-error. tests/test_sim_threads.py reproduces that race on its own.
+error. tests/test_sim_threads.py reproduces that race on its own. Phase A's probe, its one threaded stage,
+gets the same treatment; its path batches and the benchmark on processes and on Ray are byte-identical in
+tests/test_executor.py.
 """
 
 from __future__ import annotations
