@@ -214,12 +214,10 @@ def export_cmd(fmt: str, tasks_path: str | None, only: str, rollouts_dir: str | 
             export.write_sft(path, records)
             click.echo(f"{path}: {len(records)} verified trajectories (chat JSONL){left_out}")
         else:
-            from kopa.rl.export import VERL_SFT_OVERRIDES
-
             path = Path(out or "runs/rl-export/sft.parquet")
             export.write_verl_sft(path, records)
             click.echo(f"{path}: {len(records)} verified trajectories (verl SFT Parquet){left_out}; verl's SFT "
-                       f"trainer reads it with {' '.join(VERL_SFT_OVERRIDES)}")
+                       f"trainer reads it with {' '.join(export.VERL_SFT_OVERRIDES)}")
     if show:
         click.echo(json.dumps(records[0], ensure_ascii=False, indent=2))
 
