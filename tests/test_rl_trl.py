@@ -14,7 +14,6 @@ The numbers are printed (`-rP`) and written to trl_cpu_grpo.json in the test's t
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 from pathlib import Path
@@ -41,6 +40,7 @@ from kopa.eval.scoring.episode import score_episode  # noqa: E402
 from kopa.rl.rollouts import RolloutConfig, generate  # noqa: E402
 from kopa.rl.tool_schema import training_tool_schema  # noqa: E402
 from kopa.rl.trl import KopaTRL, final_text, tool_method  # noqa: E402
+from tests.tiny_model import TINY  # noqa: E402
 
 # Two RESPONSE tasks of two calls each over small results (the shortest golden chats of KOPA-Bench).
 TASKS = ["finance-012", "finance-021"]
@@ -61,17 +61,6 @@ def test_every_tool_method_reads_back_as_the_schema_trainers_show():
     assert differ == []
 
 
-def _tiny():
-    """benchmark/rl/tiny_model.py, the builder gpu_smoke.sh uses (a script, not a package: loaded by path)."""
-    path = Path(__file__).resolve().parents[1] / "benchmark" / "rl" / "tiny_model.py"
-    spec = importlib.util.spec_from_file_location("tiny_model", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-TINY = _tiny()
 
 
 def _tokenizer(texts: list[str]) -> PreTrainedTokenizerFast:

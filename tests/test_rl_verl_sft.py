@@ -10,7 +10,6 @@ run of tool results is in the data.
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import json
 from pathlib import Path
@@ -34,20 +33,11 @@ from kopa.cli import main  # noqa: E402
 from kopa.rl.export import VERL_SFT_OVERRIDES  # noqa: E402
 from kopa.rl.rollouts import RolloutConfig, generate  # noqa: E402
 from kopa.rl.verl_sft import KopaSFTDataset  # noqa: E402
+from tests.tiny_model import TINY  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
 TASKS = ("law-014", "traffic-009", "law-004", "district-002")
 TEMPLATES = {"qwen2_5": chat_template_utils.qwen2_5_chat_template,
              "qwen3_5": chat_template_utils.qwen3_5_nothink_chat_template}
-
-
-def _tiny():
-    path = ROOT / "benchmark" / "rl" / "tiny_model.py"  # a script, not a package: loaded by path
-    spec = importlib.util.spec_from_file_location("tiny_model", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +63,7 @@ def _data_config(overrides: list[str]):
 @pytest.mark.parametrize("template", sorted(TEMPLATES))
 def test_verls_sft_trainer_reads_each_conversation_as_the_template_renders_it(exported, template):
     folder, rows = exported
-    tokenizer = _tiny().tokenizer([json.dumps(r, ensure_ascii=False) for r in rows], chat_template=TEMPLATES[template])
+    tokenizer = TINY.tokenizer([json.dumps(r, ensure_ascii=False) for r in rows], chat_template=TEMPLATES[template])
     config = _data_config(list(VERL_SFT_OVERRIDES))
     assert config.ignore_input_ids_mismatch is False  # verl's own per-sample check stays on
     dataset = create_sft_dataset([str(folder / "sft.parquet")], config, tokenizer, None)
@@ -97,7 +87,7 @@ def test_verls_own_dataset_over_plain_parquet_writes_other_calls_argument_names_
     folder, rows = exported
     plain = folder / "plain.parquet"
     pd.DataFrame(rows).to_parquet(plain)
-    tokenizer = _tiny().tokenizer([json.dumps(r, ensure_ascii=False) for r in rows],
+    tokenizer = TINY.tokenizer([json.dumps(r, ensure_ascii=False) for r in rows],
                                   chat_template=TEMPLATES["qwen2_5"])
     dataset = MultiTurnSFTDataset([str(plain)], tokenizer, _data_config(["data.ignore_input_ids_mismatch=true"]))
     texts = [tokenizer.decode(dataset[i]["input_ids"]) for i in range(len(rows))]
