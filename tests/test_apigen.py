@@ -21,6 +21,7 @@ from kopa.apigen.values import ValueCache
 from kopa.apigen.verify import format_check, issue_keys
 from kopa.backends.spec import open_backend
 from kopa.catalog import load_catalog
+from kopa.synth.frames import documented_name, value_phrase
 from kopa.tools.runtime import ToolRuntime
 
 CATALOG = load_catalog()
@@ -130,6 +131,24 @@ def test_queries_ask_as_a_person_does(run):
     assert len(endings) >= 4, endings  # several shapes, not one template
     real = sum(any(CATALOG[c.name].spec.real for c in r.answers) for r in records)
     assert real >= 0.35 * len(records), (real, len(records))
+
+
+def test_a_filter_the_query_adds_is_one_a_person_states(run):
+    """An optional argument is a name, a date or an enum's meaning — never a code with its label ("시군코드
+    41820인"), which a person asking does not have; a code stays only where the API takes nothing else
+    (a required parameter), and one its docs name is stated by that name."""
+    _, items = run
+    optional = 0
+    for r in (i.record for i in items if i.record is not None):
+        for call in r.answers:
+            for name, value in call.arguments.items():
+                p = CATALOG[call.name].spec.param(name)
+                if p.required or (p.default is not None and str(p.default) == str(value)):
+                    continue
+                optional += 1
+                said = value_phrase(p, value) or documented_name(p, value)
+                assert said is not None and said in r.query, (call.name, name, value, r.query)
+    assert optional >= 5
 
 
 def test_queries_are_korean_and_arguments_come_from_what_the_backend_returned(run):
@@ -333,6 +352,31 @@ def test_names_count_as_listed_values_where_the_value_cache_saw_them():
     knowing = verify_record(record, _runtime(), CATALOG, RuleChecker(CATALOG, {"HG_NM": ["강도옥", "홍길동"]}))[0]
     assert blind.criteria["call_count"] == "pass"
     assert (knowing.stage, knowing.reason) == ("semantic", "too_few_calls")
+
+
+def test_a_code_its_docs_name_is_grounded_by_that_name_and_no_other():
+    """'서울특별시교육청' in the query grounds ATPT_OFCDC_SC_CODE=B10: the parameter's docs say B10 is that office, so
+    a model reading them maps it back. The name of another office grounds nothing."""
+    call = [{"name": "search_neis_academies", "arguments": {"ATPT_OFCDC_SC_CODE": "B10"}}]
+    assert _verify("서울특별시교육청 관할 학원을 알려 주세요.", ["search_neis_academies"], call)[0].passed
+    wrong, _ = _verify("경기도교육청 관할 학원을 알려 주세요.", ["search_neis_academies"], call)
+    assert (wrong.stage, wrong.criteria["objective"]) == ("semantic", "fail"), wrong
+
+
+def test_a_listed_name_of_several_words_is_read_whole():
+    """'소방기본법, 유료도로법 시행령': the item read beside 소방기본법 is '유료도로법' (up to the space), the first word
+    of the name the second call asks about — not a third value left without its call."""
+    tool = "list_moleg_regulations_list"
+    seen = {"lawNm": ["소방기본법", "유료도로법", "유료도로법 시행령"]}
+    both = [{"name": tool, "arguments": {"lawNm": "소방기본법"}}, {"name": tool, "arguments": {"lawNm": "유료도로법 시행령"}}]
+    record, _ = _record("소방기본법, 유료도로법 시행령 각각의 규제를 알려 주세요.", [tool], both)
+    assert record is not None
+    verdict = verify_record(record, _runtime(), CATALOG, RuleChecker(CATALOG, seen))[0]
+    assert verdict.criteria["call_count"] == "pass", verdict
+    short, _ = _record("소방기본법, 유료도로법 각각의 규제를 알려 주세요.", [tool], both[:1])
+    assert short is not None
+    verdict = verify_record(short, _runtime(), CATALOG, RuleChecker(CATALOG, seen))[0]
+    assert (verdict.stage, verdict.reason) == ("semantic", "too_few_calls"), verdict
 
 
 def test_the_rule_checker_passes_a_good_sample_and_says_what_it_decides():

@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from kopa.catalog import load_catalog
-from kopa.synth.frames import entity_noun, enum_meaning, number_phrase, spoken, value_phrase
+from kopa.synth.frames import documented_name, entity_noun, enum_meaning, number_phrase, spoken, value_phrase
 from kopa.synth.junction import field_label, is_statistics
 from kopa.synth.templates import _pivot
 
@@ -25,6 +25,23 @@ def test_a_kind_is_stated_by_its_meaning_and_one_that_says_nothing_alone_with_it
     corp = _param("search_dart_disclosures", "corp_cls")
     assert value_phrase(corp, "K") == "법인구분이 '코스닥'인"
     assert value_phrase(corp, "E") is None  # '기타' is no one's question
+
+
+def test_a_meaning_written_before_its_code_and_the_assemblys_term():
+    report = _param("get_dart_employee_status", "reprt_code")  # '1분기보고서 11013, 반기보고서 11012, …'
+    assert [value_phrase(report, v) for v in ("11011", "11012", "11013", "11014")] == \
+        ["사업보고서", "반기보고서", "1분기보고서", "3분기보고서"]
+    assert value_phrase(_param("list_bill_vote_results", "AGE"), "22") == "제22대 국회"
+
+
+def test_a_code_is_named_only_where_its_own_docs_name_it():
+    office = _param("get_neis_school_meal_menu", "ATPT_OFCDC_SC_CODE")  # '예: B10 서울특별시교육청, J10 …'
+    assert [documented_name(office, v) for v in ("B10", "J10", "S10")] == ["서울특별시교육청", "경기도교육청", None]
+    assert documented_name(_param("list_gg_bus_stations", "SIGUN_CD"), "41110") == "수원시"
+    assert documented_name(_param("list_gg_bus_stations", "SIGUN_CD"), "41820") is None  # not an example
+    # '기본값 100, 최대 1000' gives a number no name; a value the docs do not show has none
+    assert documented_name(_param("get_neis_school_meal_menu", "pSize"), "100") is None
+    assert documented_name(_param("get_dart_employee_status", "corp_code"), "00126380") is None
 
 
 def test_what_an_identifier_names():

@@ -24,14 +24,23 @@ import numpy as np
 import orjson
 
 from kopa.apigen.record import XRecord, catalog_tool, tool_json
-from kopa.apigen.sampler import Prompt, cached_values, entity_params, varying_param
+from kopa.apigen.sampler import Prompt, cached_values, entity_params, stated_param, varying_param
 from kopa.apigen.values import ValueCache
 from kopa.catalog.models import ParamSpec, Tool
 from kopa.catalog.view import param_view
 from kopa.edge.fill import Given, Guess, OneOf, Source, first_value
 from kopa.edge.plan import date_form, dated_value
 from kopa.llm.client import ChatModel
-from kopa.synth.frames import date_phrase, josa, param_label, subject, value_phrase
+from kopa.synth.frames import (
+    date_phrase,
+    documented_name,
+    josa,
+    param_label,
+    stated_enum,
+    stated_name,
+    subject,
+    value_phrase,
+)
 
 T = TypeVar("T")
 GENERATION_TEMPERATURE = 0.7  # the seed's
@@ -40,6 +49,7 @@ PHRASINGS = ("labelled", "running")
 # against the documented pattern, instead of from the tool's own answers: the guesses a model makes from
 # what it has seen, which stage 2 and 3 are there to catch.
 GUESS_RATE = 0.3  # easy: 'label value' pairs; hard: values in running text
+NAMED_SHARE = 0.5  # of codes, those the parameter's docs name, where the cache holds any
 
 
 @dataclass
@@ -76,20 +86,27 @@ class TemplateGenerator:
 
     # ------------------------------------------------------------ arguments
 
-    def _value(self, tool: Tool, p: ParamSpec, rng: np.random.Generator) -> Any:
-        return first_value(self._sources(tool, p), rng)
+    def _value(self, tool: Tool, p: ParamSpec, rng: np.random.Generator, stated: bool = False) -> Any:
+        return first_value(self._sources(tool, p, stated), rng)
 
-    def _sources(self, tool: Tool, p: ParamSpec) -> Iterator[Source]:
+    def _sources(self, tool: Tool, p: ParamSpec, stated: bool = False) -> Iterator[Source]:
         """APIGen's precedence: a value seen under the name anywhere is guessed unchecked at `guess_rate`
-        (the checkers are what is studied), before the values that fit and the documented default."""
-        yield OneOf(p.enum or ())
+        (the checkers are what is studied), before the values that fit and the documented default. A code
+        the parameter's docs name ('B10 서울특별시교육청') is taken at NAMED_SHARE: the query states it by
+        name. `stated`: only what a person states (an enum's meaning, a name), for a filter the query adds."""
+        yield OneOf(stated_enum(p) if stated else p.enum or ())
         yield Given(dated_value(param_view(p), self.day))  # a date as the docs show it, not a format identifier
-        yield Guess([_typed(p, v) for v in self.cache.values.get(p.name) or ()], self.guess_rate)
-        yield OneOf([_typed(p, v) for v in cached_values(p, self.cache, tool.name)])
+        fits = [v for v in cached_values(p, self.cache, tool.name) if not stated or stated_name(v)]
+        yield Guess([_typed(p, v) for v in self.cache.values.get(p.name) or () if not stated or stated_name(v)],
+                    self.guess_rate)
+        yield Guess([_typed(p, v) for v in fits if documented_name(p, v)], NAMED_SHARE)
+        yield OneOf([_typed(p, v) for v in fits])
         yield Given(p.default)
 
     def _arguments(self, tool: Tool, rng: np.random.Generator, fixed: ParamSpec | None = None) -> dict[str, Any]:
-        """Required entity parameters; with none, one optional filter from the cache (a specific ask)."""
+        """Required entity parameters (a code where the API takes only a code); with none, one optional
+        filter a person states — a name or an enum's meaning (Phase B's rule: `stated_filters`) — for a
+        specific ask."""
         args: dict[str, Any] = {}
         params = entity_params(tool)
         for p in params:
@@ -98,15 +115,18 @@ class TemplateGenerator:
                 if value is not None:
                     args[p.name] = value
         if not args and fixed is None:
-            optional = [p for p in params if not p.required and cached_values(p, self.cache, tool.name)
+            optional = [p for p in params if not p.required and stated_param(p, self.cache, tool.name)
                         and date_form(param_view(p)) not in ("yyyymmdd", "yyyymm")]
             if optional:
                 p = optional[int(rng.integers(len(optional)))]
-                args[p.name] = self._value(tool, p, rng)
+                args[p.name] = self._value(tool, p, rng, stated=True)
         return args
 
     def _variants(self, tool: Tool, p: ParamSpec, rng: np.random.Generator) -> list[Any]:
+        """Two or three values of the varied parameter: those a person states where there are two."""
         pool = list(p.enum or []) or cached_values(p, self.cache, tool.name)
+        stated = stated_enum(p) if p.enum else [v for v in pool if stated_name(v)]
+        pool = stated if len(stated) >= 2 else pool
         count = min(len(pool), 2 + int(rng.integers(2)))
         picked = [pool[int(i)] for i in rng.permutation(len(pool))[:count]]
         return [_typed(p, v) for v in picked]
@@ -199,11 +219,16 @@ class Mention:
 def _mention(p: ParamSpec, value: Any, *, labelled: bool) -> Mention:
     said = value_phrase(p, value)
     label = param_label(p)
+    named = documented_name(p, value) if said is None else None
+    if named is not None:  # a code its docs name: said by the name alone ('서울특별시교육청의')
+        return Mention(p.name, value, f"{named}의", True)
     if said is None:  # a code: said with its label ('시군코드 41550인')
         return Mention(p.name, value, f"{label} {value}인", False)
     if date_phrase(str(value)) == said:
         return Mention(p.name, value, f"{said} 기준", True)
-    if labelled and not said.endswith("인"):
+    # a name is labelled ('시군 이름 연천군인'); a phrase that renders the value ('제22대 국회', '3분기보고서',
+    # an enum's meaning) already says what it is
+    if labelled and said == str(value) and not said.endswith("인"):
         return Mention(p.name, value, f"{label} {said}인", True)
     return Mention(p.name, value, f"{said}의" if HANGUL_END.search(said) and not said.endswith("인") else said, True)
 
@@ -211,7 +236,7 @@ def _mention(p: ParamSpec, value: Any, *, labelled: bool) -> Mention:
 def _listed(p: ParamSpec, value: Any) -> Mention:
     """One of the values a parallel ask lists: a name or a date as a person writes it, a code bare (the label
     goes once before the list)."""
-    said = value_phrase(p, value)
+    said = value_phrase(p, value) or documented_name(p, value)
     return Mention(p.name, value, str(value) if said is None else said, said is not None)
 
 

@@ -20,6 +20,7 @@ from kopa.catalog.loader import Catalog
 from kopa.catalog.models import ParamSpec, Tool
 from kopa.catalog.view import param_view
 from kopa.edge.plan import date_form, is_generic
+from kopa.synth.frames import stated_enum, stated_name
 
 Style = Literal["simple", "multiple", "parallel", "parallel_multiple"]
 STYLES: tuple[Style, ...] = ("simple", "multiple", "parallel", "parallel_multiple")
@@ -74,17 +75,25 @@ def entity_params(tool: Tool) -> list[ParamSpec]:
     return [p for p in tool.spec.params if not is_generic(param_view(p)) and not p.paging]
 
 
+def stated_param(param: ParamSpec, cache: ValueCache, tool: str, least: int = 1) -> bool:
+    """Whether a person can state `least` values of the parameter: enum values with a meaning, or names the
+    backend returned — not codes (Phase B's rule for the filters a query adds)."""
+    if param.enum:
+        return len(stated_enum(param)) >= least
+    return sum(stated_name(v) for v in cached_values(param, cache, tool)) >= least
+
+
 def varying_param(tool: Tool, cache: ValueCache) -> ParamSpec | None:
-    """The parameter a parallel sample varies: the first required entity parameter with two or more cached
-    values (or enum values), else the first optional one."""
+    """The parameter a parallel sample varies: the first required entity parameter with two or more values a
+    person states, else such an optional one ("강남구와 서초구", not "구코드 11680과 11650"), else the first
+    required one with two or more cached codes (the API takes only a code)."""
     # not a date, and not the order the answer comes in: nobody wants "the courses, ascending and descending"
     options = [p for p in entity_params(tool) if date_form(param_view(p)) not in ("yyyymmdd", "yyyymm")
                and "정렬" not in p.description]
-    ranked = [p for p in options if p.required] + [p for p in options if not p.required]
-    for p in ranked:
-        if len(p.enum or []) >= 2 or len(cached_values(p, cache, tool.name)) >= 2:
-            return p
-    return None
+    stated = [p for p in options if stated_param(p, cache, tool.name, least=2)]
+    ranked = [p for p in stated if p.required] + [p for p in stated if not p.required] + \
+        [p for p in options if p.required and len(cached_values(p, cache, tool.name)) >= 2]
+    return ranked[0] if ranked else None
 
 
 class APISampler:

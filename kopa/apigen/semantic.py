@@ -28,7 +28,7 @@ from kopa.catalog.view import param_view
 from kopa.edge.plan import GENERIC_NAMES
 from kopa.edge.proposer import first_json_object
 from kopa.llm.client import ChatModel
-from kopa.synth.frames import subject
+from kopa.synth.frames import documented_name, subject
 
 CRITERIA = ("objective", "function_choice", "call_count", "no_errors", "relevant_results")
 REASONS = {"objective": "ungrounded_argument", "function_choice": "wrong_function", "call_count": "duplicate_call",
@@ -181,7 +181,10 @@ class RuleChecker:
                     continue
                 for form in dict.fromkeys([str(value), *_written(value)]):
                     for item in listed_with(query, form):
-                        if item not in asked and self._of_param(call.name, param, item):
+                        # an item is read up to a space: the first word of a name a call asks about whole
+                        # ('유료도로법' of '유료도로법 시행령') is that name
+                        if item not in asked and not any(a.startswith(f"{item} ") for a in asked) \
+                                and self._of_param(call.name, param, item):
                             found.append((f"{call.name}.{param}", str(value), item))
         return found
 
@@ -199,6 +202,16 @@ class RuleChecker:
         p = doc.parameters.get(param) if doc else None
         return p is not None and p.default is not None and str(p.default) == str(value)
 
+    def _named(self, tool_name: str, param: str, value: Any) -> list[str]:
+        """A code the parameter's documentation names ('B10 서울특별시교육청'): the query may state the name."""
+        if tool_name not in self.catalog:
+            return []
+        try:
+            named = documented_name(self.catalog[tool_name].spec.param(param), value)
+        except KeyError:
+            return []
+        return [] if named is None else [_norm(named)]
+
     def check(self, record: XRecord, outcomes: list[CallOutcome]) -> Semantic:
         criteria: dict[str, str] = {}
         notes: list[str] = []
@@ -207,7 +220,7 @@ class RuleChecker:
         # 1. objective: the values the calls use are the query's
         ungrounded = [(c.name, k, v) for c in record.answers for k, v in c.arguments.items()
                       if not isinstance(v, dict | list) and not self._exempt(c.name, k, v, library)
-                      and not any(f and f in query for f in _forms(v))]
+                      and not any(f and f in query for f in [*_forms(v), *self._named(c.name, k, v)])]
         criteria["objective"] = "fail" if ungrounded else "pass"
         if ungrounded:
             notes.append("not in the query: " + ", ".join(f"{n}.{k}={v!r}" for n, k, v in ungrounded[:3]))

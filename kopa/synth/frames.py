@@ -156,13 +156,47 @@ def enum_meaning(param: ParamSpec, value: str) -> str | None:
     """The meaning the parameter's description gives an enum value ('A 정기공시', 'Y(유가)', '11011 사업보고서');
     a Korean value is its own meaning ('특수학교', not the '등' that follows it). A catch-all ('기타') is
     not something a person asks for."""
-    if HANGUL.search(value):
-        meaning = value
-    else:
-        found = re.search(rf"(?<![\w]){re.escape(value)}\s*(?:\(([^)]+)\)|[:=]?\s*([가-힣][^,;/)]*))",
-                          param.description)
-        meaning = "" if found is None else (found.group(1) or found.group(2) or "").strip()
+    meaning = value if HANGUL.search(value) else _described(param.description, value) or ""
     return meaning if HANGUL.search(meaning) and meaning not in _CATCH_ALL else None
+
+
+def _described(description: str, value: str) -> str | None:
+    """The Korean words a description puts beside `value`: after it ('A 정기공시', 'Y(유가)', 'B10
+    서울특별시교육청') or, in a list of the other order, before it ('1분기보고서 11013, 반기보고서 11012')."""
+    after = re.search(rf"(?<![\w]){re.escape(value)}\s*(?:\(([^)]+)\)|[:=]?\s*([가-힣][^,;/)]*))", description)
+    if after is not None:
+        return (after.group(1) or after.group(2) or "").strip()
+    before = re.search(rf"(?:^|[,:;(]\s*)([가-힣0-9][가-힣0-9 ]*?[가-힣])\s*{re.escape(value)}(?![\w])", description)
+    return None if before is None else before.group(1).strip()
+
+
+def documented_name(param: ParamSpec, value: object) -> str | None:
+    """The name the parameter's own documentation gives a code it shows ('시도교육청코드 (예: B10 서울특별시교육청,
+    …)' → B10 is 서울특별시교육청; '계열코드 (01 기술사, 02 기능장, …)'): a code a reader of the docs can state
+    by name, and a model reading the same docs can map back. Only from the examples after '예:', or from a
+    list of two or more 'code name' pairs — not '기본값 100'."""
+    text = str(value).strip()
+    if not text or HANGUL.search(text) or param.enum:
+        return None
+    head, sep, examples = param.description.partition("예")
+    pairs = dict(_CODE_NAME.findall(examples.lstrip(" :") if sep else head))
+    if not sep and len(pairs) < 2:
+        return None
+    named = pairs.get(text)
+    return named if named and named not in (*_CATCH_ALL, "전체") else None
+
+
+_CODE_NAME = re.compile(r"(?<![\w-])([A-Za-z]*\d[A-Za-z0-9]*)\s*[:=]?\s*([가-힣][가-힣0-9]*(?:\([가-힣]+\))?)")
+
+
+def stated_name(value: str) -> bool:
+    """A name a person states (Korean text), not a slash-joined history ("더불어민주당/더불어민주당/진보당")."""
+    return HANGUL.search(value) is not None and "/" not in value
+
+
+def stated_enum(param: ParamSpec) -> list[str]:
+    """The enum values a person can state (those the description gives a meaning)."""
+    return [v for v in param.enum or [] if value_phrase(param, v) is not None]
 
 
 def is_code_like(description: str) -> bool:
@@ -185,6 +219,8 @@ def value_phrase(param: ParamSpec, value: object) -> str | None:
     if HANGUL.search(text):
         return text
     desc = param.description
+    if param_label(param) == "대수" and text.isdigit():  # the National Assembly's term: '제22대 국회'
+        return f"제{text}대 국회"
     if _DAY.match(text) and any(w in desc for w in _DATE_WORDS):
         return date_phrase(text)
     if _MONTH.match(text) and any(w in desc for w in _MONTH_WORDS + _DATE_WORDS):

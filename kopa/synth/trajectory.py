@@ -37,7 +37,7 @@ from kopa.eval.environment import Environment
 from kopa.eval.golden import GoldenError, GoldenExecutor
 from kopa.eval.task import AnswerSpec, GoldenStep, InjectedState, SetupAction, Target, Task
 from kopa.rng import stream
-from kopa.synth.frames import is_contains, value_phrase
+from kopa.synth.frames import is_contains, stated_enum, stated_name, value_phrase
 from kopa.synth.junction import (
     PHI,
     Selection,
@@ -289,7 +289,7 @@ def param_value(param: ParamSpec, cache: dict[str, list[str]], today: str, rng: 
 
 def _stated_sources(param: ParamSpec, cache: dict[str, list[str]], day: str, avoid: frozenset[str]) -> Iterator[Source]:
     """Phase B's precedence: only what a person states (a cached code is looked up by the chain)."""
-    yield OneOf(_stated_enum(param))
+    yield OneOf(stated_enum(param))
     yield Given(param.default)
     yield Given(dated_value(param_view(param), day))  # a date as the docs show it, not a format identifier
     yield OneOf([v for v in cached_values(param, cache) if v not in avoid and value_phrase(param, v) is not None])
@@ -515,14 +515,14 @@ class ChainBuild:
         # a sort order ("정렬방법 … DESC: 내림차순") filters nothing: no one asks a question "in descending order"
         return [p for p in tool.spec.params if not p.required and not p.paging and not is_generic(p)
                 and p.default is None and p.name not in args and "정렬" not in p.description
-                and (_stated_enum(p) or any(_statable_name(v) for v in cached_values(p, self.ctx.cache)))]
+                and (stated_enum(p) or any(stated_name(v) for v in cached_values(p, self.ctx.cache)))]
 
     def stated_value(self, param: ParamSpec) -> str:
         """A value of a `stated_filters` parameter: an enum value with a meaning, or a name from C."""
         if param.enum:
-            stated = _stated_enum(param)
+            stated = stated_enum(param)
             return stated[int(self.rng.integers(len(stated)))]
-        names = [v for v in cached_values(param, self.ctx.cache) if _statable_name(v)]
+        names = [v for v in cached_values(param, self.ctx.cache) if stated_name(v)]
         value = names[int(self.rng.integers(len(names)))]
         if "포함" in param.description and " " in value:
             # a contains-search ("검색값을 포함하는 항목"): one word of a name matches a few records, the
@@ -796,16 +796,6 @@ def _about_each_item(view: dict[str, Any], name: str) -> bool:
     items = view.get("items")
     return items is not None and any(len(v["records"]) > 1 for v in items) \
         and all(len({str(r.get(name)) for r in v["records"]}) <= 1 for v in items)
-
-
-def _statable_name(value: str) -> bool:
-    """A name a person states (Korean text), not a slash-joined history ("더불어민주당/더불어민주당/진보당")."""
-    return _HANGUL.search(value) is not None and "/" not in value
-
-
-def _stated_enum(param: ParamSpec) -> list[str]:
-    """The enum values a person can state (those the description gives a meaning)."""
-    return [v for v in param.enum or [] if value_phrase(param, v) is not None]
 
 
 def _field_spec(tool: Tool, name: str):
