@@ -18,7 +18,7 @@ from kopa.apigen.report import stage_table
 from kopa.apigen.run import ApigenError, Item, generate_run, read_items, verify_record
 from kopa.apigen.semantic import CRITERIA, DECIDES, RuleChecker
 from kopa.apigen.values import ValueCache
-from kopa.apigen.verify import format_check, issue_keys
+from kopa.apigen.verify import format_check, issue_keys, read_record
 from kopa.backends.spec import open_backend
 from kopa.catalog import load_catalog
 from kopa.synth.frames import documented_name, value_phrase
@@ -395,6 +395,19 @@ def test_a_relevance_record_with_no_call_passes_without_executing():
     assert verdict.passed and outcomes == []
 
 
+def test_a_no_call_label_on_a_query_an_offered_tool_serves_is_caught():
+    """The called tool taken away leaves its yearly edition, which the query names as clearly: "no call" is
+    false. The same tools under a refusal (the query lacks a required value) keep that tool on purpose."""
+    tools = [catalog_tool(CATALOG[n]) for n in ("get_moleg_legal_terms_yearly", "get_moleg_law_annexes_yearly")]
+    record = XRecord(id="r", query="특허법의 법령 별표 서식을 찾아 줄 수 있나요?", tools=tools, answers=[],
+                     provenance={"relevance": "no_call"})
+    verdict, _ = verify_record(record, _runtime(), CATALOG, RuleChecker(CATALOG))
+    assert (verdict.stage, verdict.reason) == ("semantic", "tool_serves_query"), verdict
+    assert "get_moleg_law_annexes_yearly" in verdict.detail
+    refusal = record.model_copy(update={"provenance": {"relevance": "refusal"}})
+    assert verify_record(refusal, _runtime(), CATALOG, RuleChecker(CATALOG))[0].passed
+
+
 # ------------------------------------------------------------------ the loop, relevance, resume, budget
 
 def test_verified_samples_feed_back_as_examples_of_later_chunks(run):
@@ -423,6 +436,8 @@ def test_relevance_samples_remove_what_the_answer_needs(run):
             assert not offered & {a.name for a in source.answers} and offered
             assert set(n["provenance"]["removed"].split(",")) == {a.name for a in source.answers}
             assert r["query"] == source.query
+            record, _ = read_record({**r, "provenance": n["provenance"]}, 0)  # what `kopa apigen verify` reads
+            assert record is not None and verify_record(record, _runtime(), CATALOG, RuleChecker(CATALOG))[0].passed
         else:
             value = n["provenance"]["removed"].split("=", 1)[1]
             # the phrase that states the value (an enum by its meaning: OFS as "개별 재무제표인") goes whole:

@@ -4,7 +4,8 @@ query; the target becomes no call (`answers: []`), labelled `no_call` or `refusa
 for the missing value rather than guess it).
 
 A label must be true: `no_call` only when no tool the answer used is left (removing one of two called tools
-would leave a tool that serves part of the query), and a value is removed only where the generator recorded
+would leave a tool that serves part of the query) and no tool left is one the query names (a near twin: the
+yearly edition of the same table), and a value is removed only where the generator recorded
 the phrase that states it, which goes whole, so the query stays a question ("기준일자가 인 …" is not one).
 
 Scaled to the run: the seed's 8,000 / 60,000 of the verified samples, half of each construction where
@@ -14,6 +15,7 @@ both apply. Each sample draws from its own stream (seed, id), so the set does no
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from kopa.apigen.record import XRecord
 from kopa.rng import stream
@@ -37,8 +39,11 @@ def _without_value(query: str, record: XRecord, call: int, param: str) -> str | 
     return None
 
 
-def relevance_samples(verified: list[XRecord], seed: int, required: dict[str, set[str]]) -> list[XRecord]:
-    """`required`: tool name → its required parameters (the catalog's, or a record's own tools')."""
+def relevance_samples(verified: list[XRecord], seed: int, required: dict[str, set[str]],
+                      served: Callable[[XRecord], bool]) -> list[XRecord]:
+    """`required`: tool name → its required parameters (the catalog's, or a record's own tools'); `served`:
+    whether a record's query is asked of one of its offered tools (`kopa.apigen.semantic.serving_tool`, the
+    rule verification holds a no-call record to)."""
     wanted = round(len(verified) * SHARE)
     out: list[XRecord] = []
     for k, record in enumerate(verified):
@@ -49,6 +54,7 @@ def relevance_samples(verified: list[XRecord], seed: int, required: dict[str, se
         made = _drop_value(record, rng, required) if kind == "drop_value" else None
         if made is None:
             made = _drop_tool(record)
+            made = None if made is not None and served(made) else made
         if made is not None:
             out.append(made)
     return out

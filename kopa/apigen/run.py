@@ -37,7 +37,7 @@ from kopa.apigen.record import XRecord, catalog_tool, parse_xlam_row, xlam_row
 from kopa.apigen.relevance import relevance_samples
 from kopa.apigen.report import render_report, stage_table, style_of, write_plots
 from kopa.apigen.sampler import APISampler, ExampleSampler, PromptSampler, draw_style
-from kopa.apigen.semantic import RuleChecker, SemanticChecker
+from kopa.apigen.semantic import RuleChecker, SemanticChecker, serving_tool
 from kopa.apigen.values import ValueCache, build_cache
 from kopa.apigen.verify import (
     CallOutcome,
@@ -83,7 +83,12 @@ class Item(BaseModel):
 def verify_record(record: XRecord, runtime: ToolRuntime, catalog: Catalog, checker: SemanticChecker
                   ) -> tuple[Verdict, list[CallOutcome]]:
     """Stages 2 and 3 of a record that passed stage 1."""
-    if not record.answers:  # a relevance record: nothing to execute, nothing the calls could mismatch
+    if not record.answers:  # a relevance record: nothing to execute; its label is checked against the tools
+        serving = serving_tool(record, catalog) if record.provenance.get("relevance") != "refusal" else None
+        if serving is not None:  # a refusal keeps the tool on purpose: the query lacks its value
+            return Verdict(id=record.id, passed=False, stage="semantic", reason="tool_serves_query",
+                           detail=f"labelled no call, yet {serving[0]} is offered and the query asks for it "
+                                  f"({serving[1]:.2f})"), []
         return Verdict(id=record.id, passed=True, detail="no call to verify (relevance record)"), []
     outcomes = execute(record, runtime, catalog)
     failed = execution_verdict(record.id, outcomes)
@@ -285,7 +290,7 @@ def finish(out: Path, items: list[Item], catalog: Catalog, seed: int, about: dic
         for tool in i.record.tools:
             required.setdefault(tool.name, {k for k, p in tool.parameters.items() if p.required})
     relevance = relevance_samples([i.record for i in verified if i.record is not None and i.record.answers], seed,
-                                  required)
+                                  required, lambda r: serving_tool(r, catalog) is not None)
     _write_rows(out, "relevance", [(r, {}) for r in relevance])
     table = stage_table(items)
     stats = {"table": table, "relevance": len(relevance), "about": about,

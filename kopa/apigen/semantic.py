@@ -116,6 +116,15 @@ def _match(name: str, query_bigrams: set[str]) -> float:
     return len(bigrams & query_bigrams) / (len(bigrams) or 1)
 
 
+def serving_tool(record: XRecord, catalog: Catalog) -> tuple[str, float] | None:
+    """An offered tool whose name the query asks for as clearly as function choice requires of a called one
+    (CHOICE_CLEAR): a "no call" label on such a query is false — the tool serves at least part of it."""
+    q = _bigrams(record.query)
+    score = {t.name: max(_match(name, q) for name in _names(t, catalog)) for t in record.tools}
+    best = max(score, key=lambda n: (score[n], n), default=None)
+    return (best, score[best]) if best is not None and score[best] >= CHOICE_CLEAR else None
+
+
 # Two listed items in a Korean query: "A와 B" (과, 하고, (이)랑), "A, B", "A 및 B"; an item is a date written
 # out or a run of characters up to a space or comma (its particle dropped by `_item`).
 _DATE_TEXT = r"\d{4}년\s*\d{1,2}월\s*\d{1,2}일"
