@@ -2,8 +2,8 @@
 
     nox -s demo     install kopa and run the main job on the embedded simulator: multi-step chains, then
                     KOPA-Bench with the offline baselines (a table and runs/baselines/report.md)
-    nox             the default sessions: tests, perf_smoke, ray, rl, rl_gpu_recipe, clients, inspector and
-                    wheel (CI)
+    nox             the default sessions: tests, perf_smoke, ray, rl, rl_gpu_recipe, clients, inspector,
+                    inspect_eval and wheel (CI)
     nox -s tests    install kopa with test extras, lint, type-check (mypy) and run the fast test suite
     nox -s ray      install kopa with the ray extra and run the Ray executor's tests on a local
                     ray.init(num_cpus=2): the same bytes as in-process (skipped by `tests`, which has no Ray)
@@ -18,6 +18,8 @@
     nox -s clients  unmodified third-party client libraries (OpenDART, KRX, NEIS, Seoul) against the
                     served simulator
     nox -s inspector  the official MCP Inspector CLI (npm ci in tests/inspector) against kopa mcp serve
+    nox -s inspect_eval  KOPA-Bench as an Inspect task (kopa[inspect]): `inspect eval kopa/kopa_bench` with
+                    Inspect's mockllm, verdicts compared with `kopa bench run` on the same episodes
     nox -s wheel    build the wheel, install it (no extras) into a fresh environment outside the source
                     tree and run every CLI command from there (tests/smoke/installed_cli.sh)
 """
@@ -34,7 +36,8 @@ import nox
 # installed beside nox and which needs none
 nox.options.default_venv_backend = os.environ.get("KOPA_NOX_BACKEND", "venv")
 nox.options.reuse_existing_virtualenvs = True
-nox.options.sessions = ["tests", "perf_smoke", "ray", "rl", "rl_gpu_recipe", "clients", "inspector", "wheel"]
+nox.options.sessions = ["tests", "perf_smoke", "ray", "rl", "rl_gpu_recipe", "clients", "inspector", "inspect_eval",
+                        "wheel"]
 
 # The interpreter nox itself runs on (any Python >= 3.11, as pyproject's requires-python says; an older one
 # fails loudly at install). A pinned version made every session "skipped" with exit 0 where only 3.12 or
@@ -149,6 +152,14 @@ def inspector(session: nox.Session) -> None:
     with session.chdir("tests/inspector"):
         session.run("npm", "ci", "--silent", "--no-audit", "--no-fund", external=True)
     session.run("pytest", "-m", "inspector", "tests/test_mcp_inspector.py", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def inspect_eval(session: nox.Session) -> None:
+    """KOPA-Bench under Inspect (inspect_ai pinned by kopa[inspect]), offline: Inspect's mockllm and a scripted
+    tool-calling model, each compared with `kopa bench run` on the same ten tasks."""
+    session.install("-e", ".[test,inspect]")
+    session.run("pytest", "-m", "inspect_eval", "tests/test_inspect_task.py", *session.posargs)
 
 
 @nox.session(python=PYTHON)

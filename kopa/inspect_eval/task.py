@@ -1,0 +1,90 @@
+"""`kopa_bench`: KOPA-Bench (or any task set: a Phase B dataset, your own) as an Inspect task.
+
+    inspect eval kopa/kopa_bench --model vllm/Qwen/Qwen3.5-4B
+    inspect eval kopa/kopa_bench --model mockllm/model --limit 10 -T policy=oracle
+    inspect eval kopa/kopa_bench --model openai/gpt-4.1-mini -T tasks=runs/synth -T rollouts=4 --epochs 4
+
+A sample is one episode: kopa's agent loop on a fresh environment (tools in process on `backend`, the task's
+call budget), the model Inspect's; `policy` names an offline baseline instead (oracle, first_page_only, …),
+which plays without a model. Epochs are rollouts (rollout = epoch − 1, the seed kopa derives from it);
+their reducers give the mean (pass@1) and pass@k.
+"""
+
+from __future__ import annotations
+
+import anyio.to_thread
+from inspect_ai import Epochs, Task, task
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import ModelOutput, get_model, messages_from_openai
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+
+from kopa.backends.base import Backend
+from kopa.backends.spec import open_backend
+from kopa.eval.policies.offline import POLICIES
+from kopa.eval.policies.openai_agent import OpenAIAgentPolicy
+from kopa.eval.runner import RunConfig, run_episode, select_tasks
+from kopa.inspect_eval.model import InspectChatModel
+from kopa.inspect_eval.scorers import (
+    EPISODE_KEY,
+    kopa_action,
+    kopa_environment,
+    kopa_passed,
+    kopa_response,
+    tasks_at,
+)
+from kopa.tools.render import MAX_TOOL_CHARS
+
+MODEL_POLICY = "model"  # the policy that asks Inspect's model; the others are kopa's offline baselines
+
+_backends: dict[str, Backend] = {}
+
+
+def _backend(spec: str) -> Backend:
+    """One backend per spec and process, as `kopa bench run` opens one for all its episodes."""
+    if spec not in _backends:
+        _backends[spec] = open_backend(spec)
+    return _backends[spec]
+
+
+@task
+def kopa_bench(tasks: str | None = None, policy: str = MODEL_POLICY, backend: str = "sim", rollouts: int = 1,
+               seed: int = 0, only: str | None = None, max_turns: int = 16,
+               max_tool_chars: int = MAX_TOOL_CHARS) -> Task:
+    """KOPA-Bench's tasks (or those of the task set at `tasks`), `only` a comma-separated list of task ids or
+    domains; `rollouts` epochs per task."""
+    if policy != MODEL_POLICY and policy not in POLICIES:
+        raise ValueError(f"policy={policy!r}: expected {MODEL_POLICY!r} or one of {sorted(POLICIES)}")
+    config = RunConfig(task_set=tasks, only=[x.strip() for x in (only or "").split(",") if x.strip()])
+    found = tasks_at(tasks)
+    targets = found.targets()
+    samples = [Sample(id=t.id, input=t.query, target=targets[t.id].answer or "",
+                      metadata={"domain": t.domain, "platforms": t.platforms, "reward_basis": list(t.reward_basis)})
+               for t in select_tasks(config, found.tasks())]
+    reducers = ["mean"] if rollouts == 1 else ["mean", f"pass_at_{rollouts}"]
+    return Task(dataset=MemoryDataset(samples, name="kopa-bench" if tasks is None else str(tasks)),
+                solver=kopa_agent(tasks, policy, backend, seed, max_turns, max_tool_chars),
+                scorer=[kopa_passed(tasks), kopa_response(tasks), kopa_environment(tasks), kopa_action(tasks)],
+                epochs=Epochs(rollouts, reducers))
+
+
+@solver
+def kopa_agent(tasks: str | None = None, policy: str = MODEL_POLICY, backend: str = "sim", seed: int = 0,
+               max_turns: int = 16, max_tool_chars: int = MAX_TOOL_CHARS) -> Solver:
+    """Play the sample's task as one kopa episode; the episode goes to the store for the scorers, its
+    conversation to the sample's messages (what `inspect view` shows), its answer to the output."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        found = tasks_at(tasks)
+        task_ = next(t for t in found.tasks() if t.id == str(state.sample_id))
+        agent = POLICIES[policy]() if policy != MODEL_POLICY else OpenAIAgentPolicy(
+            InspectChatModel(get_model()), max_turns=max_turns, max_tool_chars=max_tool_chars, seed=seed)
+        episode, transcript = await anyio.to_thread.run_sync(
+            run_episode, task_, found.targets()[task_.id], agent, _backend(backend), seed, state.epoch - 1)
+        state.store.set(EPISODE_KEY, episode.model_dump(mode="json"))
+        if transcript.messages:
+            state.messages = await messages_from_openai(transcript.messages)  # type: ignore[arg-type]
+        state.output = ModelOutput.from_content(model=policy if policy != MODEL_POLICY else str(get_model()),
+                                                content=episode.answer or "")
+        return state
+
+    return solve
