@@ -3,7 +3,7 @@
     nox -s demo     install kopa and run the main job on the embedded simulator: multi-step chains, then
                     KOPA-Bench with the offline baselines (a table and runs/baselines/report.md)
     nox             the default sessions: tests, perf_smoke, ray, rl, rl_gpu_recipe, clients, inspector,
-                    inspect_eval and wheel (CI)
+                    inspect_eval, browser and wheel (CI)
     nox -s tests    install kopa with test extras, lint, type-check (mypy) and run the fast test suite
     nox -s ray      install kopa with the ray extra and run the Ray executor's tests on a local
                     ray.init(num_cpus=2): the same bytes as in-process (skipped by `tests`, which has no Ray)
@@ -20,6 +20,8 @@
     nox -s inspector  the official MCP Inspector CLI (npm ci in tests/inspector) against kopa mcp serve
     nox -s inspect_eval  KOPA-Bench as an Inspect task (kopa[inspect]): `inspect eval kopa/kopa_bench` with
                     Inspect's mockllm, verdicts compared with `kopa bench run` on the same episodes
+    nox -s browser  pages kopa writes (`kopa bench view`) in headless Chromium: Debian's chromium (installed
+                    with apt-get when missing) driven by Playwright
     nox -s wheel    build the wheel, install it (no extras) into a fresh environment outside the source
                     tree and run every CLI command from there (tests/smoke/installed_cli.sh)
 """
@@ -37,7 +39,7 @@ import nox
 nox.options.default_venv_backend = os.environ.get("KOPA_NOX_BACKEND", "venv")
 nox.options.reuse_existing_virtualenvs = True
 nox.options.sessions = ["tests", "perf_smoke", "ray", "rl", "rl_gpu_recipe", "clients", "inspector", "inspect_eval",
-                        "wheel"]
+                        "browser", "wheel"]
 
 # The interpreter nox itself runs on (any Python >= 3.11, as pyproject's requires-python says; an older one
 # fails loudly at install). A pinned version made every session "skipped" with exit 0 where only 3.12 or
@@ -160,6 +162,26 @@ def inspect_eval(session: nox.Session) -> None:
     tool-calling model, each compared with `kopa bench run` on the same ten tasks."""
     session.install("-e", ".[test,inspect]")
     session.run("pytest", "-m", "inspect_eval", "tests/test_inspect_task.py", *session.posargs)
+
+
+# Debian's Chromium (the browser a person here reads kopa's pages in) and a font with Hangul, so screenshots show
+# Korean text; Playwright drives that binary (its own browser downloads are not used).
+BROWSER_PACKAGES = ("chromium", "fonts-nanum")
+PLAYWRIGHT = "playwright==1.65.2"
+
+
+@nox.session(python=PYTHON)
+def browser(session: nox.Session) -> None:
+    """`kopa bench view`'s pages in headless Chromium: filters, a click into an episode, screenshots."""
+    if not Path("/usr/bin/chromium").exists() or not Path("/usr/share/fonts/truetype/nanum").exists():
+        install = ["apt-get", "install", "-y", "-q", "--no-install-recommends", *BROWSER_PACKAGES]
+        try:
+            session.run(*install, external=True)
+        except nox.command.CommandFailed:  # an image whose package lists are stale or missing
+            session.run("apt-get", "update", "-q", external=True)
+            session.run(*install, external=True)
+    session.install("-e", ".[test]", PLAYWRIGHT)
+    session.run("pytest", "-m", "browser", "tests/test_bench_view_browser.py", *session.posargs)
 
 
 @nox.session(python=PYTHON)

@@ -418,6 +418,27 @@ def bench_show(run_dir: str) -> None:
     console.print(Markdown((Path(run_dir) / "report.md").read_text(encoding="utf-8")))
 
 
+@bench.command("view", short_help="The run as pages in the browser: a table of episodes, each trajectory.")
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
+@out_option("Write the site here (default: RUN_DIR/view).")
+def bench_view(run_dir: str, out: str | None) -> None:
+    """Write a static site of a scored run (no server: open index.html from disk): a table of episodes with
+    filters (domain, verdict, failure cause, policy seed), and per episode the query, every message, each
+    tool call with its arguments, result (records in collapsible pages), error and attempts, the final
+    answer and the verdict with its method — beside the golden trajectory.
+
+    \b
+      kopa bench run --policy oracle -n 1 --out runs/oracle && kopa bench view runs/oracle
+      kopa bench view runs/qwen --out /tmp/qwen-view
+    """
+    from pathlib import Path
+
+    from kopa.eval.view import write_view
+
+    index = write_view(Path(run_dir), Path(out) if out else None)
+    console.print(f"{index} — open it in a browser (file://{index.resolve()})")
+
+
 @bench.command("score", short_help="Re-score a finished run from its stored files.")
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
 @out_option("Write scores.jsonl, scoring.json and the report here (default: the run folder).")
