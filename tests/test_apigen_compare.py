@@ -75,7 +75,14 @@ def test_compare_prints_the_side_by_side_table_with_robustness_rows(runs, tmp_pa
         assert row in text
     assert 0 < a["robustness"]["faults_retried"] <= 1  # the harsh profile did strike, and retries absorbed it
     assert "By construction APIGen has no chains" in text
-    assert "Reproduced better under drift, on samples calling a documented endpoint" in text
+    assert "Under drift, on samples calling a documented endpoint: " in text
+    # every share beside its 95% Wilson interval over the samples it counts; a winner only where they separate
+    for side in (a, e):
+        for key, (lo, hi) in side["intervals"].items():
+            assert lo <= side["robustness"][key] <= hi and side["robustness"][f"{key} · n"] >= 1
+    (a_lo, a_hi), (e_lo, e_hi) = a["intervals"]["drift · documented"], e["intervals"]["drift · documented"]
+    if a_lo <= e_hi and e_lo <= a_hi:
+        assert "Under drift, on samples calling a documented endpoint: **no difference the runs can show**" in text
     # the documented-endpoint rows read the same per-sample flags on the samples that call one (here all do:
     # the APIGen run is real_only and G* holds real tools only), so they equal the overall rows
     assert a["robustness"]["documented_share"] == 1.0
@@ -141,3 +148,12 @@ def test_a_sample_counts_as_documented_when_any_call_is_a_real_endpoint():
     tail = next(t.name for t in CATALOG if not t.spec.real)
     assert _documented(CATALOG, [tail, real]) and _documented(CATALOG, [real])
     assert not _documented(CATALOG, [tail]) and not _documented(CATALOG, ["no_such_tool"])
+
+
+def test_the_wilson_interval_is_the_textbook_one():
+    from kopa.apigen.compare import wilson
+
+    lo, hi = wilson([True] * 90 + [False] * 10)  # 90 of 100: 0.8256–0.9448 (Wilson 1927; Newcombe 1998, table I)
+    assert (round(lo, 4), round(hi, 4)) == (0.8256, 0.9448)
+    assert wilson([True] * 10) == [pytest.approx(0.7225, abs=1e-4), 1.0]  # 10 of 10: not [1, 1]
+    assert wilson([]) == [0.0, 1.0]

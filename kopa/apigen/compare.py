@@ -20,6 +20,7 @@ Every number is read from the two run folders or recomputed from them:
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections import Counter
 from collections.abc import Callable
@@ -133,8 +134,31 @@ def _documented(catalog: Catalog, tools: Any) -> bool:
     return any(name in catalog and catalog[name].spec.real for name in tools)
 
 
+def _note(shares: dict[str, float], intervals: dict[str, list[float]], name: str, flags: list[bool],
+          documented: list[bool]) -> None:
+    """A backend's reproduction share and its interval, over all samples and over those calling a documented
+    endpoint."""
+    on_documented = [f for f, d in zip(flags, documented, strict=True) if d]
+    for key, subset in ((name, flags), (f"{name} · documented", on_documented)):
+        shares[key], intervals[key] = _share(subset), wilson(subset)
+        shares[f"{key} · n"] = len(subset)
+
+
 def _share(flags: list[bool]) -> float:
     return sum(flags) / (len(flags) or 1)
+
+
+def wilson(flags: list[bool], z: float = 1.96) -> list[float]:
+    """The 95% Wilson score interval of a share (sound near 0% and 100%, where most robustness shares lie,
+    unlike the normal approximation); [0, 1] for no sample."""
+    n = len(flags)
+    if n == 0:
+        return [0.0, 1.0]
+    p = sum(flags) / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    # at 0 of n and n of n the bound is exactly 0 or 1; rounding would put it just inside
+    return [0.0 if p == 0 else max(0.0, centre - half), 1.0 if p == 1 else min(1.0, centre + half)]
 
 
 # ------------------------------------------------------------------------------------------ the report
@@ -158,6 +182,7 @@ def compare_runs(apigen_run: Path, edge_run: Path, out: Path, *, drift: str, fau
     e_budget = _edge_budget(edge_run, kept)
     a_sample, e_sample = records[:limit] if limit else records, kept[:limit] if limit else kept
     robust: dict[str, dict[str, float]] = {"apigen": {}, "edge": {}}
+    intervals: dict[str, dict[str, list[float]]] = {"apigen": {}, "edge": {}}  # 95% Wilson, beside each share
     retried: dict[str, list[bool]] = {"apigen": [], "edge": []}
     # Drift changes the documented endpoints only, so each side is also read on its samples that call one:
     # the two datasets' shares of such samples differ, and the overall figures would compare tool mixes.
@@ -166,14 +191,11 @@ def compare_runs(apigen_run: Path, edge_run: Path, out: Path, *, drift: str, fau
     for name, spec in (("as built", a_config.get("backend", "sim")), ("drift", drift), ("faults", faulty)):
         flags = reproduces_apigen(a_sample, spec, catalog, progress, f"APIGen on {spec}",
                                   retried["apigen"] if name == "faults" else None)
-        robust["apigen"][name] = _share(flags)
-        robust["apigen"][f"{name} · documented"] = _share([f for f, d in zip(flags, documented["apigen"],
-                                                                            strict=True) if d])
+        _note(robust["apigen"], intervals["apigen"], name, flags, documented["apigen"])
     for name, spec in (("as built", e_config.get("backend", "sim")), ("drift", drift), ("faults", faulty)):
         flags = reproduces_edge(e_sample, spec, progress, f"EDGE on {spec}",
                                 retried["edge"] if name == "faults" else None)
-        robust["edge"][name] = _share(flags)
-        robust["edge"][f"{name} · documented"] = _share([f for f, d in zip(flags, documented["edge"], strict=True) if d])
+        _note(robust["edge"], intervals["edge"], name, flags, documented["edge"])
     for side in ("apigen", "edge"):
         robust[side]["faults_retried"] = _share(retried[side])
         robust[side]["documented_share"] = _share(documented[side])
@@ -193,10 +215,11 @@ def compare_runs(apigen_run: Path, edge_run: Path, out: Path, *, drift: str, fau
     graph = Path(e_config.get("graph_run", "")) / "graph.json"
     e_pool = f"{len(orjson.loads(graph.read_bytes()).get('nodes', []))} tools" if graph.exists() else "an unknown G*"
     result = {"apigen": {"pool": a_pool, "statistics": a_stats, "coverage": a_cov, "calls": a_stats_file.get("calls"),
-                         "table": a_stats_file["table"], "robustness": robust["apigen"], "sampled": len(a_sample),
+                         "table": a_stats_file["table"], "robustness": robust["apigen"],
+                         "intervals": intervals["apigen"], "sampled": len(a_sample),
                          "styles": dict(sorted(Counter(r.style for r in records).items()))},
               "edge": {"pool": e_pool, "statistics": e_stats, "coverage": e_cov, "budget": e_budget, "drops": drops_e,
-                       "robustness": robust["edge"], "sampled": len(e_sample),
+                       "robustness": robust["edge"], "intervals": intervals["edge"], "sampled": len(e_sample),
                        "junctions": dict(sorted(Counter(j.kind for c in kept for j in c.junctions).items())),
                        "mix": dict(sorted(Counter(c.category for c in kept).items()))},
               "backends": {"drift": drift, "faults": faulty}, "solve": solve}
@@ -282,12 +305,13 @@ def render(a_name: str, e_name: str, r: dict[str, Any]) -> str:
               f"{e['drops']['candidates']} candidates (synthesis attempts that failed before a candidate: "
               f"{sum(e['drops']['synthesis_failures'].values())}).", "",
               "## Robustness: share of samples that still reproduce their answer", "",
+              "Each share with its 95% Wilson interval and the samples it is over.", "",
               "| backend | APIGen | EDGE Phase B |", "|---|---:|---:|"]
     for name, spec in (("as built", "the run's own"), ("drift", r["backends"]["drift"]),
                        ("faults", r["backends"]["faults"])):
-        lines.append(f"| {name} (`{spec}`) | {_pct(a['robustness'][name])} | {_pct(e['robustness'][name])} |")
-        lines.append(f"| {name}, samples calling a documented endpoint | "
-                     f"{_pct(a['robustness'][f'{name} · documented'])} | {_pct(e['robustness'][f'{name} · documented'])} |")
+        lines.append(f"| {name} (`{spec}`) | {_cell(a, name)} | {_cell(e, name)} |")
+        key = f"{name} · documented"
+        lines.append(f"| {name}, samples calling a documented endpoint | {_cell(a, key)} | {_cell(e, key)} |")
     lines.append(f"| samples calling a documented endpoint (drift changes only those) | "
                  f"{_pct(a['robustness']['documented_share'])} | {_pct(e['robustness']['documented_share'])} |")
     lines.append(f"| samples whose calls needed the runtime's retries under faults | {_pct(a['robustness']['faults_retried'])} "
@@ -296,6 +320,15 @@ def render(a_name: str, e_name: str, r: dict[str, Any]) -> str:
               "## Verdict", "", _verdict(r), "", *_solve_lines(r.get("solve")), "",
               "Plots: plots/robustness.png, plots/statistics.png.", ""]
     return "\n".join(lines)
+
+
+def _cell(side: dict[str, Any], key: str) -> str:
+    """'93.7% [91.9–95.1] of 894'; a report from before intervals (no 'intervals') shows the share alone."""
+    shown = _pct(side["robustness"][key])
+    if key not in side.get("intervals", {}):
+        return shown
+    lo, hi = side["intervals"][key]
+    return f"{shown} [{100 * lo:.1f}–{100 * hi:.1f}] of {side['robustness'][f'{key} · n']:,}"
 
 
 def _solve_lines(solve: dict[str, Any] | None) -> list[str]:
@@ -324,10 +357,13 @@ def _verdict(r: dict[str, Any]) -> str:
              "of EDGE's tasks chain one-to-many."]
     for name in ("drift", "faults"):
         key = f"{name} · documented"
-        x, y = a["robustness"][key], e["robustness"][key]
-        better = "APIGen" if x > y else "EDGE Phase B" if y > x else "neither"
-        parts.append(f"Reproduced better under {name}, on samples calling a documented endpoint: **{better}** "
-                     f"(APIGen {_pct(x)}, EDGE {_pct(y)}).")
+        (a_lo, a_hi), (e_lo, e_hi) = a["intervals"][key], e["intervals"][key]
+        # a winner only where the 95% intervals do not overlap: a difference within them is not one the runs show
+        better = "APIGen" if a_lo > e_hi else "EDGE Phase B" if e_lo > a_hi else None
+        said = (f"reproduced better by **{better}**" if better else
+                "**no difference the runs can show** (the 95% intervals overlap)")
+        parts.append(f"Under {name}, on samples calling a documented endpoint: {said} "
+                     f"(APIGen {_cell(a, key)}, EDGE {_cell(e, key)}).")
     return " ".join(parts)
 
 
