@@ -19,7 +19,7 @@ from kopa.backends.base import Backend
 from kopa.catalog.loader import Catalog
 from kopa.eval.task import Task
 from kopa.tools.results import ToolError, ToolResult
-from kopa.tools.runtime import ToolRuntime
+from kopa.tools.runtime import RetryPolicy, ToolRuntime
 from kopa.tools.state import EpisodeState
 
 
@@ -67,6 +67,7 @@ class Environment:
     budget: int | None = None  # None: unlimited (golden execution)
     calls: list[CallRecord] = field(default_factory=list)
     tools: ToolSource | None = None  # None: kopa's ToolRuntime in this process, on ``backend``
+    retry: RetryPolicy | None = None  # the in-process runtime's retries (None: its default policy)
     runtime: EpisodeTools = field(init=False)
 
     def __post_init__(self) -> None:
@@ -77,7 +78,7 @@ class Environment:
             raise ValueError(f"task {self.task.id}: an Environment needs a backend or a tool source")
         else:
             today = predefined or self.backend.today().isoformat()
-            self.runtime = ToolRuntime(self.backend, state=EpisodeState(current_date=today))
+            self.runtime = ToolRuntime(self.backend, state=EpisodeState(current_date=today), retry=self.retry)
         for action in self.task.state.setup:  # ActionSystemState: done before the agent starts
             result = self.runtime.call(action.tool, action.args)
             if not result.ok:

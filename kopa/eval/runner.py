@@ -52,6 +52,7 @@ from kopa.llm.cache import CachedChatModel, CacheMode
 from kopa.llm.client import ChatModel, OpenAIChatModel
 from kopa.mcp.client import open_tools
 from kopa.tools.render import MAX_TOOL_CHARS
+from kopa.tools.runtime import RetryPolicy
 
 INFRA_RETRIES = 1  # an infrastructure failure (not the model's) is retried once, then reported apart
 
@@ -150,10 +151,11 @@ def make_judge(config: RunConfig):
 
 
 def run_episode(task: Task, target: Target, policy, backend: Backend | None, seed: int, rollout: int,
-                tools: ToolSource | None = None) -> tuple[Episode, Transcript]:
+                tools: ToolSource | None = None, retry: RetryPolicy | None = None) -> tuple[Episode, Transcript]:
     """Play one episode and record what happened; nothing here scores. With ``tools`` the episode's tools
-    are listed and called there (an MCP server) instead of in-process on ``backend``."""
-    env = Environment(task, backend, budget=target.max_allowed_calls, tools=tools)
+    are listed and called there (an MCP server) instead of in-process on ``backend``, whose runtime retries
+    environmental failures by ``retry`` (None: the runtime's default)."""
+    env = Environment(task, backend, budget=target.max_allowed_calls, tools=tools, retry=retry)
     output = policy.run(task, env, target, rollout)
     calls = [PredictedCall(tool=c.tool, arguments=c.arguments, turn=c.turn, ok=c.result.ok,
                            raw_arguments=c.raw_arguments, malformed=c.malformed, error=c.result.error,
@@ -301,11 +303,11 @@ def _write_canonical(path: Path, episodes: list[Episode]) -> None:
 
 
 def play_one(task: Task, target: Target, policy, backend: Backend | None, seed: int, rollout: int,
-             tools: ToolSource | None = None) -> tuple[Episode, Transcript | None]:
+             tools: ToolSource | None = None, retry: RetryPolicy | None = None) -> tuple[Episode, Transcript | None]:
     """One episode; an infrastructure failure (not the model's) is retried, then reported apart."""
     for attempt in range(INFRA_RETRIES + 1):
         try:
-            return run_episode(task, target, policy, backend, seed, rollout, tools)
+            return run_episode(task, target, policy, backend, seed, rollout, tools, retry)
         except Exception as exc:
             if attempt == INFRA_RETRIES:
                 return _infra_failure(task, policy.name, seed, rollout, exc), None

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from kopa.cli_options import IntList, at_least, executor_options, out_option, workers_option
+from kopa.cli_options import IntList, at_least, executor_options, out_option, role_option, workers_option
 from kopa.console import LazyConsole
 from kopa.errors import UserError
 
@@ -135,3 +135,90 @@ def pruning(rates, kinds, rules, retries, seeds, T, M, platforms, world_spec, ou
         if line:
             console.print(line.replace("**", ""))
     console.print(f"{len(rows)} cells → {folder}/summary.json, {folder}/grid.duckdb, {folder}/report.md")
+
+
+ROBUSTNESS_EPILOG = """\b
+Examples:
+  kopa study robustness                                the offline baselines on the default grid
+  kopa study robustness --policies oracle --kinds mix,drift --rates 0,20 --seeds 2 --only finance,law
+  kopa study robustness --policies openai --role agent=Qwen/Qwen3.5-9B@http://127.0.0.1:8000/v1 --workers 2
+  kopa study robustness --executor ray --address auto  the same grid on a Ray cluster, same bytes out
+\b
+Kinds: mix (the realistic profile's environmental mix, scaled so that r of first attempts fail),
+rate_limit, timeout, server_error (5xx), truncated (cut body), connection_reset, malformed (that kind
+alone at r), drift (the mix at r on the world at drift epoch 1). Policies: the offline baselines (oracle,
+first_page_only, skip_key, skip_lookup) and openai (the model --role agent= names).
+\b
+Kill it at any point and run the same command again: finished cells are kept and the rest run.
+"""
+
+
+@study.command("robustness", epilog=ROBUSTNESS_EPILOG, short_help="How agents' scores degrade under faults and drift.")
+@click.option("--policies", type=str, default="oracle,first_page_only", show_default=True,
+              help="Comma-separated policies: offline baselines, or openai with --role agent=MODEL[@URL].")
+@click.option("--rates", type=IntList(), default="0,10,20,40", show_default=True,
+              help="Fault rates, in percent of first attempts failing environmentally.")
+@click.option("--kinds", type=Names(("mix", "rate_limit", "timeout", "server_error", "truncated", "connection_reset",
+                                     "malformed", "drift"), {"5xx": "server_error", "cut_body": "truncated"}),
+              default="mix,rate_limit,timeout,server_error,truncated,drift", show_default=True,
+              help="Fault kinds (5xx and cut_body are accepted for server_error and truncated).")
+@click.option("--retries", type=Names(("off", "on")), default="off,on", show_default=True,
+              help="Retry environmental failures: off = one attempt, on = up to 5 with backoff (virtual clock).")
+@click.option("--seeds", type=at_least(1), default=3, show_default=True,
+              help="Seeds 0..N-1 per cell: the fault seed and the policy seed; CIs are across them.")
+@click.option("--tasks", "tasks_path", type=click.Path(exists=True, file_okay=False), default=None,
+              help="Another task set (a folder with tasks/ and targets/; default KOPA-Bench).")
+@click.option("--only", type=str, default="", help="Comma-separated task ids or domains.")
+@click.option("--backend", "world_spec", default="sim", show_default=True, metavar="SPEC",
+              help="The simulator every cell's faults wrap: sim[:seed=N,scale=small|full,today=YYYY-MM-DD].")
+@role_option({"agent": "the model of the openai policy"})
+@out_option("Study folder: summary.json, grid.duckdb, report.md, plots/.", default="runs/study-robustness")
+@click.option("--force", is_flag=True, help="Start over a study folder made with another configuration.")
+@workers_option(1, "Cells run in parallel (the results do not depend on it).")
+@executor_options
+def robustness(policies, rates, kinds, retries, seeds, tasks_path, only, world_spec, roles, out, force, workers,
+               executor, address) -> None:
+    """How an agent's KOPA-Bench score degrades as environmental faults and endpoint drift grow: per policy,
+    fault kind and rate, with and without retries, pass@1 and Action with 95% CIs across seeds, the share of
+    episodes that met a fault and the failure causes that grew.
+    """
+    from kopa.study.robustness import RobustnessConfig, run_study
+
+    bad = [r for r in rates if not 0 <= r <= 100]
+    if bad:
+        raise UserError(f"--rates {bad}: a rate is a percent between 0 and 100")
+    agent = roles.get("agent")
+    try:
+        config = RobustnessConfig(rates=tuple(rates), kinds=kinds, retries=retries, seeds=seeds, world=world_spec,
+                                  policies=tuple(p.strip() for p in policies.split(",") if p.strip()),
+                                  task_set=str(Path(tasks_path).resolve()) if tasks_path else None,
+                                  only=tuple(x.strip() for x in only.split(",") if x.strip()),
+                                  model=agent.model if agent else None, base_url=agent.base_url if agent else None,
+                                  llm_cache=str((Path(out) / "llm-cache").resolve()) if agent else None)
+    except ValueError as exc:
+        raise UserError(f"kopa study robustness: {exc}") from exc
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    folder = Path(out)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TimeRemainingColumn(), console=console.real, transient=False) as progress:
+        task = progress.add_task("preparing (profiles)", total=None)
+
+        def start(todo: int, done: int) -> None:
+            progress.update(task, description=f"cells ({done} already done)", total=todo, completed=0)
+
+        rows = run_study(folder, config, executor=executor, workers=workers, address=address, force=force,
+                         on_start=start, on_batch=lambda n: progress.advance(task, n))
+    assert rows is not None
+    from kopa.study.robustness_report import tables
+
+    console.print("\n".join(tables(config.model_copy(update={"kinds": config.kinds[:1], "retries": config.retries[:1]}),
+                                   rows)))
+    console.print(f"{len(rows)} cells → {folder}/summary.json, {folder}/grid.duckdb, {folder}/report.md, {folder}/plots/")
