@@ -156,7 +156,10 @@ def run_episode(task: Task, target: Target, policy, backend: Backend | None, see
     are listed and called there (an MCP server) instead of in-process on ``backend``, whose runtime retries
     environmental failures by ``retry`` (None: the runtime's default)."""
     env = Environment(task, backend, budget=target.max_allowed_calls, tools=tools, retry=retry)
-    output = policy.run(task, env, target, rollout)
+    try:
+        output = policy.run(task, env, target, rollout)
+    except Exception as exc:
+        raise EpisodeStopped(exc, [c.result.model_dump(mode="json") for c in env.calls]) from exc
     calls = [PredictedCall(tool=c.tool, arguments=c.arguments, turn=c.turn, ok=c.result.ok,
                            raw_arguments=c.raw_arguments, malformed=c.malformed, error=c.result.error,
                            records=len(c.result.records), total_count=c.result.total_count) for c in env.calls]
@@ -169,9 +172,19 @@ def run_episode(task: Task, target: Target, policy, backend: Backend | None, see
     return episode, transcript
 
 
+class EpisodeStopped(Exception):
+    """The policy raised mid-episode (a model server that failed, the oracle reading a call that failed): the
+    results of the calls made until then come with it, so a caller can tell what the environment did."""
+
+    def __init__(self, cause: BaseException, results: list[dict[str, Any]]) -> None:
+        super().__init__(f"{type(cause).__name__}: {cause}")
+        self.results = results
+
+
 def _infra_failure(task: Task, policy_name: str, seed: int, rollout: int, exc: BaseException) -> Episode:
+    error = str(exc) if isinstance(exc, EpisodeStopped) else f"{type(exc).__name__}: {exc}"
     return Episode(task_id=task.id, domain=task.domain, platforms=task.platforms, policy=policy_name,
-                   seed=seed, rollout=rollout, answer=None, calls=[], error=f"{type(exc).__name__}: {exc}"[:500])
+                   seed=seed, rollout=rollout, answer=None, calls=[], error=error[:500])
 
 
 def episode_key(task_id: str, seed: int, rollout: int) -> str:
@@ -310,7 +323,11 @@ def play_one(task: Task, target: Target, policy, backend: Backend | None, seed: 
             return run_episode(task, target, policy, backend, seed, rollout, tools, retry)
         except Exception as exc:
             if attempt == INFRA_RETRIES:
-                return _infra_failure(task, policy.name, seed, rollout, exc), None
+                # the calls made before the policy stopped, where it got that far (not kept in the run folder:
+                # an episode that did not finish is replayed)
+                partial = Transcript(task_id=task.id, seed=seed, rollout=rollout, results=exc.results) \
+                    if isinstance(exc, EpisodeStopped) else None
+                return _infra_failure(task, policy.name, seed, rollout, exc), partial
     raise AssertionError("unreachable")
 
 

@@ -150,7 +150,8 @@ def run_unit(unit: Unit) -> list[dict[str, Any]]:
         struck = sum(a.get("outcome") == "environmental" for a in attempts)
         if episode.error is not None:  # the episode stopped under the faults: a failure, with why
             rows.append({"task_id": task.id, "domain": task.domain, "passed": False, "action": 0.0,
-                         "failure_cause": _stopped(episode.error), "met_fault": True, "faulted_attempts": struck})
+                         "failure_cause": _stopped(episode.error), "met_fault": struck > 0,
+                         "faulted_attempts": struck})
             continue
         scored = score_stored(task, targets[task.id], episode)
         rows.append({"task_id": task.id, "domain": task.domain, "passed": scored.score.passed,
