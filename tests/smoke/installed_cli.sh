@@ -47,10 +47,10 @@ for group in tools sim "sim drift" "sim faults" record bench edge "edge graph" r
     run kopa $group --help
 done
 for command in call demo "record diff" "record scan" "sim build" "sim stats" "sim serve" "bench targets" \
-               "bench lint" "bench stats" "bench run" "bench baselines" "bench show" "bench score" \
+               "bench lint" "bench stats" "bench run" "bench baselines" "bench show" "bench view" "bench score" \
                "bench score-answer" "edge graph build" "edge graph show" "edge graph export" "sim drift show" \
                "sim faults show" "tools list" "tools show" "rl rollouts" "rl export" "rl verl-config" \
-               "rl tool-format" "mcp serve"; do
+               "rl tool-format" "mcp serve" "study pruning" "study robustness"; do
     # shellcheck disable=SC2086
     run kopa $command --help
 done
@@ -116,6 +116,10 @@ run kopa bench run --policy oracle -n 1 --out "$work/oracle"
 run kopa bench baselines --only finance --out "$work/baselines"
 expect '^report: .*/baselines/report.md'
 run kopa bench show "$work/oracle"
+run kopa bench view "$work/oracle"
+expect 'view/index.html'
+run kopa study robustness --policies oracle --kinds mix --rates 0,20 --retries off --seeds 1 --only law-003 -o "$work/rob"
+expect 'summary.json'
 run kopa bench score "$work/oracle" --out "$work/rescored"
 task=$("$python" -c 'from kopa.eval.task import load_tasks; print(load_tasks()[0].id)')
 run kopa bench score-answer "$task" '\boxed{0}'
