@@ -84,3 +84,13 @@ def test_the_command_prints_the_table_and_refuses_a_policy_it_does_not_know(tmp_
                              prog_name="kopa")
     assert bad.exit_code == 2 and "--policies ['oracel']" in bad.output
     assert not (tmp_path / "t").exists()  # refused before the folder is claimed
+
+
+@pytest.mark.ray
+def test_the_same_study_on_ray_is_byte_identical(study, tmp_path):
+    pytest.importorskip("ray")
+    folder, _ = study
+    on_ray = tmp_path / "ray"
+    run_study(on_ray, CONFIG, executor="ray", workers=2)
+    for name in ("summary.json", "report.md"):
+        assert (on_ray / name).read_bytes() == (folder / name).read_bytes(), name
