@@ -161,7 +161,7 @@ def inspect_eval(session: nox.Session) -> None:
     """KOPA-Bench under Inspect (inspect_ai pinned by kopa[inspect]), offline: Inspect's mockllm and a scripted
     tool-calling model, each compared with `kopa bench run` on the same ten tasks."""
     session.install("-e", ".[test,inspect]")
-    session.run("pytest", "-m", "inspect_eval", "tests/test_inspect_task.py", *session.posargs)
+    session.run("pytest", "-m", "inspect_eval", "-rP", "tests/test_inspect_task.py", *session.posargs)
 
 
 # Debian's Chromium (the browser a person here reads kopa's pages in) and a font with Hangul, so screenshots show

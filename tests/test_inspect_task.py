@@ -123,6 +123,9 @@ def test_a_scripted_tool_calling_model_gets_the_same_verdicts_under_inspect_and_
     with ChatServer([served] * (3 * len(TEN))) as server:
         kopa_scores, kopa_episodes = _kopa(tmp_path, "--policy", "openai", "--role", f"agent=script@{server.base_url}")
     rows = _same_verdicts(inspect_run, kopa_scores, kopa_episodes)
+    print("\ntask | passed (both) | RESPONSE method (both) | Action (both)")  # -rP shows the side by side
+    for task_id, passed, method, action in rows:
+        print(f"{task_id} | {passed} | {method} | {action:.3f}")
     verdicts = {passed for _, passed, _, _ in rows}
     assert verdicts == {True, False}, rows  # the script passes some tasks and fails others
     assert any(0 < k.score.action < 1 for k in kopa_scores.values() if k.score.passed)  # ACTION partial
