@@ -70,3 +70,20 @@ def test_text_from_a_tool_or_a_model_is_escaped_and_the_site_is_the_same_bytes(r
 def test_a_folder_with_no_scores_is_a_one_line_error(tmp_path):
     result = CliRunner().invoke(main, ["bench", "view", str(tmp_path)], prog_name="kopa")
     assert result.exit_code == 2 and "not a run folder" in result.output
+
+
+def test_rollouts_have_the_same_site_a_row_per_rollout(tmp_path):
+    out = tmp_path / "rl"
+    made = CliRunner().invoke(main, ["rl", "rollouts", "--only", "finance-001,law-003", "-n", "2", "--out", str(out)],
+                              prog_name="kopa")
+    assert made.exit_code == 0, made.output
+    result = CliRunner().invoke(main, ["rl", "view", str(out)], prog_name="kopa")
+    assert result.exit_code == 0, result.output
+    groups = [orjson.loads(line) for line in (out / "groups.jsonl").read_bytes().splitlines()]
+    index = (out / "view" / "index.html").read_text(encoding="utf-8")
+    rows = re.findall(r'data-verdict="(pass|fail)"[^>]*><td><a href="([^"]+)">', index)
+    assert [v for v, _ in rows] == ["pass" if r["reward"] == 1.0 else "fail" for g in groups for r in g["rollouts"]]
+    for (_, link), rollout in zip(rows, (r for g in groups for r in g["rollouts"]), strict=True):
+        page = (out / "view" / link).read_text(encoding="utf-8")
+        assert page.count('<div class="box call') == len(rollout["tool_calls"]) and "Golden trajectory" in page
+

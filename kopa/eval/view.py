@@ -37,6 +37,7 @@ from kopa.eval.task import Target, Task
 from kopa.fileio import write_atomic
 
 RECORDS_PER_PAGE = 20
+ACTION_ONLY = "action_only"  # a score's details flag: its source kept ACTION alone (no Corr, Eff)
 ANSWER_CHARS = 60  # of an answer in the table
 
 
@@ -73,13 +74,16 @@ def load_views(run_dir: Path) -> list[EpisodeView]:
 
 
 def write_view(run_dir: Path, out: Path | None = None) -> Path:
-    """Write the site; returns its index.html."""
+    """Write the site of a `kopa bench run` folder; returns its index.html."""
     views = load_views(run_dir)
     if not views:
         raise RunFolderError(f"{run_dir} has no scored episodes")
-    out = out or run_dir / "view"
+    return write_site(out or run_dir / "view", f"kopa bench · {run_dir.resolve().name}", views)
+
+
+def write_site(out: Path, title: str, views: list[EpisodeView]) -> Path:
+    """The table and a page per episode, for any episodes with their tasks (a bench run, GRPO rollouts)."""
     (out / "episodes").mkdir(parents=True, exist_ok=True)
-    title = f"kopa bench · {run_dir.resolve().name}"
     write_atomic(out / "index.html", _index(title, views).encode())
     for view in views:
         write_atomic(out / view.page, _episode(title, view).encode())
@@ -223,12 +227,14 @@ def _episode(title: str, view: EpisodeView) -> str:
     done = "".join(_call(i + 1, c, results[i] if i < len(results) else None) for i, c in enumerate(calls))
     messages = "".join(_message(m) for m in (view.transcript.messages if view.transcript else []))
     score = s.score
-    details = {k: v for k, v in score.details.items() if v not in (None, [], {})}
+    details = {k: v for k, v in score.details.items() if v not in (None, [], {}) and k != ACTION_ONLY}
     verdict = (f'<div class="box"><p>{_verdict(score.passed)} · failure cause: {_e(s.failure_cause or "—")}</p>'
                f"<p>RESPONSE {_verdict(score.response)} <span class=\"meta\">{_e(score.response_method or '')}</span></p>"
                f"<p>ENVIRONMENT {_verdict(score.environment)}</p>"
-               f"<p>Action {score.action:.3f} <span class=\"meta\">(Corr {score.correctness:.3f}, Eff "
-               f"{score.efficiency:.3f}, ungated {score.action_raw:.3f})</span></p>"
+               f"<p>Action {score.action:.3f}" + ("" if score.details.get(ACTION_ONLY) else
+                                                 f" <span class=\"meta\">(Corr {score.correctness:.3f}, Eff "
+                                                 f"{score.efficiency:.3f}, ungated {score.action_raw:.3f})</span>")
+               + "</p>"
                + (f"<p class=\"meta\">limits met: {_e(', '.join(s.limits))}</p>" if s.limits else "")
                + f"<details><summary>details</summary><pre>{_json(details)}</pre></details></div>")
     golden = "".join(

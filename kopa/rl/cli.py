@@ -134,6 +134,24 @@ def _print_stats(stats) -> None:
         console.print(part)
 
 
+@rl.command("view", short_help="The rollouts as pages in the browser, beside the golden trajectories.")
+@click.argument("rollouts_dir", type=click.Path(exists=True, file_okay=False))
+@out_option("Write the site here (default: ROLLOUTS_DIR/view).")
+def view_cmd(rollouts_dir: str, out: str | None) -> None:
+    """Write the static site `kopa bench view` writes for a `kopa rl rollouts` folder: a row per rollout
+    (filters: domain, reward, failure cause), each rollout's messages and calls beside its golden trajectory.
+
+    \b
+      kopa rl rollouts --only finance -n 4 --out runs/rl && kopa rl view runs/rl
+    """
+    from pathlib import Path
+
+    from kopa.rl.view import write_rollout_view
+
+    index = write_rollout_view(Path(rollouts_dir), Path(out) if out else None)
+    console.print(f"{index} — open it in a browser (file://{index.resolve()})")
+
+
 @rl.command("export", short_help="verl's RL Parquet of a task set, or the SFT data of verified rollouts.")
 @click.option("--format", "fmt", type=click.Choice(["verl", "sft", "verl-sft"]), required=True,
               help="verl: the task set as verl's RL dataset (Parquet); sft: verified trajectories of a "

@@ -49,7 +49,7 @@ done
 for command in call demo "record diff" "record scan" "sim build" "sim stats" "sim serve" "bench targets" \
                "bench lint" "bench stats" "bench run" "bench baselines" "bench show" "bench view" "bench score" \
                "bench score-answer" "edge graph build" "edge graph show" "edge graph export" "sim drift show" \
-               "sim faults show" "tools list" "tools show" "rl rollouts" "rl export" "rl verl-config" \
+               "sim faults show" "tools list" "tools show" "rl rollouts" "rl view" "rl export" "rl verl-config" \
                "rl tool-format" "mcp serve" "study pruning" "study robustness"; do
     # shellcheck disable=SC2086
     run kopa $command --help
@@ -135,6 +135,8 @@ expect 'kept queries: 0 quote a tool title'
 
 run kopa rl rollouts --only finance -n 2 --out "$work/rl"
 expect 'zero-variance groups'
+run kopa rl view "$work/rl"
+expect 'view/index.html'
 run kopa rl export --format verl --out "$work/rl/kopa.parquet"
 run kopa rl export --format sft --from "$work/rl" --out "$work/rl/sft.jsonl"
 run kopa rl verl-config --out "$work/rl/kopa_tools.yaml"
