@@ -129,6 +129,26 @@ def open_executor(name: str = "local", *, workers: int = 1, address: str | None 
     raise UserError(f"--executor {name!r}: valid: {', '.join(EXECUTORS)}")
 
 
+def run_in_batches(fn: Callable[[T], R], todo: Sequence[T], save: Callable[[list[tuple[T, R]]], None], *,
+                   executor: str = "local", workers: int = 1, address: str | None = None,
+                   on_batch: Callable[[int], None] | None = None) -> None:
+    """fn over `todo` on the executor `--executor` names, two units per worker at a time; each batch's results
+    go to `save` (the caller's one writer, one transaction) before the next starts, so a kill loses only the
+    batch in flight and a progress bar advances as batches finish."""
+    if not todo:
+        return
+    pool = open_executor(executor, workers=workers, address=address)
+    try:
+        size = max(1, workers) * 2
+        for start in range(0, len(todo), size):
+            batch = list(todo[start:start + size])
+            save(list(zip(batch, pool.map(fn, batch), strict=True)))
+            if on_batch is not None:
+                on_batch(len(batch))
+    finally:
+        pool.close()
+
+
 _CURRENT: dict[str, tuple[str, Any]] = {}  # per process: purpose → (key, the object built for it)
 
 

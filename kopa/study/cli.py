@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import click
 
@@ -11,6 +13,7 @@ from kopa.console import LazyConsole
 from kopa.errors import UserError
 
 console = LazyConsole(soft_wrap=True)
+T = TypeVar("T")
 
 
 class Names(click.ParamType):
@@ -32,6 +35,28 @@ class Names(click.ParamType):
         if len(set(names)) != len(names):
             self.fail(f"{value!r}: a name is given twice", param, ctx)
         return tuple(names)
+
+
+def _with_progress(preparing: str, run: Callable[[Callable[[int, int], None], Callable[[int], None]], T]) -> T:
+    """A progress bar over a study's cells: `run(on_start, on_batch)` reports how many it will run (and how many
+    a resume kept) and each finished batch."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TimeRemainingColumn(), console=console.real, transient=False) as progress:
+        task = progress.add_task(preparing, total=None)
+
+        def start(todo: int, done: int) -> None:
+            progress.update(task, description=f"cells ({done} already done)", total=todo, completed=0)
+
+        return run(start, lambda n: progress.advance(task, n))
 
 
 @click.group("study")
@@ -105,28 +130,13 @@ def pruning(rates, kinds, rules, retries, seeds, T, M, platforms, world_spec, ou
                              platforms=tuple(p.strip() for p in platforms.split(",") if p.strip()), world=world_spec)
     except ValueError as exc:
         raise UserError(f"kopa study pruning: {exc}") from exc
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
     folder = Path(out)
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TimeRemainingColumn(), console=console.real, transient=False) as progress:
-        task = progress.add_task("preparing (skeleton, truth, profiles)", total=None)
-
-        def start(todo: int, done: int) -> None:
-            progress.update(task, description=f"cells ({done} already done)", total=todo, completed=0)
-
-        try:
-            rows = run_study(folder, config, executor=executor, workers=workers, address=address, force=force,
-                             on_start=start, on_batch=lambda n: progress.advance(task, n))
-        except ValueError as exc:
-            raise UserError(f"kopa study pruning: {exc}") from exc
+    try:
+        rows = _with_progress("preparing (skeleton, truth, profiles)", lambda start, advance: run_study(
+            folder, config, executor=executor, workers=workers, address=address, force=force, on_start=start,
+            on_batch=advance))
+    except ValueError as exc:
+        raise UserError(f"kopa study pruning: {exc}") from exc
     assert rows is not None
     from kopa.study.report import headline
 
@@ -197,25 +207,10 @@ def robustness(policies, rates, kinds, retries, seeds, tasks_path, only, world_s
                                   llm_cache=str((Path(out) / "llm-cache").resolve()) if agent else None)
     except ValueError as exc:
         raise UserError(f"kopa study robustness: {exc}") from exc
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
     folder = Path(out)
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TimeRemainingColumn(), console=console.real, transient=False) as progress:
-        task = progress.add_task("preparing (profiles)", total=None)
-
-        def start(todo: int, done: int) -> None:
-            progress.update(task, description=f"cells ({done} already done)", total=todo, completed=0)
-
-        rows = run_study(folder, config, executor=executor, workers=workers, address=address, force=force,
-                         on_start=start, on_batch=lambda n: progress.advance(task, n))
+    rows = _with_progress("preparing (profiles)", lambda start, advance: run_study(
+        folder, config, executor=executor, workers=workers, address=address, force=force, on_start=start,
+        on_batch=advance))
     assert rows is not None
     from kopa.study.robustness_report import tables
 

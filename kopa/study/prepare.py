@@ -9,6 +9,7 @@ bindings.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 import orjson
@@ -21,7 +22,7 @@ from kopa.edge.proposer import OfflineProposer
 from kopa.edge.truth_study import edge_is_true
 from kopa.fileio import write_atomic
 from kopa.study.faults import check_profile, profile_toml
-from kopa.study.grid import DRIFT_SCENARIO, StudyConfig, cells, profile_kind_rate
+from kopa.study.grid import DRIFT_SCENARIO, StudyConfig, profile_kind_rate
 from kopa.wire import family_of
 from sim.drift import load_scenario
 from sim.faults import load_profile
@@ -76,10 +77,12 @@ def write_truth_once(folder: Path, config: StudyConfig, skeleton) -> None:
     write_atomic(path, orjson.dumps(rows))
 
 
-def write_profiles(folder: Path, config: StudyConfig) -> None:
+def write_profiles(folder: Path, names: Iterable[str]) -> None:
+    """profiles/<name>.toml for every profile a study's cells name ('mix-20', 'timeout-40', 'none-0'), each
+    checked to fail first attempts at its rate (a study of pruning or of robustness)."""
     directory = folder / "profiles"
     directory.mkdir(parents=True, exist_ok=True)
-    for name in sorted({c.profile for c in cells(config)}):
+    for name in sorted(set(names)):
         kind, rate = profile_kind_rate(name)
         path = directory / f"{name}.toml"
         text = profile_toml(kind, rate).encode()

@@ -21,7 +21,7 @@ from pathlib import Path
 import orjson
 
 from kopa.errors import UserError
-from kopa.executor import open_executor
+from kopa.executor import run_in_batches
 from kopa.fileio import RunFolder, writes_run
 from kopa.study.backends import check_world
 from kopa.study.cell import run_unit
@@ -55,7 +55,7 @@ def run_study(folder: Path, config: StudyConfig, *, executor: str = "local", wor
     open_folder(folder, config, force=force)
     skeleton = build_skeleton_once(folder, config)
     write_truth_once(folder, config, skeleton)
-    write_profiles(folder, config)
+    write_profiles(folder, {c.profile for c in cells(config)})
     save_truth(folder)
     done = done_units(folder)
     todo = [u for u in units(config, folder) if u.unit_id not in done]
@@ -63,18 +63,8 @@ def run_study(folder: Path, config: StudyConfig, *, executor: str = "local", wor
         todo = todo[:stop_after]
     if on_start is not None:
         on_start(len(todo), len(done))
-    if todo:
-        pool = open_executor(executor, workers=workers, address=address)
-        try:
-            size = max(1, workers) * 2
-            for start in range(0, len(todo), size):
-                batch = todo[start:start + size]
-                results = pool.map(run_unit, batch)
-                save_units(folder, list(zip(batch, results, strict=True)))
-                if on_batch is not None:
-                    on_batch(len(batch))
-        finally:
-            pool.close()
+    run_in_batches(run_unit, todo, lambda done_: save_units(folder, done_), executor=executor, workers=workers,
+                   address=address, on_batch=on_batch)
     metrics = unit_metrics(folder)
     grid = cells(config)
     if any(c.unit_id not in metrics for c in grid):

@@ -37,13 +37,13 @@ from kopa.eval.report import ci95
 from kopa.eval.runner import RunConfig, make_policy, play_one, select_tasks
 from kopa.eval.scoring.episode import score_stored
 from kopa.eval.task import task_set
-from kopa.executor import current, open_executor
+from kopa.executor import current, run_in_batches
 from kopa.fileio import RunFolder, write_atomic, writes_run
 from kopa.study.backends import check_world, open_unit_backend
-from kopa.study.faults import DRIFT, MIX, check_profile, profile_toml
-from kopa.study.grid import RETRY_ATTEMPTS, profile_kind_rate
+from kopa.study.faults import DRIFT, MIX
+from kopa.study.grid import RETRY_ATTEMPTS
+from kopa.study.prepare import write_profiles
 from kopa.tools.runtime import RetryPolicy
-from sim.faults import load_profile
 
 Retries = Literal["on", "off"]
 DEFAULT_RATES = (0, 10, 20, 40)
@@ -245,18 +245,6 @@ def open_folder(folder: Path, config: RobustnessConfig, *, force: bool = False) 
         stale=DERIVED)
 
 
-def write_profiles(folder: Path, config: RobustnessConfig) -> None:
-    directory = folder / "profiles"
-    directory.mkdir(parents=True, exist_ok=True)
-    for name in sorted({c.profile for c in cells(config)}):
-        kind, rate = profile_kind_rate(name)
-        path = directory / f"{name}.toml"
-        text = profile_toml(kind, rate).encode()
-        if not path.exists() or path.read_bytes() != text:
-            write_atomic(path, text)
-        check_profile(load_profile(str(path)), rate)
-
-
 def check(config: RobustnessConfig) -> None:
     """Refuse what cannot run, before the folder is claimed: one line each."""
     check_world(config.world)
@@ -278,24 +266,15 @@ def run_study(folder: Path, config: RobustnessConfig, *, executor: str = "local"
 
     check(config)
     open_folder(folder, config, force=force)
-    write_profiles(folder, config)
+    write_profiles(folder, {c.profile for c in cells(config)})
     done = set(_episodes(folder))
     todo = [u for u in units(config, folder) if u.cell.unit_id not in done]
     if stop_after is not None:
         todo = todo[:stop_after]
     if on_start is not None:
         on_start(len(todo), len(done))
-    if todo:
-        pool = open_executor(executor, workers=workers, address=address)
-        try:
-            size = max(1, workers) * 2
-            for start in range(0, len(todo), size):
-                batch = todo[start:start + size]
-                _save(folder, list(zip(batch, pool.map(run_unit, batch), strict=True)))
-                if on_batch is not None:
-                    on_batch(len(batch))
-        finally:
-            pool.close()
+    run_in_batches(run_unit, todo, lambda done_: _save(folder, done_), executor=executor, workers=workers,
+                   address=address, on_batch=on_batch)
     episodes = _episodes(folder)
     if any(c.unit_id not in episodes for c in cells(config)):
         return None
