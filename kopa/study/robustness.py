@@ -207,8 +207,9 @@ def _episodes(folder: Path) -> dict[str, list[dict[str, Any]]]:
 
 
 def _ci(values: list[float]) -> dict[str, float]:
+    """Mean and 95% Student-t interval of shares, the interval clipped to [0, 1] (a share cannot leave it)."""
     mean, lo, hi = ci95(values)
-    return {"mean": round(mean, 6), "lo": round(lo, 6), "hi": round(hi, 6)}
+    return {"mean": round(mean, 6), "lo": round(max(0.0, lo), 6), "hi": round(min(1.0, hi), 6)}
 
 
 def summary_rows(config: RobustnessConfig, episodes: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:

@@ -53,7 +53,7 @@ def write_report(folder: Path, config: RobustnessConfig, rows: list[dict[str, An
              f"{', '.join(f'{r}%' for r in config.rates)} of first attempts failing; retries "
              f"{', '.join(config.retries)}; seeds 0..{config.seeds - 1} (fault and policy seed); world `{config.world}`; "
              f"{episodes:,} episodes in all.", "",
-             "pass@1 in percent, mean over the seeds with its 95% Student-t interval. 'met a fault': the share of "
+             "pass@1 in percent, mean over the seeds with its 95% Student-t interval (clipped to [0, 100]). 'met a fault': the share of "
              "episodes in which at least one HTTP attempt failed environmentally (retried or not). Kind `drift`: the "
              "realistic mix at the rate on the world at drift epoch 1.", "",
              *tables(config, rows), "Plots: " + ", ".join(_plots(folder, config, rows)) + ".", ""]
