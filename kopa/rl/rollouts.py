@@ -27,7 +27,7 @@ from typing import Any
 
 import duckdb
 import orjson
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from kopa.backends.base import Backend
 from kopa.backends.parsed import parse_backend
@@ -40,7 +40,7 @@ from kopa.eval.runner import RunConfig, make_policy, play_one
 from kopa.eval.scoring.episode import score_stored
 from kopa.eval.task import Target, Task, task_set
 from kopa.executor import Executor, current
-from kopa.fileio import RunFolder, drop_partial_line, sql_literal, write_atomic
+from kopa.fileio import RunFolder, drop_partial_line, read_json, sql_literal, write_atomic
 from kopa.rl.advantages import EPSILON, group_advantages
 from kopa.rl.messages import episode_messages, tool_calls
 from kopa.rl.policy import MixedPolicy, parse_mixed
@@ -185,6 +185,18 @@ def _prepare(config: RolloutConfig, out: Path, force: bool) -> None:
     RunFolder(out, what="rollouts", error=RolloutsError).claim(
         {"config": config.model_dump(), "digest": config.digest()}, force=force,
         stale=("groups.jsonl", "rollouts.parquet", "stats.json", "report.md"))
+
+
+def read_config(folder: Path) -> RolloutConfig:
+    """The configuration a rollouts folder was made with; a folder that is none is one line (RolloutsError)."""
+    path = folder / "config.json"
+    if not path.exists():
+        raise RolloutsError(f"{folder}: not a rollouts folder (no config.json)")
+    body = read_json(path, what="a rollouts folder's config", error=RolloutsError).get("config")
+    try:
+        return RolloutConfig.model_validate(body)
+    except ValidationError as exc:
+        raise RolloutsError(f"{path}: not a rollouts folder's config ({exc.error_count()} field(s) wrong)") from exc
 
 
 def read_groups(out: Path, *, finished: bool = False) -> list[dict[str, Any]]:

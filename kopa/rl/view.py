@@ -7,25 +7,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import orjson
-
 from kopa.eval.episode import Episode, EpisodeScore, PredictedCall, ScoredEpisode, Transcript
 from kopa.eval.task import task_set
 from kopa.eval.view import ACTION_ONLY, EpisodeView, write_site
-from kopa.rl.rollouts import RolloutConfig, RolloutsError
+from kopa.rl.rollouts import RolloutsError, read_config, read_groups
 from kopa.tools.results import ToolError
 
 
 def load_rollout_views(folder: Path) -> list[EpisodeView]:
-    path, config_path = folder / "groups.jsonl", folder / "config.json"
-    if not path.exists() or not config_path.exists():
-        raise RolloutsError(f"{folder} is not a `kopa rl rollouts` folder (no groups.jsonl and config.json)")
-    config = RolloutConfig.model_validate(orjson.loads(config_path.read_bytes())["config"])
+    config = read_config(folder)
     found = task_set(config.task_set)
     tasks, targets = {t.id: t for t in found.tasks()}, found.targets()
     views = []
-    for line in path.read_bytes().splitlines():
-        group = orjson.loads(line)
+    for group in read_groups(folder, finished=True):
+        if group["task_id"] not in tasks:
+            raise RolloutsError(f"{folder}: task {group['task_id']!r} is not in the task set the rollouts name")
         task = tasks[group["task_id"]]
         for r in group["rollouts"]:
             calls = [PredictedCall(tool=c["tool"], arguments=c["arguments"], turn=c["turn"], ok=c["ok"],

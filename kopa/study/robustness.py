@@ -43,6 +43,7 @@ from kopa.study.backends import check_world, open_unit_backend
 from kopa.study.faults import DRIFT, MIX
 from kopa.study.grid import RETRY_ATTEMPTS
 from kopa.study.prepare import write_profiles
+from kopa.study.robustness_report import write_report
 from kopa.tools.runtime import RetryPolicy
 
 Retries = Literal["on", "off"]
@@ -254,7 +255,10 @@ def check(config: RobustnessConfig) -> None:
         raise UserError(f"--policies {unknown}: valid: {', '.join([*POLICIES, MODEL_POLICY])}")
     if MODEL_POLICY in config.policies and not config.model:
         raise UserError("--policies openai needs a model: --role agent=MODEL[@URL]")
-    select_tasks(config.run_config(config.policies[0]))  # an unknown --only, a folder that is no task set
+    try:
+        select_tasks(config.run_config(config.policies[0]))  # an unknown --only, a folder that is no task set
+    except ValueError as exc:
+        raise UserError(f"--only: {exc}") from exc
 
 
 @writes_run("folder", what="a robustness study", error=UserError, writer="another `kopa study robustness`")
@@ -263,8 +267,6 @@ def run_study(folder: Path, config: RobustnessConfig, *, executor: str = "local"
               on_start: Callable[[int, int], None] | None = None,
               on_batch: Callable[[int], None] | None = None) -> list[dict[str, Any]] | None:
     """Run (or resume) the study; the summary rows when every unit is done, else None (stop_after)."""
-    from kopa.study.robustness_report import write_report
-
     check(config)
     open_folder(folder, config, force=force)
     write_profiles(folder, {c.profile for c in cells(config)})
