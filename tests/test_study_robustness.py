@@ -94,3 +94,23 @@ def test_the_same_study_on_ray_is_byte_identical(study, tmp_path):
     run_study(on_ray, CONFIG, executor="ray", workers=2)
     for name in ("summary.json", "report.md"):
         assert (on_ray / name).read_bytes() == (folder / name).read_bytes(), name
+
+
+def test_a_model_server_that_fails_stops_the_study_and_counts_nothing(tmp_path, monkeypatch):
+    """The agent's server down is no fault of the agent's: one line, exit 2, no unit saved (a rerun plays it)."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # nothing listens there
+    monkeypatch.setenv("KOPA_AGENT_API_KEY", "none")
+    result = CliRunner().invoke(main, ["study", "robustness", "--policies", "openai", "--role",
+                                       f"agent=m@http://127.0.0.1:{port}/v1", "--kinds", "mix", "--rates", "0",
+                                       "--retries", "off", "--seeds", "1", "--only", "law-003",
+                                       "-o", str(tmp_path / "s")], prog_name="kopa")
+    assert result.exit_code == 2 and "the model server failed" in result.output, result.output
+    import duckdb
+
+    con = duckdb.connect(str(tmp_path / "s" / "grid.duckdb"), read_only=True)
+    assert con.execute("SELECT count(*) FROM units").fetchone() == (0,)
+    con.close()

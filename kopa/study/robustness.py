@@ -149,6 +149,10 @@ def run_unit(unit: Unit) -> list[dict[str, Any]]:
         episode, transcript = play_one(task, targets[task.id], policy, backend, cell.seed, 0, retry=retry)
         attempts = [a for r in (transcript.results if transcript else []) for a in r.get("attempts") or []]
         struck = sum(a.get("outcome") == "environmental" for a in attempts)
+        if episode.error is not None and episode.error.startswith("ChatModelError"):
+            # the model server failed, not the agent: nothing of this unit is saved, a rerun plays it again
+            raise UserError(f"{cell.unit_id} {task.id}: the model server failed ({episode.error[:200]}); "
+                            "run the same command again")
         if episode.error is not None:  # the episode stopped under the faults: a failure, with why
             rows.append({"task_id": task.id, "domain": task.domain, "passed": False, "action": 0.0,
                          "failure_cause": _stopped(episode.error), "met_fault": struck > 0,
