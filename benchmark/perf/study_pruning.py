@@ -49,7 +49,7 @@ def main() -> None:
     open_folder(out, config)
     skeleton = build_skeleton_once(out, config)
     write_truth_once(out, config, skeleton)
-    write_profiles(out, config)
+    write_profiles(out, {c.profile for c in cells(config)})
     prepared = time.perf_counter() - started
     t0 = time.perf_counter()
     one = run_unit(all_units[len(all_units) // 2])  # in this process: its cold world tables included
