@@ -8,6 +8,7 @@ import json
 import re
 import unicodedata
 
+import numpy as np
 import orjson
 import pytest
 
@@ -197,6 +198,8 @@ GOOD = [{"name": "find_dart_corp_code", "arguments": {"corp_name": "삼한전자
      "wrong_type"),
     ('{"query": "삼한전자 고유번호", "answers": [{"name": "find_dart_corp_code", "arguments": {"corp_name": ["a"]}}]}',
      "wrong_type"),
+    ('{"query": "삼한전자 고유번호", "answers": [{"name": "find_dart_corp_code", "arguments": {}}]}',
+     "missing_required_argument"),
 ])
 def test_the_format_checker_rejects_each_planted_defect_with_its_code(raw, reason):
     library = [catalog_tool(CATALOG["find_dart_corp_code"]), catalog_tool(CATALOG["search_dart_disclosures"])]
@@ -212,14 +215,35 @@ def test_the_format_checker_passes_a_good_sample():
 
 # ------------------------------------------------------------------ stage 2
 
-@pytest.mark.parametrize(("answers", "reason"), [
-    ([{"name": "get_dart_company_overview", "arguments": {"corp_code": "12345"}}], "invalid_parameter"),
-    ([{"name": "get_dart_company_overview", "arguments": {}}], "missing_required_argument"),
-])
-def test_the_execution_checker_classifies_calls_that_fail_on_the_backend(answers, reason):
-    verdict, outcomes = _verify("고유번호 12345 회사의 기업개황", ["get_dart_company_overview"], answers)
-    assert (verdict.stage, verdict.reason, verdict.counted) == ("execution", reason, True)
+def test_the_execution_checker_classifies_a_value_the_service_refuses():
+    verdict, outcomes = _verify("고유번호 12345 회사의 기업개황", ["get_dart_company_overview"],
+                                [{"name": "get_dart_company_overview", "arguments": {"corp_code": "12345"}}])
+    assert (verdict.stage, verdict.reason, verdict.counted) == ("execution", "invalid_parameter", True)
     assert outcomes[0].error_class == "structural"
+
+
+def test_an_argument_the_record_calls_optional_but_the_service_requires_fails_on_execution():
+    """A third party's spec marks corp_code optional: format passes the call without it, the runtime refuses."""
+    tool = catalog_tool(CATALOG["get_dart_company_overview"])
+    params = {**tool.parameters, "corp_code": tool.parameters["corp_code"].model_copy(update={"required": False})}
+    library = [XTool(name=tool.name, description=tool.description, parameters=params)]
+    record, failed = format_check(orjson.dumps({"query": "삼한전자의 기업개황", "answers": [
+        {"name": tool.name, "arguments": {}}]}).decode(), library, record_id="t")
+    assert failed is None and record is not None
+    verdict, outcomes = verify_record(record, _runtime(), CATALOG, RuleChecker(CATALOG))
+    assert (verdict.stage, verdict.reason, verdict.counted) == ("execution", "missing_required_argument", True)
+    assert outcomes[0].error_class == "structural"
+
+
+def test_a_generated_call_sends_every_required_argument_its_spec_lists():
+    """Seoul's row window is required with a default: the generated call states it, so the row's own spec
+    (int, not optional) and kopa's call matcher both accept the answer."""
+    generator = TemplateGenerator(ValueCache(), "2026-01-30")
+    tool = CATALOG["list_seoul_bike_stations"]
+    args = generator._arguments(tool, np.random.default_rng(0))
+    assert args == {"START_INDEX": 1, "END_INDEX": 100}
+    spec = catalog_tool(tool)
+    assert {name for name, p in spec.parameters.items() if p.required} <= set(args)
 
 
 @pytest.mark.parametrize("day", ["20261345", "20250229"])

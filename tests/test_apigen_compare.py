@@ -115,19 +115,19 @@ def test_a_named_model_is_played_on_both_datasets_and_scored_by_kopa(runs, tmp_p
 
     root, _ = runs
     verified = read_verified(root / "apigen")[:2]
-    asked = {"apigen": 0}
+    wrong = {verified[1].query}
+    by_query = {r.query: r for r in verified}
 
     def model(request: dict) -> Reply:
-        last = request["messages"][-1]["role"]
-        if last == "tool":
+        messages = request["messages"]
+        if messages[-1]["role"] == "tool":
             return text("조회했습니다.")
-        if asked["apigen"] < len(verified):
-            record = verified[asked["apigen"]]
-            wrong = asked["apigen"] == 1
-            asked["apigen"] += 1
-            return Reply(tool_calls=[(c.name, {k: ("없는값" if wrong else v) for k, v in c.arguments.items()})
-                                     for c in record.answers])
-        return text("모르겠습니다.")
+        record = by_query.get(next(m["content"] for m in messages if m["role"] == "user"))
+        if record is None:  # an EDGE task
+            return text("모르겠습니다.")
+        return Reply(tool_calls=[(c.name, {k: ("없는값" if record.query in wrong and k in c.arguments and
+                                                 not k.endswith("INDEX") else v) for k, v in c.arguments.items()})
+                                 for c in record.answers])
 
     out = tmp_path / "cmp"
     with ChatServer([model] * 12) as server:
@@ -136,9 +136,44 @@ def test_a_named_model_is_played_on_both_datasets_and_scored_by_kopa(runs, tmp_p
         assert not server.errors, server.errors
     assert result.exit_code == 0, result.output
     solve = orjson.loads((out / "comparison.json").read_bytes())["solve"]
-    assert (solve["apigen"], solve["apigen_played"], solve["edge"], solve["edge_played"]) == (0.5, 2, 0.0, 2)
-    assert solve["edge_calls_matched"] == 0.0  # it called nothing, so no reference call was matched
-    assert "| APIGen | 50.0% | (the same" in result.output and "| EDGE Phase B | 0.0% | 0.0% RESPONSE | 2 |" in result.output
+    model_rates = solve["policies"]["openai"]
+    assert (model_rates["apigen"]["matched"], model_rates["apigen"]["played"]) == (0.5, 2)
+    assert (model_rates["edge"]["matched"], model_rates["edge"]["passed"], model_rates["edge"]["played"]) == (0.0, 0.0, 2)
+    assert "| `fake` | the named model | 50.0% [" in result.output
+
+
+def test_both_datasets_are_scored_as_kopa_bench_episodes_by_the_offline_baselines(runs, tmp_path):
+    """Every baseline plays both sides through `kopa bench run`'s runner: each side's run folder holds the
+    scores the report's shares are computed from, the oracle matches every reference call on both sides, and
+    the figures measured from the oracle's calls agree with its transcripts read independently."""
+    from kopa.apigen.compare import BASELINES
+
+    root, _ = runs
+    out = tmp_path / "cmp"
+    result = CliRunner().invoke(main, ["compare", "synth", str(root / "apigen"), str(root / "edge"), "--out",
+                                       str(out), "--limit", "6"])
+    assert result.exit_code == 0, result.output
+    solve = orjson.loads((out / "comparison.json").read_bytes())["solve"]
+    assert sorted(solve["policies"]) == sorted(BASELINES)
+    for policy, sides in solve["policies"].items():
+        for side, rates in sides.items():
+            scores = [orjson.loads(line) for line in
+                      (out / "solve" / side / policy / "scores.jsonl").read_bytes().splitlines()]
+            assert rates["played"] == len(scores) == 6
+            assert rates["matched"] == sum(s["score"]["correctness"] == 1.0 for s in scores) / 6
+            assert rates["passed"] == sum(s["score"]["passed"] for s in scores) / 6
+    assert solve["policies"]["oracle"]["apigen"]["matched"] == solve["policies"]["oracle"]["edge"]["matched"] == 1.0
+    for side in ("apigen", "edge"):
+        later, records = 0, []
+        for path in sorted((out / "solve" / side / "oracle" / "transcripts").iterdir()):
+            results = [r for r in orjson.loads(path.read_bytes())["results"] if r["ok"]]
+            records += [len(r["records"]) for r in results]
+            windows = [r["page"] or {} for r in results]
+            later += any((w.get("page") or 1) > 1 or (w.get("start") or 1) > 1 for w in windows)
+        assert solve["executed"][side]["later_page"] == later / 6
+        assert solve["executed"][side]["records_per_call_mean"] == pytest.approx(sum(records) / len(records))
+    assert solve["executed"]["apigen"]["later_page"] == 0.0  # one turn, no call reads on
+    assert "## Solve rates, both datasets as KOPA-Bench episodes" in result.output
 
 
 def test_a_sample_counts_as_documented_when_any_call_is_a_real_endpoint():

@@ -13,9 +13,11 @@ Every number is read from the two run folders or recomputed from them:
   Drift changes only the documented endpoints, so each side is also read on its samples that call one, and
   the verdict compares those (overall shares would compare the two tool mixes); chaining, hops and
   cardinality are APIGen's by construction and are stated as such, not compared;
-- with `--role agent=MODEL[@URL]`, the model's solve rate on each dataset (`kopa.apigen.solve`), compared on one
-  criterion — every reference call matched, the only one an APIGen sample (no final answer) has — with EDGE's
-  own RESPONSE verdict beside it.
+- solve rates: both datasets played as KOPA-Bench episodes by the offline baselines — and, with
+  `--role agent=MODEL[@URL]`, by that model — through `kopa bench run`'s runner and scorer (`kopa.apigen.solve`),
+  compared on one criterion, every reference call matched (the only one an APIGen sample, with no final answer,
+  has), each side's own verdict beside it; and, from the oracle's episodes, what the calls did (records per
+  call, pages read beyond the first), measured rather than stated.
 """
 
 from __future__ import annotations
@@ -31,15 +33,14 @@ import orjson
 
 from kopa.apigen.record import XRecord
 from kopa.apigen.run import ApigenError, read_verified
-from kopa.apigen.solve import apigen_solve_rate, edge_solve_rate
+from kopa.apigen.solve import executed_figures, play, solve_summary, write_apigen_tasks
 from kopa.apigen.verify import execute, issue_keys
 from kopa.backends.spec import open_backend
 from kopa.catalog.loader import Catalog, load_catalog
+from kopa.eval.baselines import BASELINES
 from kopa.eval.environment import Environment
 from kopa.eval.golden import GoldenError, execute_golden
-from kopa.eval.policies.openai_agent import OpenAIAgentPolicy
 from kopa.fileio import read_json, write_atomic
-from kopa.llm.cache import cached_openai_model
 from kopa.plots import pyplot
 from kopa.synth.dataset import (
     PAPER_ROWS,
@@ -161,6 +162,45 @@ def wilson(flags: list[bool], z: float = 1.96) -> list[float]:
     return [0.0 if p == 0 else max(0.0, centre - half), 1.0 if p == 1 else min(1.0, centre + half)]
 
 
+# ------------------------------------------------------------------------------------------ solve rates
+
+def solve_as_episodes(a_sample: list[XRecord], e_ids: list[str], catalog: Catalog, a_backend: str, edge_run: Path,
+                      e_backend: str, out: Path, *, progress: Progress | None = None, model: str | None = None,
+                      base_url: str | None = None, llm_cache: str | None = None, llm_mode: str = "auto"
+                      ) -> dict[str, Any]:
+    """Both datasets played as KOPA-Bench episodes by every offline baseline (and the named model), by the same
+    runner and scorer: per policy and side, the share with every reference call matched and the share passed on
+    the side's own basis, each with its 95% Wilson interval, and Action; from the oracle's episodes, what the
+    calls did (records per call, pages beyond the first). Run folders go to <out>/solve/<side>/<policy>/."""
+    a_ids = write_apigen_tasks(a_sample, catalog, a_backend, out / "apigen-tasks")
+    policies = list(BASELINES) + (["openai"] if model else [])
+    rates: dict[str, dict[str, Any]] = {}
+    executed: dict[str, Any] = {}
+    for k, policy in enumerate(policies):
+        rates[policy] = {}
+        for side, task_set, ids, backend in (("apigen", out / "apigen-tasks", a_ids, a_backend),
+                                             ("edge", edge_run, e_ids, e_backend)):
+            run = out / "solve" / side / policy
+            scored = play(task_set, ids, backend, run, policy, model=model, base_url=base_url, llm_cache=llm_cache,
+                          llm_mode=llm_mode) if ids else []
+            flags = solve_summary(scored)
+            rates[policy][side] = {"played": flags["played"], "action": flags["action"],
+                                   **_rate("matched", flags["matched"]), **_rate("passed", flags["passed"])}
+            if policy == "oracle":
+                figures = executed_figures(run, scored)
+                executed[side] = {**{key: figures[key] for key in ("tasks", "calls_mean", "records_per_call_mean",
+                                                                    "records_per_call_median")},
+                                  **_rate("later_page", figures["later_page"]),
+                                  **_rate("more_pages", figures["more_pages"])}
+        if progress is not None:
+            progress("solve rates as KOPA-Bench episodes", k + 1, len(policies))
+    return {"model": model, "policies": rates, "executed": executed}
+
+
+def _rate(name: str, flags: list[bool]) -> dict[str, Any]:
+    return {name: _share(flags), f"{name}_ci": wilson(flags)}
+
+
 # ------------------------------------------------------------------------------------------ the report
 
 def compare_runs(apigen_run: Path, edge_run: Path, out: Path, *, drift: str, faulty: str, limit: int | None = None,
@@ -200,16 +240,9 @@ def compare_runs(apigen_run: Path, edge_run: Path, out: Path, *, drift: str, fau
         robust[side]["faults_retried"] = _share(retried[side])
         robust[side]["documented_share"] = _share(documented[side])
     drops_e = _edge_drops(edge_run)
-    solve = None
-    if model:
-        cache = llm_cache or str(out / "llm-cache")
-        chat = cached_openai_model(model, base_url, cache, llm_mode, role="agent", seed=0)  # type: ignore[arg-type]
-        policy = OpenAIAgentPolicy(chat)
-        a_rate, a_played = apigen_solve_rate(a_sample, catalog, a_config.get("backend", "sim"), policy)
-        e_rate, e_calls, e_played = edge_solve_rate(edge_run, [c.task.id for c in e_sample], out / "solve-edge",
-                                                    model, base_url, cache, llm_mode)
-        solve = {"model": model, "apigen": a_rate, "apigen_played": a_played, "edge": e_rate, "edge_played": e_played,
-                 "edge_calls_matched": e_calls}
+    solve = solve_as_episodes(a_sample, [c.task.id for c in e_sample], catalog, a_config.get("backend", "sim"),
+                              edge_run, e_config.get("backend", "sim"), out, progress=progress, model=model,
+                              base_url=base_url, llm_cache=llm_cache or str(out / "llm-cache"), llm_mode=llm_mode)
     a_pool = ", ".join(a_config.get("platforms") or []) or "every platform"
     a_pool += " (tools with a live endpoint)" if a_config.get("real_only") else " (live and simulator-only tools)"
     graph = Path(e_config.get("graph_run", "")) / "graph.json"
@@ -332,16 +365,47 @@ def _cell(side: dict[str, Any], key: str) -> str:
 
 
 def _solve_lines(solve: dict[str, Any] | None) -> list[str]:
-    if solve is None:
-        return ["No model named (`--role agent=…`): no solve rates."]
-    return [f"## Solve rate of `{solve['model']}`", "",
-            "Compared on one criterion, every reference call matched (an APIGen sample has no final answer to "
-            "score); EDGE's own basis, the final answer (RESPONSE), is beside it.", "",
-            "| dataset | every reference call matched | its own criterion | tasks played |", "|---|---:|---:|---:|",
-            f"| APIGen | {_pct(solve['apigen'])} | (the same: ENVIRONMENT passed, ACTION correctness 1) | "
-            f"{solve['apigen_played']} |",
-            f"| EDGE Phase B | {_pct(solve['edge_calls_matched'])} | {_pct(solve['edge'])} RESPONSE | "
-            f"{solve['edge_played']} |"]
+    if solve is None:  # a report written before solve rates were played as episodes
+        return []
+    rates, executed = solve["policies"], solve["executed"]
+    first = next(iter(rates.values()))
+    lines = ["## Solve rates, both datasets as KOPA-Bench episodes", "",
+             "Each task played once by each policy through `kopa bench run`'s runner and scored by `kopa bench "
+             "score`'s scorer. Solved = every reference call matched (ACTION correctness 1), the one criterion an "
+             "APIGen sample has (no final answer); each side's own verdict is beside it — APIGen's end state "
+             "(ENVIRONMENT), EDGE's final answer (RESPONSE). Each share with its 95% Wilson interval.", "",
+             "| policy | what it does | APIGen: every call matched | APIGen: passed | EDGE: every call matched | "
+             "EDGE: passed | Action APIGen / EDGE |", "|---|---|---:|---:|---:|---:|---:|"]
+    for policy, sides in rates.items():
+        a, e = sides["apigen"], sides["edge"]
+        name, what = (f"`{solve['model']}`", "the named model") if policy == "openai" else \
+            (policy, BASELINES.get(policy, ""))
+        lines.append(f"| {name} | {what} | {_ci(a, 'matched')} | {_ci(a, 'passed')} | {_ci(e, 'matched')} | "
+                     f"{_ci(e, 'passed')} | {a['action']:.3f} / {e['action']:.3f} |")
+    lines += ["", f"Played: {first['apigen']['played']:,} APIGen tasks, {first['edge']['played']:,} EDGE tasks; run "
+              "folders under solve/<side>/<policy>/ (`kopa bench view` shows each episode).", ""]
+    if executed:
+        a, e = executed["apigen"], executed["edge"]
+        lines += ["## Measured from the oracle's executed calls", "",
+                  "| figure | APIGen | EDGE Phase B |", "|---|---:|---:|",
+                  f"| calls per task (mean) | {a['calls_mean']:.2f} | {e['calls_mean']:.2f} |",
+                  f"| records returned per answered call (mean / median) | {a['records_per_call_mean']:.1f} / "
+                  f"{a['records_per_call_median']:g} | {e['records_per_call_mean']:.1f} / "
+                  f"{e['records_per_call_median']:g} |",
+                  f"| tasks that read a page beyond the first | {_ci(a, 'later_page')} | {_ci(e, 'later_page')} |",
+                  f"| tasks with an answer longer than the page that carried it | {_ci(a, 'more_pages')} | "
+                  f"{_ci(e, 'more_pages')} |", ""]
+    return lines
+
+
+def _ci(side: dict[str, Any], key: str) -> str:
+    lo, hi = side[f"{key}_ci"]
+    return f"{_pct(side[key])} [{100 * lo:.1f}–{100 * hi:.1f}]"
+
+
+def _separated(a_ci: list[float], e_ci: list[float]) -> str | None:
+    """Which side is higher where the 95% intervals do not overlap; None where they do."""
+    return "APIGen" if a_ci[0] > e_ci[1] else "EDGE Phase B" if e_ci[0] > a_ci[1] else None
 
 
 def _domains(cov: dict[str, Any]) -> str:
@@ -359,11 +423,20 @@ def _verdict(r: dict[str, Any]) -> str:
         key = f"{name} · documented"
         (a_lo, a_hi), (e_lo, e_hi) = a["intervals"][key], e["intervals"][key]
         # a winner only where the 95% intervals do not overlap: a difference within them is not one the runs show
-        better = "APIGen" if a_lo > e_hi else "EDGE Phase B" if e_lo > a_hi else None
+        better = _separated([a_lo, a_hi], [e_lo, e_hi])
         said = (f"reproduced better by **{better}**" if better else
                 "**no difference the runs can show** (the 95% intervals overlap)")
         parts.append(f"Under {name}, on samples calling a documented endpoint: {said} "
                      f"(APIGen {_cell(a, key)}, EDGE {_cell(e, key)}).")
+    for policy, sides in ((r.get("solve") or {}).get("policies") or {}).items():
+        if policy == "oracle":  # the ceiling: it replays the reference calls on both sides
+            continue
+        pa, pe = sides["apigen"], sides["edge"]
+        harder = _separated(pe["matched_ci"], pa["matched_ci"])  # the side it solves less often is the harder
+        name = f"`{r['solve']['model']}`" if policy == "openai" else f"`{policy}`"
+        said = f"**{harder}** is the harder dataset" if harder else "no difference the runs can show"
+        parts.append(f"Solved by {name}: {said} (every call matched: APIGen {_ci(pa, 'matched')}, "
+                     f"EDGE {_ci(pe, 'matched')}).")
     return " ".join(parts)
 
 

@@ -120,6 +120,12 @@ class TemplateGenerator:
             if optional:
                 p = optional[int(rng.integers(len(optional)))]
                 args[p.name] = self._value(tool, p, rng, stated=True)
+        # A required parameter nobody states (Seoul's row window) is sent at its documented default, as the
+        # row's own tool spec requires and as a model reading that spec must: leaving it to the runtime to fill
+        # would make an answer its own spec calls incomplete.
+        for p in tool.spec.params:
+            if p.required and p is not fixed and p.name not in args and p.default is not None:
+                args[p.name] = p.default
         return args
 
     def _variants(self, tool: Tool, p: ParamSpec, rng: np.random.Generator) -> list[Any]:

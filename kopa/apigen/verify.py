@@ -2,7 +2,9 @@
 
 Format: the output parses as JSON, has `query` and `answers` (a non-empty list of `{name, arguments}`),
 every name is a function of the sampled library (else `hallucinated_function`), every argument a parameter
-of that function (`unknown_argument`), every value of the parameter's declared type (`wrong_type`).
+of that function (`unknown_argument`), every value of the parameter's declared type (`wrong_type`), every
+parameter the function requires given (`missing_required_argument`: the runtime would fill a default the
+row's own spec says must be sent).
 
 Execution: every call runs on the backend through kopa's runtime — any backend string (sim, replay, live,
 faults:…@…); the runtime fills the key, as for any tool call, so a key a record passes as an argument is
@@ -172,6 +174,9 @@ def format_check(raw: Any, library: list[XTool], *, record_id: str, allow_empty:
                 return fail("unknown_argument", f"answers[{i}]: {call['name']} has no parameter {name!r}")
             if not _type_ok(param, value):
                 return fail("wrong_type", f"answers[{i}]: {name}={value!r} is not a {param.type}")
+        missing = [name for name, param in tool.parameters.items() if param.required and name not in args]
+        if missing:
+            return fail("missing_required_argument", f"answers[{i}]: {call['name']} requires {', '.join(missing)}")
         calls.append(XCall(name=call["name"], arguments=args))
     why = style_mismatch(style, library, calls) if style is not None else None
     if why is not None:
