@@ -166,6 +166,38 @@ def test_kill_9_then_rerun_records_only_what_is_missing(tmp_path, backend):
     assert stored == declared > 0  # and every call's records exactly once
 
 
+def test_kill_9_loses_no_call_the_snapshot_acknowledged(tmp_path, backend):
+    """Snapshot writes are committed in batches: a recording killed between two commits keeps every call it
+    finished, in the journal, and the next reader (read-only) sees them all, each with its records."""
+    days = _days(backend)
+    directory = tmp_path / "rec"
+    child = subprocess.Popen([sys.executable, "-c", CHILD, f"record:{directory}@sim", *days], stdout=subprocess.PIPE,
+                             text=True, env=dict(os.environ))
+    finished = []
+    for line in child.stdout:
+        if line.startswith("done"):
+            finished.append(line.split()[1])
+        if len(finished) == 15:
+            child.send_signal(signal.SIGKILL)
+            break
+    child.wait(timeout=30)
+    assert child.returncode == -signal.SIGKILL
+    journal = directory / "snapshot.duckdb.pending.jsonl"
+    assert journal.stat().st_size > 0  # fewer than a batch: nothing was committed to DuckDB yet
+    with open(journal, "ab") as torn:  # a kill mid-append leaves half a line, never acknowledged
+        torn.write(b'{"kind": "call", "values": ["half')
+    with Snapshot(directory / "snapshot.duckdb", read_only=True) as snap:
+        ids = {r[0] for r in snap.query("SELECT call_id FROM calls")}
+        counts = dict(snap.query("SELECT call_id, record_count FROM calls"))
+        stored = dict(snap.query("SELECT call_id, count(*) FROM records GROUP BY call_id"))
+        exchanges = snap.query("SELECT count(*) FROM http")[0][0]
+    acknowledged = {call_id("get_stock_price_trend", {"basDt": d, "numOfRows": 50}) for d in finished}
+    assert acknowledged <= ids  # every call the child reported done
+    assert all(stored.get(c, 0) == counts[c] for c in ids)  # each with all its records
+    assert exchanges >= len(acknowledged)
+    assert not journal.exists()  # committed, so the journal is gone
+
+
 def test_committed_fixture_replays_to_its_own_snapshot(blocked_network):
     """cassettes/demo (recorded from the served simulator) replays offline to exactly the records its
     snapshot holds for every call."""

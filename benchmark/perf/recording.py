@@ -2,8 +2,12 @@
 
 1. The same traffic (small tool calls over several platforms) recorded from `kopa sim serve` on loopback
    into each cassette format, then replayed: calls/s side by side for our format (json.gz), plain JSON,
-   vcrpy's default YAML, and the same calls live against the served simulator.
-2. A >= 200,000-record paged fetch (서울 부동산 전월세, scale=full) recorded, then replayed in a fresh
+   vcrpy's default YAML, vcrpy itself (one cassette, recording and replaying under the same runtime), and
+   the same calls live against the served simulator.
+2. The same calls as 150 tests of 10, a cassette per test (how a test suite replays): kopa's replay backend
+   opened per test against `vcr.use_cassette` per test — under kopa's runtime, as kopa's, and with a bare
+   httpx client that parses nothing (vcrpy's floor).
+3. A >= 200,000-record paged fetch (서울 부동산 전월세, scale=full) recorded, then replayed in a fresh
    process: time and peak memory.
 """
 
@@ -21,8 +25,14 @@ from pathlib import Path
 from _common import isolated_cache, report
 
 from kopa.backends import open_backend
+from kopa.catalog import load_catalog
 from kopa.tools.runtime import ToolRuntime
+from kopa.wire import family_of
 from sim.serve import SimServer
+
+PER_TEST = 10  # calls per test in part 2
+# vcrpy as a test suite configures it: keys kept out of the cassette, bodies stored decoded
+VCR_OPTIONS = {"filter_query_parameters": ["crtfc_key", "serviceKey", "KEY"], "decode_compressed_response": True}
 
 KEY_IDS = ("dart", "krx", "data_go_kr", "ex", "seoul", "neis", "schoolinfo", "hrd", "law", "assembly", "gg")
 
@@ -76,6 +86,65 @@ REPLAY_CHILD = textwrap.dedent("""
 """)
 
 
+def vcr_run(cassette: Path, mode: str, url: str, calls) -> float:
+    """`calls` under one `vcr.use_cassette` through kopa's runtime on the live backend (vcrpy patches its
+    httpx client): what a suite that wraps kopa in vcrpy pays."""
+    import vcr
+
+    with vcr.VCR(record_mode=mode, **VCR_OPTIONS).use_cassette(str(cassette)):
+        return run(open_backend(f"live:{url}"), calls)
+
+
+def bare_requests(calls, url: str):
+    """The HTTP requests kopa's runtime sends for `calls`, redirected to the served simulator as the live
+    backend sends them, for a bare httpx client."""
+    import httpx
+
+    catalog = load_catalog()
+    out = []
+    base = httpx.URL(url)
+    for name, args in calls:
+        tool = catalog[name]
+        request = family_of(tool.family).build(tool, args, os.environ[f"KOPA_{tool.auth.key_id.upper()}_KEY"])
+        target = base.copy_with(raw_path=b"/" + request.url.host.encode("ascii") + request.url.raw_path)
+        out.append(str(target))
+    return out
+
+
+def per_test(work: Path, url: str, calls) -> list[tuple[str, str]]:
+    """Part 2: a cassette per test, recorded by each tool, then replayed test by test."""
+    import httpx
+    import vcr
+
+    tests = [calls[i:i + PER_TEST] for i in range(0, len(calls), PER_TEST)]
+    for i, chunk in enumerate(tests):
+        recorder = open_backend(f"record:{work / f'kopa-{i}'}@live:{url}")
+        run(recorder, chunk)
+        recorder.observer.snapshot.close()
+        vcr_run(work / f"vcr-{i}.yaml", "all", url, chunk)
+    started = time.perf_counter()
+    for i, chunk in enumerate(tests):
+        run(open_backend(f"replay:{work / f'kopa-{i}'}"), chunk)
+    kopa_s = time.perf_counter() - started
+    started = time.perf_counter()
+    for i, chunk in enumerate(tests):
+        vcr_run(work / f"vcr-{i}.yaml", "none", url, chunk)
+    vcr_s = time.perf_counter() - started
+    urls = [bare_requests(chunk, url) for chunk in tests]
+    started = time.perf_counter()
+    for i, chunk_urls in enumerate(urls):
+        with vcr.VCR(record_mode="none", **VCR_OPTIONS).use_cassette(str(work / f"vcr-{i}.yaml")), \
+                httpx.Client() as client:
+            for target in chunk_urls:
+                client.get(target, headers={"User-Agent": "kopa/0.1", "Accept": "*/*"}).read()
+    bare_s = time.perf_counter() - started
+    n = len(calls)
+    return [("kopa replay (a replay backend per test)", f"{n / kopa_s:,.0f} calls/s"),
+            ("vcrpy replay (use_cassette per test, kopa's runtime)", f"{n / vcr_s:,.0f} calls/s"),
+            ("vcrpy replay (use_cassette per test, bare httpx, no parsing)", f"{n / bare_s:,.0f} calls/s"),
+            ("kopa / vcrpy", f"{vcr_s / kopa_s:.1f}x (same runtime), {bare_s / kopa_s:.1f}x (vcrpy's floor)")]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--calls", type=int, default=1500)
@@ -98,9 +167,20 @@ def main() -> None:
             recorder.observer.snapshot.close()
             replay_s = run(open_backend(f"replay:{target}"), calls)
             size = sum(p.stat().st_size for p in (target / "interactions").rglob("*") if p.is_file())
-            rows.append((f"{fmt:8s} record / replay", f"{len(calls) / rec_s:,.0f} / {len(calls) / replay_s:,.0f} "
-                                                     f"calls/s, cassettes {size / 2**20:.1f} MB"))
-    report(f"{len(calls)} small calls: replay per cassette format vs live (vcrpy's default is yaml)", rows)
+            rows.append((f"kopa {fmt:8s} record / replay", f"{len(calls) / rec_s:,.0f} / {len(calls) / replay_s:,.0f} "
+                                                          f"calls/s, cassettes {size / 2**20:.1f} MB"))
+            if fmt == "json.gz":
+                kopa_record_s, kopa_replay_s = rec_s, replay_s
+        cassette = work / "vcrpy.yaml"
+        vcr_rec_s = vcr_run(cassette, "all", server.url, calls)
+        vcr_replay_s = vcr_run(cassette, "none", server.url, calls)
+        rows.append(("vcrpy (one yaml cassette) record / replay", f"{len(calls) / vcr_rec_s:,.0f} / "
+                     f"{len(calls) / vcr_replay_s:,.0f} calls/s, cassette {cassette.stat().st_size / 2**20:.1f} MB"))
+        rows.append(("kopa json.gz / vcrpy", f"record {vcr_rec_s / kopa_record_s:.1f}x, replay "
+                                            f"{vcr_replay_s / kopa_replay_s:.1f}x"))
+        report(f"{len(calls)} small calls, one recording: kopa per cassette format, vcrpy, and live", rows)
+        report(f"the same calls as {len(calls) // PER_TEST} tests of {PER_TEST}, a cassette per test",
+               per_test(work / "per-test", server.url, calls))
     if args.skip_large:
         return
     full = open_backend("sim:scale=full")

@@ -83,9 +83,11 @@ def wire_value(value: Any) -> str:
     return str(value)
 
 
-def build_request(tool: Tool, args: dict[str, Any], key: str | None, *, extra_headers: dict[str, str] | None = None
-                  ) -> httpx.Request:
-    """Query and path parameters as the spec places them; the key where the platform's auth says.
+def build_request(tool: Tool, args: dict[str, Any], key: str | None, *, extra_headers: dict[str, str] | None = None,
+                  extra_query: tuple[tuple[str, str], ...] = ()) -> httpx.Request:
+    """Query and path parameters as the spec places them, then `extra_query`; the key where the platform's auth
+    says. The URL is built once (httpx parses every URL it is given: a copy per added parameter doubled a
+    replayed call's cost).
 
     Client-side parameters (filters the real service does not take) never travel.
     """
@@ -116,6 +118,7 @@ def build_request(tool: Tool, args: dict[str, Any], key: str | None, *, extra_he
         path = path.replace("{" + name + "}", quote(value, safe=""))
     # a tuple: httpx takes a list of pairs typed list[tuple[str, str | int | …]], which a list of str pairs
     # is not (lists are invariant); it reads a tuple of pairs alike
+    query.extend(extra_query)
     return httpx.Request(spec.method, tool.base_url.rstrip("/") + path, params=tuple(query), headers=headers)
 
 

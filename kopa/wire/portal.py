@@ -54,12 +54,9 @@ class PortalWire:
     paging: Paging | None = Paging("pIndex", "pSize", max_size=1000, default_size=100)
 
     def build(self, tool: Tool, args: dict[str, Any], key: str | None) -> httpx.Request:
-        request = build_request(tool, args, key)
-        if "Type" in tool.spec.fixed or "Type" in args:
-            return request
         # The portal's default is XML; ask for JSON unless the catalog fixed a type.
-        url = request.url.copy_add_param("Type", "json")
-        return httpx.Request(request.method, url, headers=request.headers)
+        typed = "Type" in tool.spec.fixed or "Type" in args
+        return build_request(tool, args, key, extra_query=() if typed else (("Type", "json"),))
 
     def parse(self, tool: Tool, args: dict[str, Any], response: httpx.Response) -> Parsed:
         if response.status_code == 400:
