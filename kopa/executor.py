@@ -7,6 +7,8 @@ carries what it needs and returns what it changed.
 
     local            this process, one unit after another (workers = 1)
     local, N > 1     N worker processes on this machine (concurrent.futures, spawn)
+    forked, N > 1    N processes forked from this one once it has loaded what the units share (the world,
+                     the task set, the players): they start at once and read it copy-on-write (Linux)
     ray              a Ray cluster (`pip install kopa[ray]`): `--executor ray [--address auto|HOST:PORT]`
 """
 
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -56,12 +59,15 @@ class LocalExecutor:
 
     name = "local"
 
-    def __init__(self, workers: int = 1) -> None:
+    def __init__(self, workers: int = 1, *, fork: bool = False) -> None:
         if workers < 1:
             raise UserError(f"--workers {workers}: at least 1")
+        if fork and not can_fork():
+            raise UserError("forked workers need Linux (fork after load); use the spawn pool (fork=False)")
         self.workers = workers
         self.in_process = workers == 1
         self.caller_is_a_worker = True
+        self.fork = fork
         self._pool: ProcessPoolExecutor | None = None
 
     def map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
@@ -78,9 +84,11 @@ class LocalExecutor:
 
     def _processes(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            # spawn, not fork: a forked child would inherit threads (duckdb, httpx) mid-state.
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_exit_with_parent, initargs=(os.getpid(),))
+            # spawn by default: a forked child inherits the parent's threads' locks mid-state (duckdb, httpx).
+            # fork only where the caller has loaded what the units read and holds no such state in use.
+            context = multiprocessing.get_context("fork" if self.fork else "spawn")
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_exit_with_parent,
+                                             initargs=(os.getpid(),))
         return self._pool
 
     def imap(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[R]:
@@ -102,6 +110,11 @@ class LocalExecutor:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def can_fork() -> bool:
+    """Whether forked workers are safe here: Linux (macOS's system libraries are not fork-safe)."""
+    return sys.platform == "linux"
 
 
 def _exit_with_parent(parent: int) -> None:

@@ -8,6 +8,7 @@ pointed at `kopa sim serve` by base URL, by a leading path segment naming the re
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -97,6 +98,22 @@ class Simulator:
         if family is None:
             return SimResponse(404, b"Not Found", "text/plain")
         return self.families[family].handle(req, self)
+
+    def preload(self, requests: Iterable[SimRequest]) -> int:
+        """Load now the stored tables that answer `requests` (a history's stored sample): a process about to
+        fork workers that will serve them reads each table once, and the workers share it copy-on-write
+        instead of each reading it again. How many tables answer them."""
+        from sim.registry import endpoint_index  # the routing index, as `sim.truth` resolves a URL
+
+        names = set()
+        for request in requests:
+            found = endpoint_index().resolve(self.route(request))
+            if found is not None:
+                names.add(self._endpoints.get((found.host, found.key), found).table)
+        for name in sorted(names):
+            if name in self.world.tables:
+                self.world.table(name)
+        return len(names)
 
     def endpoint(self, host: str, key: str) -> Endpoint | None:
         """The endpoint as served now: None for an unknown (or, under drift, retired) one."""

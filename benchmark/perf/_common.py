@@ -74,7 +74,21 @@ class TreePeak:
             self.peak_mb = max(self.peak_mb, _tree_rss_mb(os.getpid()))
 
     def __str__(self) -> str:
-        return f"{self.peak_mb:.0f} MB (all processes at once, sampled every {self.every:g} s)"
+        return f"{self.peak_mb:.0f} MB (all processes at once, shared pages counted once, sampled every {self.every:g} s)"
+
+
+def _resident_pages(pid: int) -> int:
+    """Proportional set size in pages (a page shared by k processes counts 1/k in each: forked workers share
+    their parent's pages until they write them), or the resident set where PSS is not available."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) * 1024 // os.sysconf("SC_PAGE_SIZE")
+    except OSError:
+        pass
+    with open(f"/proc/{pid}/statm") as f:
+        return int(f.read().split()[1])
 
 
 def _tree_rss_mb(root: int) -> float:
@@ -88,8 +102,7 @@ def _tree_rss_mb(root: int) -> float:
         try:
             with open(f"/proc/{pid}/stat") as f:
                 parent = int(f.read().rsplit(")", 1)[1].split()[1])
-            with open(f"/proc/{pid}/statm") as f:
-                rss[pid] = int(f.read().split()[1])
+            rss[pid] = _resident_pages(pid)
         except (OSError, ValueError, IndexError):
             continue
         children.setdefault(parent, []).append(pid)

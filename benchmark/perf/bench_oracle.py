@@ -1,42 +1,61 @@
-"""Time for all tasks × 4 rollouts with the oracle on the in-process simulator (target <= 30 s on 2 cores)."""
+"""All KOPA-Bench tasks x 4 rollouts with the oracle on the in-process simulator, side by side: one worker,
+two threads (the alternative), and two processes forked after the load (what `kopa bench run --workers 2`
+does for an offline policy). Each variant runs in a fresh process, timed from its start, as a user waits for
+it, with the memory of all its processes summed (target <= 30 s on 2 cores)."""
 
 from __future__ import annotations
 
 import argparse
+import subprocess
+import sys
 import tempfile
+import textwrap
 import time
 from pathlib import Path
 
-from _common import isolated_cache, peak_rss_mb, report
+from _common import TreePeak, isolated_cache, report
 
-from kopa.eval.runner import RunConfig, run_bench
-from kopa.eval.task import load_tasks
+CHILD = textwrap.dedent("""
+    import sys, time
+    from pathlib import Path
+    from kopa.eval.runner import RunConfig, run_bench
+    from kopa.executor import LocalExecutor
+    rollouts, workers, mode, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], Path(sys.argv[4])
+    started = time.perf_counter()
+    forked = LocalExecutor(workers, fork=True) if mode == "forked" else None
+    episodes = run_bench(RunConfig(policy="oracle", rollouts=rollouts), out, workers=workers, executor=forked)
+    print(len(episodes), sum(e.score.passed for e in episodes), f"{time.perf_counter() - started:.2f}")
+""")
+
+VARIANTS = (("1 worker", 1, "threads"), ("2 threads", 2, "threads"), ("2 forked processes", 2, "forked"))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rollouts", type=int, default=4)
-    parser.add_argument("--workers", type=int, default=4)
     args = parser.parse_args()
     isolated_cache()
     started = time.perf_counter()
     from kopa.backends import open_backend
 
-    open_backend("sim")  # build (or load) the world outside the timed part
+    open_backend("sim")  # build (or load) the world once, outside every timed variant
     warm = time.perf_counter() - started
-    out = Path(tempfile.mkdtemp(prefix="kopa-bench-perf-"))
-    started = time.perf_counter()
-    episodes = run_bench(RunConfig(policy="oracle", rollouts=args.rollouts), out, workers=args.workers)
-    elapsed = time.perf_counter() - started
-    passed = sum(e.score.passed for e in episodes)
-    calls = sum(e.calls for e in episodes)
-    report(f"oracle: {len(load_tasks())} tasks x {args.rollouts} rollouts, in-process simulator (target <= 30 s)", [
-        ("episodes", f"{len(episodes)} ({passed} passed)"),
-        ("wall time", f"{elapsed:.1f} s ({len(episodes) / elapsed:.1f} episodes/s, {calls / elapsed:,.0f} tool calls/s)"),
-        ("world load/build before timing", f"{warm:.1f} s"),
-        ("workers", str(args.workers)),
-        ("peak RSS", f"{peak_rss_mb():.0f} MB"),
-    ])
+    root = Path(tempfile.mkdtemp(prefix="kopa-bench-perf-"))
+    rows, outputs = [], []
+    for name, workers, mode in VARIANTS:
+        out = root / mode / str(workers)
+        with TreePeak() as peak:
+            started = time.perf_counter()
+            line = subprocess.run([sys.executable, "-c", CHILD, str(args.rollouts), str(workers), mode, str(out)],
+                                  capture_output=True, text=True, check=True).stdout.split()
+            wall = time.perf_counter() - started
+        episodes, passed, inside = int(line[0]), int(line[1]), float(line[2])
+        outputs.append((out / "episodes.jsonl").read_bytes() + (out / "scores.jsonl").read_bytes())
+        rows.append((name, f"{wall:5.1f} s wall ({inside:.1f} s in run_bench), {episodes} episodes ({passed} passed), "
+                           f"peak {peak}"))
+    rows.append(("same bytes (episodes, scores)", "yes" if len(set(outputs)) == 1 else "NO: the variants differ"))
+    rows.append(("world load/build before timing", f"{warm:.1f} s"))
+    report(f"oracle: every KOPA-Bench task x {args.rollouts} rollouts, in-process simulator (target <= 30 s)", rows)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,8 @@ It subclasses MockTransport (whose handle_request vcrpy patches) so recording wo
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import httpx
 
 from sim.app import Simulator
@@ -36,3 +38,11 @@ class SimTransport(httpx.MockTransport):
     def _handle(self, request: httpx.Request) -> httpx.Response:
         request.read()
         return to_httpx_response(self.simulator.handle(to_sim_request(request)))
+
+
+def preload_tables(simulator: object, requests: Iterable[httpx.Request]) -> int:
+    """The tables answering `requests` loaded into `simulator` (a backend's `simulator`) now, before workers
+    fork and share them; 0 when it is not an in-process simulator (nothing local to share)."""
+    if not isinstance(simulator, Simulator):
+        return 0
+    return simulator.preload(to_sim_request(request) for request in requests)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 
 import click
 
@@ -239,13 +240,13 @@ def bench_run(policy: str, backend_spec: str, record_dir: str | None, faults: st
       kopa bench run --policy oracle --executor ray --address auto
       kopa bench run --policy oracle -n 1 --tools "mcp:kopa mcp serve --backend sim" --out runs/oracle-mcp
 
-    With --executor local the episodes run on --workers threads of this process (for the offline policies
-    faster than processes, which would each load the world first); with ray, as Ray tasks.
+    With --executor local, an offline policy's episodes run on --workers processes forked once this one has
+    loaded the task set and the world (they share it, and use the cores); a model's on --workers threads
+    (they wait on the model's server); with ray, as Ray tasks.
     """
     from pathlib import Path
 
     from kopa.eval.runner import RunConfig
-    from kopa.executor import open_executor
 
     agent, judge = roles.get("agent"), roles.get("judge")
     if policy == "openai" and agent is None:
@@ -266,13 +267,30 @@ def bench_run(policy: str, backend_spec: str, record_dir: str | None, faults: st
                        llm_retries=llm_retries, tools=tools)
     target = Path(out or f"runs/{policy}")
     total = _episode_count(config, found)
-    with open_executor(executor, workers=workers, address=address) as units:
-        scored = _run_with_progress([(config, target)], total, workers, force,
-                                    executor=None if units.name == "local" else units)
+    with _episode_executor(config, executor, workers, address) as units:
+        scored = _run_with_progress([(config, target)], total, workers, force, executor=units)
     if scored[0]:
         _report(target, scored[0])
     if _unplayed(target):
         raise SystemExit(1)
+
+
+@contextmanager
+def _episode_executor(config, executor: str, workers: int, address: str | None):
+    """Where `bench run` plays episodes: Ray's tasks; forked processes for an offline policy on --workers > 1
+    (Python-bound: threads would share one core); else None, the --workers threads of this process."""
+    from kopa.eval.runner import forkable
+    from kopa.executor import LocalExecutor, open_executor
+
+    if executor != "local":
+        with open_executor(executor, workers=workers, address=address) as units:
+            yield units
+    elif workers > 1 and forkable(config):
+        with LocalExecutor(workers, fork=True) as forked:
+            yield forked
+    else:
+        open_executor(executor, workers=workers, address=address).close()  # its checks (--address) still apply
+        yield None
 
 
 def _check_tools(tools: str, record_dir: str | None, faults: str | None) -> None:
@@ -357,7 +375,8 @@ def bench_baselines(backend_spec: str, record_dir: str | None, faults: str | Non
                        seeds=policy_seeds, task_set=tasks_path, only=_only(only)), root / name)
             for name in BASELINES]
     total = sum(_episode_count(config, found) for config, _ in runs)
-    played = _run_with_progress(runs, total, workers, force)
+    with _episode_executor(runs[0][0], "local", workers, None) as units:  # every baseline is offline alike
+        played = _run_with_progress(runs, total, workers, force, executor=units)
     if sum(_unplayed(folder) for _, folder in runs):
         raise SystemExit(1)  # a comparison over episodes some policies did not play would not be one
     metrics = {config.policy: write_report(folder, scored) for (config, folder), scored in zip(runs, played, strict=True)}

@@ -38,6 +38,7 @@ from kopa.backends.base import Backend
 from kopa.backends.parsed import parse_backend
 from kopa.backends.spec import open_backend
 from kopa.backends.world import open_checked
+from kopa.catalog.loader import load_catalog
 from kopa.errors import UserError
 from kopa.eval.environment import Environment, ToolSource
 from kopa.eval.episode import UNPLAYED, Episode, PredictedCall, ScoredEpisode, Transcript
@@ -46,11 +47,12 @@ from kopa.eval.policies.offline import POLICIES
 from kopa.eval.policies.openai_agent import OpenAIAgentPolicy
 from kopa.eval.scoring.episode import score_stored
 from kopa.eval.task import Target, Task, TaskSet, task_set
-from kopa.executor import Executor, current
+from kopa.executor import Executor, can_fork, current
 from kopa.fileio import RunFolder, drop_partial_line, write_atomic
 from kopa.llm.cache import CachedChatModel, CacheMode
 from kopa.llm.client import ChatModel, OpenAIChatModel
 from kopa.mcp.client import open_tools
+from kopa.tools.preload import preload_calls
 from kopa.tools.render import MAX_TOOL_CHARS
 from kopa.tools.runtime import RetryPolicy
 
@@ -282,6 +284,14 @@ def _generate(config: RunConfig, out_dir: Path, checked: Backend | None, workers
     return episodes
 
 
+def forkable(config: RunConfig) -> bool:
+    """Episodes that gain from forked workers (`LocalExecutor(fork=True)`) over threads: an offline policy is
+    Python-bound, so threads share one core (a model's episodes wait on its server, and threads serve them);
+    in-process tools on a backend that records nothing (a recording has one writer)."""
+    return (can_fork() and config.policy in POLICIES and config.tools is None
+            and not parse_backend(config.backend).records)
+
+
 def _checked_backend(config: RunConfig) -> Backend | None:
     """The run's backend, opened here to refuse it before any episode runs when the task set records
     another world (kopa.backends.world); in-process episodes then play on it, while units on an executor
@@ -399,6 +409,13 @@ def play_unit(unit: EpisodeUnit) -> tuple[Episode, Transcript | None]:
                     unit.rollout)
 
 
+def play_units(units: list[EpisodeUnit]) -> list[tuple[Episode, Transcript | None]]:
+    """The episodes of one task, in one worker: its first episode builds what the task reads (tables, the
+    simulator's series, the backend's kept answers) and the others reuse it, where spreading them over workers
+    would build it once per worker."""
+    return [play_unit(unit) for unit in units]
+
+
 def _absolute(config: RunConfig) -> RunConfig:
     update = {name: str(Path(value).resolve()) for name in ("task_set", "llm_cache")
               if (value := getattr(config, name)) is not None}
@@ -411,16 +428,30 @@ def _play_units(config: RunConfig, jobs: list[tuple[Task, int, int]], executor: 
         raise UserError(f"{config.backend}: a recording is written by one process; record with the local "
                         "executor, then run on many from the recording (replay:DIR)")
     shipped = _absolute(config).model_dump()
-    units = [EpisodeUnit(shipped, task.id, seed, rollout) for task, seed, rollout in jobs]
-    # A few rounds of units per worker at a time: finished episodes are stored (and a resume keeps them)
-    # as they come, not only at the end.
-    step = 4 * executor.workers
-    with (out_dir / "episodes.jsonl").open("ab") as sink:
-        for start in range(0, len(units), step):
-            for episode, transcript in executor.map(play_unit, units[start:start + step]):
-                _store(out_dir, sink, episode, transcript)
-                if on_episode is not None:
-                    on_episode(episode)
+    if getattr(executor, "fork", False):  # loaded once here; the forked workers share it copy-on-write
+        player = _player_of(RunConfig.model_validate(shipped))
+        preload_calls(player.backend, [(c.tool, c.arguments) for task, _, _ in jobs
+                                        for c in player.targets[task.id].calls], load_catalog())
+    by_task: dict[str, list[EpisodeUnit]] = {}
+    for task, seed, rollout in jobs:
+        by_task.setdefault(task.id, []).append(EpisodeUnit(shipped, task.id, seed, rollout))
+    groups = list(by_task.values())
+    # A few tasks per worker at a time: finished episodes are stored (and a resume keeps them) as they come,
+    # not only at the end.
+    step = 2 * executor.workers
+    try:
+        with (out_dir / "episodes.jsonl").open("ab") as sink:
+            for start in range(0, len(groups), step):
+                for played in executor.map(play_units, groups[start:start + step]):
+                    for episode, transcript in played:
+                        _store(out_dir, sink, episode, transcript)
+                        if on_episode is not None:
+                            on_episode(episode)
+    finally:
+        if getattr(executor, "fork", False):
+            # forked workers hold copies of this run's descriptors, the folder's write lock among them, and
+            # this run's player: they go with the run (the next run forks after loading its own)
+            executor.close()
 
 
 def score_run(run_dir: Path, out_dir: Path | None = None, *, judge_model: str | None = None,
