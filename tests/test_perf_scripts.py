@@ -15,7 +15,7 @@ pytestmark = pytest.mark.perf
 PERF = Path(__file__).resolve().parents[1] / "benchmark" / "perf"
 # Each script at a size that takes seconds; synth.py reads the G* edge_phase_a.py builds (test below).
 SMALL = {
-    "bench_oracle.py": ["--rollouts", "1", "--workers", "1"],
+    "bench_oracle.py": ["--rollouts", "1"],
     "cli_start.py": ["--runs", "1"],
     "mcp_latency.py": ["--calls", "3"],
     "paging.py": ["--scale", "small"],
