@@ -10,7 +10,7 @@ import tempfile
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, partial
 from pathlib import Path
@@ -31,39 +31,47 @@ if TYPE_CHECKING:
 
 def generate(config: WorldConfig, progress: Callable[[int, int, str], None] | None = None) -> list[TableData]:
     """Every served module's tables; `progress(done, of, module)` after each (a full world takes minutes)."""
-    ctx = WorldContext(config)
-    tables: list[TableData] = []
-    modules = served_modules()
-    for i, (name, module) in enumerate(modules, 1):
-        tables.extend(module.tables(ctx))
-        if progress is not None:
-            progress(i, len(modules), name or "long tail")
+    tables = list(iter_tables(config, progress))
     names = [t.name for t in tables]
     if len(set(names)) != len(names):
         raise ValueError(f"duplicate table names: {sorted(n for n in names if names.count(n) > 1)}")
     return tables
 
 
+def iter_tables(config: WorldConfig, progress: Callable[[int, int, str], None] | None = None
+                ) -> Iterator[TableData]:
+    """The served modules' tables one module at a time, in generation order: a caller that writes each and
+    lets it go holds one module's tables at once, not the world's."""
+    ctx = WorldContext(config)
+    modules = served_modules()
+    for i, (name, module) in enumerate(modules, 1):
+        yield from module.tables(ctx)
+        if progress is not None:
+            progress(i, len(modules), name or "long tail")
+
+
 def _column_digest(values: list) -> bytes:
     return hashlib.sha256(orjson.dumps(values)).digest()
 
 
-def content_hash(tables: dict[str, tuple[dict[str, list], dict[str, str]]]) -> str:
-    """SHA-256 over every table's name, columns, entities and values, in a canonical order."""
+def _table_part(name: str, columns: Mapping[str, Sequence | np.ndarray], entities: Mapping[str, str]) -> bytes:
+    """What a table adds to the content hash: its name, columns and entities, then each column's digest (each
+    column turned into a list only while it is hashed)."""
+    head = orjson.dumps({"table": name, "columns": list(columns), "entities": dict(sorted(entities.items()))})
+    return head + b"".join(_column_digest(v.tolist() if isinstance(v, np.ndarray) else list(v))
+                           for v in columns.values())
+
+
+def _combine(parts: Mapping[str, bytes]) -> str:
     h = hashlib.sha256(f"kopa-world-v{GENERATOR_VERSION}".encode())
-    for name in sorted(tables):
-        columns, entities = tables[name]
-        h.update(orjson.dumps({"table": name, "columns": list(columns), "entities": dict(sorted(entities.items()))}))
-        for col in columns:
-            h.update(_column_digest(columns[col]))
+    for name in sorted(parts):
+        h.update(parts[name])
     return h.hexdigest()
 
 
-def _as_lists(data: TableData) -> dict[str, list]:
-    out = {}
-    for k, v in data.columns.items():
-        out[k] = v.tolist() if isinstance(v, np.ndarray) else list(v)
-    return out
+def content_hash(tables: dict[str, tuple[dict[str, list], dict[str, str]]]) -> str:
+    """SHA-256 over every table's name, columns, entities and values, in a canonical order."""
+    return _combine({name: _table_part(name, columns, entities) for name, (columns, entities) in tables.items()})
 
 
 def cache_dir() -> Path:
@@ -77,12 +85,19 @@ _GENERATOR_SOURCES = ("world/*.py", "world_file.py", "platforms/*.py", "platform
                       "longtail_service.py", "history.py")
 
 
+def generator_sources() -> list[Path]:
+    """The generator's source files, found from the `sim` package's own folder (the patterns are relative to
+    it: from the folder above, they matched nothing, and every world was named by the digest of no bytes)."""
+    root = Path(__file__).resolve().parent
+    return sorted({p for pattern in _GENERATOR_SOURCES for p in root.glob(pattern)})
+
+
 @cache
 def generator_digest() -> str:
-    """SHA-256 (first 12 hex digits) of the generator sources' relative paths and bytes."""
-    root = Path(__file__).resolve().parent.parent
+    """SHA-256 (first 12 hex digits) of the generator sources' paths (relative to `sim`) and bytes."""
+    root = Path(__file__).resolve().parent
     h = hashlib.sha256()
-    for path in sorted({p for pattern in _GENERATOR_SOURCES for p in root.glob(pattern)}):
+    for path in generator_sources():
         h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()[:12]
 
@@ -99,9 +114,6 @@ def write_world(config: WorldConfig, path: Path) -> str:
 
     t0 = time.perf_counter()
     report = terminal_progress(config, path)
-    tables = generate(config, report)
-    as_lists = {t.name: (_as_lists(t), t.entities) for t in tables}
-    digest = content_hash(as_lists)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=path.stem, suffix=".tmp", dir=path.parent)
     os.close(fd)
@@ -112,23 +124,31 @@ def write_world(config: WorldConfig, path: Path) -> str:
         con.execute("CREATE TABLE _kopa_meta (key VARCHAR, value VARCHAR)")
         con.execute("CREATE TABLE _kopa_columns (tbl VARCHAR, col VARCHAR, ord INTEGER, entity VARCHAR)")
         con.execute("CREATE TABLE _kopa_tables (tbl VARCHAR, n_rows BIGINT)")
-        meta = {
-            "generator_version": GENERATOR_VERSION,
-            "generator_digest": generator_digest(),
-            "config": config.model_dump_json(),
-            "content_hash": digest,
-            "build_seconds": f"{time.perf_counter() - t0:.3f}",
-        }
-        _insert_rows(con, "_kopa_meta", ["key", "value"], sorted(meta.items()))
-        column_rows = []
-        for t in tables:
+        # Table by table: each is hashed and written as it comes, then let go, so a build holds one module's
+        # tables at a time (the whole full world at once, and its values as lists besides, peaked at 4 GB).
+        parts: dict[str, bytes] = {}
+        column_rows, table_rows = [], []
+        for t in iter_tables(config, report):
+            if t.name in parts:
+                raise ValueError(f"duplicate table names: [{t.name!r}]")
+            parts[t.name] = _table_part(t.name, t.columns, t.entities)
             cols = {k: np.asarray(v, dtype=object) if _is_text(v) else np.asarray(v) for k, v in t.columns.items()}
             con.register("_incoming", cols)
             con.execute(f'CREATE TABLE "{t.name}" AS SELECT * FROM _incoming')
             con.unregister("_incoming")
+            del cols
             column_rows += [(t.name, c, i, t.entities.get(c, "")) for i, c in enumerate(t.columns)]
+            table_rows.append((t.name, t.n_rows))
+        meta = {
+            "generator_version": GENERATOR_VERSION,
+            "generator_digest": generator_digest(),
+            "config": config.model_dump_json(),
+            "content_hash": (digest := _combine(parts)),
+            "build_seconds": f"{time.perf_counter() - t0:.3f}",
+        }
+        _insert_rows(con, "_kopa_meta", ["key", "value"], sorted(meta.items()))
         _insert_rows(con, "_kopa_columns", ["tbl", "col", "ord", "entity"], column_rows)
-        _insert_rows(con, "_kopa_tables", ["tbl", "n_rows"], [(t.name, t.n_rows) for t in tables])
+        _insert_rows(con, "_kopa_tables", ["tbl", "n_rows"], table_rows)
         con.execute("COMMIT")
     finally:
         con.close()

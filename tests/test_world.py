@@ -65,3 +65,20 @@ def test_lookup_cardinalities_span_zero_one_few_many(world):
     with_any = {t.cols["corp_code"].vocab[i] for i in np.flatnonzero(counts)}
     assert corp_codes - with_any, "some companies must have no disclosures"
     assert counts.max() >= 10
+
+
+def test_the_world_file_name_follows_the_generator_sources():
+    """The cache key digests the generator's code (every platform package, the world builders, this writer): it
+    had found no file at all, so a cached world outlived the code that wrote it."""
+    import hashlib
+    from pathlib import Path
+
+    from sim.world_file import generator_digest, generator_sources
+
+    root = Path(__file__).resolve().parents[1] / "sim"
+    named = {p.relative_to(root).as_posix() for p in generator_sources()}
+    assert {"world_file.py", "longtail.py", "history.py", "world/context.py"} <= named
+    assert {p.parent.name for p in root.glob("platforms/*/__init__.py")} <= {n.split("/")[1] for n in named
+                                                                              if n.startswith("platforms/") and
+                                                                              n.count("/") == 2}
+    assert generator_digest() != hashlib.sha256(b"").hexdigest()[:12]

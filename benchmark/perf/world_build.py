@@ -1,17 +1,30 @@
-"""World build time at scale=full (target <= 60 s), rows per table, the content hash, and the first answers of
-the on-demand histories (years the world does not store: prices from 2010, DART statements from 2015, 2015..
-ridership, whole school years)."""
+"""World build time and peak memory at scale=full (targets <= 60 s and <= 2 GB), rows per table, the content
+hash, and the first answers of the on-demand histories (years the world does not store: prices from 2010, DART
+statements from 2015, 2015.. ridership, whole school years). The build runs in a child process, so its peak is
+the build's alone; loading every table is measured here, apart."""
 
 from __future__ import annotations
 
 import argparse
+import resource
+import subprocess
+import sys
+import textwrap
 import time
 from pathlib import Path
 
 from _common import isolated_cache, peak_rss_mb, report
 
 from sim.world.context import WorldConfig
-from sim.world_file import read_world, world_path, write_world
+from sim.world_file import read_world, world_path
+
+BUILD = textwrap.dedent("""
+    import sys
+    from pathlib import Path
+    from sim.world.context import WorldConfig
+    from sim.world_file import write_world
+    print(write_world(WorldConfig(seed=int(sys.argv[1]), scale=sys.argv[2]), Path(sys.argv[3])))
+""")
 
 
 def main() -> None:
@@ -23,8 +36,10 @@ def main() -> None:
     config = WorldConfig(seed=args.seed, scale=args.scale)
     path = world_path(config)
     started = time.perf_counter()
-    digest = write_world(config, Path(path))
+    digest = subprocess.run([sys.executable, "-c", BUILD, str(args.seed), args.scale, str(path)], check=True,
+                            capture_output=True, text=True).stdout.strip()
     build_s = time.perf_counter() - started
+    build_peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # the only child so far
     started = time.perf_counter()
     world = read_world(Path(path))
     for name in world.tables:  # tables load lazily; load them all to time a full load
@@ -33,13 +48,13 @@ def main() -> None:
     history = _history_timings(world, args.scale)
     counts = world.row_counts
     biggest = sorted(counts.items(), key=lambda kv: -kv[1])[:5]
-    report(f"world build, seed={args.seed} scale={args.scale} (target <= 60 s)", [
-        ("build + write", f"{build_s:.2f} s"),
+    report(f"world build, seed={args.seed} scale={args.scale} (targets <= 60 s, <= 2 GB)", [
+        ("build + write (a child process)", f"{build_s:.2f} s, peak RSS {build_peak:.0f} MB (target <= 2,048 MB)"),
         ("load of every table", f"{load_s:.2f} s"),
         ("tables / rows", f"{len(counts)} / {sum(counts.values()):,}"),
         ("largest tables", ", ".join(f"{name} {n:,}" for name, n in biggest)),
         ("file size", f"{Path(path).stat().st_size / 2**20:.1f} MB"),
-        ("peak RSS", f"{peak_rss_mb():.0f} MB"),
+        ("peak RSS, this process (every table loaded, histories answered)", f"{peak_rss_mb():.0f} MB"),
         ("content hash", digest),
         *history,
     ])
