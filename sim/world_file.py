@@ -120,7 +120,7 @@ def write_world(config: WorldConfig, path: Path) -> str:
     os.unlink(tmp)
     con = duckdb.connect(tmp)
     try:
-        con.execute("BEGIN TRANSACTION")  # one commit: per-statement commits dominate a many-table build
+        con.execute("BEGIN TRANSACTION")  # per module, not per statement: per-statement commits dominate a build
         con.execute("CREATE TABLE _kopa_meta (key VARCHAR, value VARCHAR)")
         con.execute("CREATE TABLE _kopa_columns (tbl VARCHAR, col VARCHAR, ord INTEGER, entity VARCHAR)")
         con.execute("CREATE TABLE _kopa_tables (tbl VARCHAR, n_rows BIGINT)")
@@ -128,7 +128,17 @@ def write_world(config: WorldConfig, path: Path) -> str:
         # tables at a time (the whole full world at once, and its values as lists besides, peaked at 4 GB).
         parts: dict[str, bytes] = {}
         column_rows, table_rows = [], []
-        for t in iter_tables(config, report):
+
+        def module_done(done: int, of: int, module: str) -> None:
+            # a commit per module: DuckDB holds a transaction's new tables in memory until it commits, so one
+            # transaction for the world grew the build by every table written (the file is renamed into place
+            # only at the end, so a build cut short still leaves no world behind)
+            con.execute("COMMIT")
+            con.execute("BEGIN TRANSACTION")
+            if report is not None:
+                report(done, of, module)
+
+        for t in iter_tables(config, module_done):
             if t.name in parts:
                 raise ValueError(f"duplicate table names: [{t.name!r}]")
             parts[t.name] = _table_part(t.name, t.columns, t.entities)
