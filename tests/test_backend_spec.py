@@ -67,3 +67,34 @@ def test_the_kind_alone_is_checked_without_opening_anything():
     assert backend_kind("replay:does/not/exist") == "replay"
     with pytest.raises(BackendError):
         backend_kind("sim:scale=huge,colour=red")  # an unknown option, though nothing is opened
+
+
+def test_in_process_backends_send_straight_to_their_transport_with_the_same_answers(tmp_path, monkeypatch):
+    """The simulator, faults over it and a recorder over it answer in this process: the runtime sends to the
+    transport itself (no httpx.Client), and gets what an httpx.Client over the same transport gets. A live
+    backend keeps its client, and a recorder over it waits out backoff on the real clock."""
+    import httpx
+
+    from kopa.backends import open_backend
+    from kopa.backends.base import InProcessClient
+    from kopa.backends.clock import RealClock
+    from kopa.tools.runtime import ToolRuntime
+
+    for spec in ("sim", "faults:harsh,seed=3@sim", f"record:{tmp_path / 'r'}@sim"):
+        backend = open_backend(spec)
+        assert backend.in_process and isinstance(backend.sender(), InProcessClient), spec
+        direct = ToolRuntime(backend)
+        through_httpx = ToolRuntime(open_backend(spec if "record" not in spec else "sim"), client=backend.client())
+        for runtime in (direct, through_httpx):
+            runtime.call("issue_api_key", {"platform": "krx"})
+        args = {"likeSrtnCd": "005930", "numOfRows": 5}
+        assert direct.call("get_stock_price_trend", args).model_dump() == \
+            through_httpx.call("get_stock_price_trend", args).model_dump(), spec
+        if backend.observer is not None:
+            backend.observer.snapshot.close()
+    monkeypatch.setenv("KOPA_TODAY", "2026-01-30")  # so no live backend asks a server for its date
+    live = open_backend("live:http://127.0.0.1:9")
+    assert not live.in_process and isinstance(live.sender(), httpx.Client)
+    recorder = open_backend(f"record:{tmp_path / 'live'}@live:http://127.0.0.1:9")
+    assert not recorder.in_process and isinstance(recorder.clock, RealClock)
+    recorder.observer.snapshot.close()

@@ -44,6 +44,7 @@ def test_preloading_the_golden_calls_loads_the_tables_the_oracle_reads(_isolated
     assert count >= len(loaded._loaded)  # a history endpoint's generated rows are named but not stored
 
 
-def test_nothing_is_preloaded_on_a_backend_without_an_in_process_simulator():
+def test_nothing_is_preloaded_on_a_backend_without_an_in_process_simulator(monkeypatch):
+    monkeypatch.setenv("KOPA_TODAY", "2026-01-30")  # so opening the live backend asks no server for its date
     live = open_backend("live:http://127.0.0.1:9")  # nothing is sent: preloading only builds requests
     assert preload_calls(live, [("find_dart_corp_code", {"corp_name": "삼성전자"})], load_catalog()) == 0

@@ -89,7 +89,7 @@ def open_recorded(kind: str, rest: str, spec: str | None = None, *, strict_keys:
         return Backend("replay", ReplayTransport(store),
                        f"replay of {directory} ({manifest['backend']})", ReplayKeys(),
                        virtual_today=dt.date.fromisoformat(manifest["today"]),
-                       provenance=f"replay of {manifest['backend']}")
+                       provenance=f"replay of {manifest['backend']}", in_process=True)
     path, _ = _location(spec, kind, rest, ())
     if path.is_dir():
         path = path / SNAPSHOT
@@ -102,7 +102,7 @@ def open_recorded(kind: str, rest: str, spec: str | None = None, *, strict_keys:
     except ValueError:
         raise fail(spec, f"{path}: meta today={meta['today']!r} is not a date (YYYY-MM-DD)") from None
     return Backend("snapshot", transport, f"snapshot {path} ({meta.get('backend', '?')})", ReplayKeys(),
-                   virtual_today=today, provenance=f"snapshot of {meta.get('backend', '?')}")
+                   virtual_today=today, provenance=f"snapshot of {meta.get('backend', '?')}", in_process=True)
 
 
 def _open_record(spec: str, rest: str, *, strict_keys: bool, open_inner: Callable[..., Backend]) -> Backend:
@@ -140,4 +140,5 @@ def _open_record(spec: str, rest: str, *, strict_keys: bool, open_inner: Callabl
     return Backend("record", transport, f"record into {directory} from {inner.description}", inner.key_source,
                    simulator=inner.simulator, virtual_today=inner.virtual_today,
                    observer=SnapshotRecorder(snapshot, clock, inner.provenance), provenance=inner.provenance,
-                   real_hosts=inner.real_hosts)
+                   real_hosts=inner.real_hosts, in_process=inner.in_process,
+                   clock=inner.clock)  # backoff while recording the real services waits for real

@@ -140,7 +140,7 @@ def _open_sim(spec: str, rest: str, *, strict_keys: bool, world: World | None = 
     simulator = Simulator(world, KeyPolicy(seed=config.seed, strict=strict_keys), drift=scenario, epoch=epoch)
     drift = f" drift={scenario.name} epoch={epoch}" if scenario is not None else ""
     return Backend("sim", SimTransport(simulator), f"sim (seed={config.seed}, scale={config.scale}{drift})",
-                   SimKeys(simulator.keys), simulator=simulator, virtual_today=config.today,
+                   SimKeys(simulator.keys), simulator=simulator, virtual_today=config.today, in_process=True,
                    provenance=f"sim seed={config.seed} scale={config.scale} today={config.today} "
                               f"world={world.content_hash[:16]}{drift}")
 
@@ -191,7 +191,7 @@ def _open_faults(spec: str, rest: str, *, strict_keys: bool, world: World | None
                    f"{inner.description} with faults {name} (seed {seed})", inner.key_source,
                    simulator=inner.simulator, virtual_today=inner.virtual_today, observer=inner.observer,
                    provenance=f"{inner.provenance} faults={name} seed={seed}", clock=inner.clock,
-                   fault_log=log, real_hosts=inner.real_hosts)
+                   fault_log=log, real_hosts=inner.real_hosts, in_process=inner.in_process)
 
 
 def open_backend(spec: str | BackendSpec = "sim", *, strict_keys: bool = False, world: World | None = None

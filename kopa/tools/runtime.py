@@ -9,7 +9,7 @@ import httpx
 import orjson
 from pydantic import BaseModel, ConfigDict, Field
 
-from kopa.backends.base import ATTEMPT_EXTENSION, Backend
+from kopa.backends.base import ATTEMPT_EXTENSION, Backend, Sender
 from kopa.backends.memo import keepable, own_copy
 from kopa.catalog.loader import Catalog, load_catalog
 from kopa.catalog.models import Tool
@@ -106,12 +106,12 @@ def apply_client_filters(tool: Tool, args: dict[str, Any], parsed: Parsed) -> Pa
 
 class ToolRuntime:
     def __init__(self, backend: Backend, *, catalog: Catalog | None = None, state: EpisodeState | None = None,
-                 client: httpx.Client | None = None, retry: RetryPolicy | None = None) -> None:
+                 client: Sender | None = None, retry: RetryPolicy | None = None) -> None:
         self.backend = backend
         self.retry = retry or RetryPolicy()
         self.catalog = catalog or load_catalog()
         self.state = state or EpisodeState(current_date=backend.today().isoformat())
-        self.client = client or backend.client()
+        self.client = client or backend.sender()
         self._sent: list[httpx.Request] = []  # the requests of the call in progress, for recording
         self._attempts: list[Attempt] = []  # the attempts of the call in progress
 
