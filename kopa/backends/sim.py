@@ -12,8 +12,19 @@ import httpx
 from sim.app import Simulator
 from sim.http import SimRequest, SimResponse
 
+_SIM_REQUEST = "kopa.sim_request"  # the request's simulator form, kept on it: faults and the simulator both read it
+
 
 def to_sim_request(request: httpx.Request) -> SimRequest:
+    kept = request.extensions.get(_SIM_REQUEST)
+    if isinstance(kept, SimRequest):
+        return kept
+    made = _convert(request)
+    request.extensions[_SIM_REQUEST] = made
+    return made
+
+
+def _convert(request: httpx.Request) -> SimRequest:
     url = request.url
     return SimRequest.from_parts(
         request.method,
