@@ -29,15 +29,6 @@ if TYPE_CHECKING:
     import duckdb
 
 
-def generate(config: WorldConfig, progress: Callable[[int, int, str], None] | None = None) -> list[TableData]:
-    """Every served module's tables; `progress(done, of, module)` after each (a full world takes minutes)."""
-    tables = list(iter_tables(config, progress))
-    names = [t.name for t in tables]
-    if len(set(names)) != len(names):
-        raise ValueError(f"duplicate table names: {sorted(n for n in names if names.count(n) > 1)}")
-    return tables
-
-
 def iter_tables(config: WorldConfig, progress: Callable[[int, int, str], None] | None = None
                 ) -> Iterator[TableData]:
     """The served modules' tables one module at a time, in generation order: a caller that writes each and
