@@ -129,12 +129,14 @@ def _exit_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="kopa-parent-watch", daemon=True).start()
 
 
-def open_executor(name: str = "local", *, workers: int = 1, address: str | None = None) -> Executor:
-    """The executor `--executor NAME [--address A] [--workers N]` names."""
+def open_executor(name: str = "local", *, workers: int = 1, address: str | None = None,
+                  fork: bool = False) -> Executor:
+    """The executor `--executor NAME [--address A] [--workers N]` names; `fork`: the caller loads what the units
+    share before it maps them, so local workers are forked after that load where this system allows it."""
     if name == "local":
         if address is not None:
             raise UserError("--address is for --executor ray; the local executor runs on this machine")
-        return LocalExecutor(workers)
+        return LocalExecutor(workers, fork=fork and workers > 1 and can_fork())
     if name == "ray":
         from kopa.executor_ray import RayExecutor  # optional dependency: kopa[ray]
 

@@ -17,7 +17,7 @@ from kopa.eval.task import task_set
 from kopa.executor import LocalExecutor, open_executor
 from kopa.rl.advantages import group_advantages, zero_variance
 from kopa.rl.policy import HABITS, MixedPolicy, PolicySpecError, parse_mixed
-from kopa.rl.rollouts import RolloutConfig, RolloutsError, generate
+from kopa.rl.rollouts import RolloutConfig, RolloutsError, forkable, generate
 from kopa.rl.stats import group_stats, junction_type
 
 # Four tasks of different shapes and reward bases: a key issuance, a fan-out, an ENVIRONMENT task.
@@ -185,6 +185,17 @@ def test_two_local_processes_write_the_same_bytes(tmp_path, in_process, config):
         generate(config, tmp_path / "two", executor=executor)
     assert (tmp_path / "two" / "rollouts.parquet").read_bytes() == in_process[2]
     assert (tmp_path / "two" / "groups.jsonl").read_bytes() == (in_process[0] / "groups.jsonl").read_bytes()
+
+
+def test_workers_forked_after_the_load_write_the_same_bytes(tmp_path, in_process, config):
+    """`kopa rl rollouts --workers 2` with an offline policy: the parent loads the task set and the world, the
+    workers are forked from it (they share it copy-on-write) — the same bytes as one process."""
+    assert forkable(config) and not forkable(config.model_copy(update={"policy": "openai"}))
+    with open_executor("local", workers=2, fork=forkable(config)) as executor:
+        assert getattr(executor, "fork", False)
+        generate(config, tmp_path / "forked", executor=executor)
+    assert (tmp_path / "forked" / "rollouts.parquet").read_bytes() == in_process[2]
+    assert (tmp_path / "forked" / "groups.jsonl").read_bytes() == (in_process[0] / "groups.jsonl").read_bytes()
 
 
 @pytest.mark.ray

@@ -54,7 +54,7 @@ def _only(text: str) -> list[str]:
                    "algorithm.norm_adv_by_std_in_grpo=False).")
 @backend_options
 @executor_options
-@workers_option(1, "Groups run at once: local processes, or Ray CPUs (the results do not depend on it).")
+@workers_option(1, "Groups run at once: local processes (forked once this one has loaded the task set and the world, for an offline policy), or Ray CPUs (the results do not depend on it).")
 @out_option("Rollouts folder (default runs/rl-rollouts).", default="runs/rl-rollouts")
 @click.option("--force", is_flag=True, help="Discard a folder made with another configuration.")
 @role_option({"agent": "the model that plays (--policy openai), e.g. one a local vLLM server serves"})
@@ -83,7 +83,7 @@ def rollouts_cmd(tasks_path: str | None, only: str, policy: str, n: int, policy_
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from kopa.executor import open_executor
-    from kopa.rl.rollouts import RolloutConfig, generate, read_groups, select
+    from kopa.rl.rollouts import RolloutConfig, forkable, generate, read_groups, select
     from kopa.rl.stats import group_stats
 
     if len(policy_seeds) != 1:
@@ -102,7 +102,7 @@ def rollouts_cmd(tasks_path: str | None, only: str, policy: str, n: int, policy_
     tasks, _ = select(config)
     target = Path(out)
     done = len(read_groups(target)) if (target / "config.json").exists() else 0
-    with open_executor(executor, workers=workers, address=address) as units, \
+    with open_executor(executor, workers=workers, address=address, fork=forkable(config)) as units, \
             Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                      console=console.real, transient=True) as progress:
         bar = progress.add_task("rollout groups", total=len(tasks), completed=min(done, len(tasks)))

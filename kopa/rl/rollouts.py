@@ -33,6 +33,7 @@ from kopa.backends.base import Backend
 from kopa.backends.parsed import parse_backend
 from kopa.backends.spec import open_backend
 from kopa.backends.world import open_checked
+from kopa.catalog import load_catalog
 from kopa.errors import UserError
 from kopa.eval.episode import Episode
 from kopa.eval.policies.offline import POLICIES
@@ -45,6 +46,7 @@ from kopa.rl.advantages import EPSILON, group_advantages
 from kopa.rl.messages import episode_messages, tool_calls
 from kopa.rl.policy import MixedPolicy, parse_mixed
 from kopa.rl.stats import group_stats, junction_type, write_report
+from kopa.tools.preload import preload_calls
 
 ROLLOUTS_VERSION = 1  # bump when the same configuration would give other rows: old groups are not reused
 
@@ -264,23 +266,41 @@ def _generate(config: RolloutConfig, out: Path, tasks: list[Task], executor: Exe
     return groups
 
 
+def forkable(config: RolloutConfig) -> bool:
+    """Groups that gain from workers forked after this process has loaded the task set and the world: an
+    offline policy's (Python-bound, so each process should not load its own copy); a model's episodes wait on
+    its server, and recording has one writer."""
+    return config.policy != "openai" and not parse_backend(config.backend).records
+
+
 def _play(config: RolloutConfig, pending: list[str], out: Path, executor: Executor | None,
           on_group: Callable[[dict[str, Any]], Any] | None, opened: Backend | None = None) -> None:
     shipped = _absolute(config).model_dump()
+    forked = getattr(executor, "fork", False)
+    if forked:  # loaded once here; the forked workers share it copy-on-write
+        player = _player_of(RolloutConfig.model_validate(shipped), opened)
+        preload_calls(player.backend, [(c.tool, c.arguments) for task_id in pending
+                                        for c in player.targets[task_id].calls], load_catalog())
     units = [GroupUnit(shipped, task_id) for task_id in pending]
     # A few rounds of groups per worker at a time: finished groups are stored (a resume keeps them) as
     # they come, not only at the end.
     step = 4 * (executor.workers if executor is not None else 1)
-    with (out / "groups.jsonl").open("ab") as sink:
-        for start in range(0, len(units), step):
-            batch = units[start:start + step]
-            results = executor.map(play_unit, batch) if executor is not None \
-                else [play_unit(u, opened) for u in batch]
-            for group in results:
-                sink.write(orjson.dumps(group) + b"\n")
-                sink.flush()
-                if on_group is not None:
-                    on_group(group)
+    try:
+        with (out / "groups.jsonl").open("ab") as sink:
+            for start in range(0, len(units), step):
+                batch = units[start:start + step]
+                results = executor.map(play_unit, batch) if executor is not None \
+                    else [play_unit(u, opened) for u in batch]
+                for group in results:
+                    sink.write(orjson.dumps(group) + b"\n")
+                    sink.flush()
+                    if on_group is not None:
+                        on_group(group)
+    finally:
+        if forked and executor is not None:
+            # the forked workers hold copies of this run's descriptors (the folder's write lock among them)
+            # and its player: they go with the run
+            executor.close()
 
 
 # ------------------------------------------------------------------------------------ Parquet
