@@ -40,7 +40,7 @@ from kopa.synth.filters import (
     resolved_in_other_pages,
     unreferenced_steps,
 )
-from kopa.synth.junction import PHI, _argbest, _threshold, field_label, numbers, roundest
+from kopa.synth.junction import PHI, _argbest, _threshold, field_label, is_date, numbers, roundest
 from kopa.synth.query import TemplateWriter
 from kopa.synth.synthesize import synthesize
 from kopa.synth.trajectory import BlockInfo, Candidate, ChainBuild, SynthContext
@@ -777,6 +777,18 @@ def test_the_drv_threshold_walk_chooses_what_filtering_every_pivot_would(op):
         assert list(dict.fromkeys(r["f"] for r in chosen)) == passed
         rounded += pivot not in values
     assert (rounded > 0) == (op != "after")  # a day is stated as the service wrote it
+
+
+def test_a_column_with_a_day_off_the_calendar_is_not_read_as_days():
+    """A placeholder such as 20000000 (or 2025-02-30) among 상장일 values: no "after" pivot a person could name
+    comes from it, so the column is no date column (before, the writer raised on "2000년 0월 0일 이후")."""
+    tool = CATALOG["get_krx_kospi_issue_base_info"]
+    days = [{"LIST_DD": d} for d in ("20250102", "20240315", "19990701")]
+    assert is_date(tool, "LIST_DD", days)
+    assert not is_date(tool, "LIST_DD", [*days, {"LIST_DD": "20000000"}])
+    assert not is_date(tool, "LIST_DD", [*days, {"LIST_DD": "20250230"}])
+    assert is_date(tool, "LIST_DD", [{"LIST_DD": "2024-02-29"}, {"LIST_DD": "2025-01-31"}])
+    assert not is_date(tool, "LIST_DD", [{"LIST_DD": "2025-02-29"}, {"LIST_DD": "2025-01-31"}])
 
 
 def test_the_roundest_threshold_stays_between_the_pivot_and_the_next_value():

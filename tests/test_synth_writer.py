@@ -8,7 +8,8 @@ import pytest
 
 from kopa.llm.cache import CachedChatModel, CacheMiss
 from kopa.llm.client import ChatReply
-from kopa.synth.query import ChatWriter, TemplateWriter, josa
+from kopa.synth.frames import number_phrase
+from kopa.synth.query import ChatWriter, TemplateWriter, _condition, josa
 from kopa.synth.trajectory import AnswerInfo, BlockInfo, JunctionInfo, Literal_, QueryInput
 
 
@@ -36,6 +37,14 @@ def test_the_template_states_the_condition_and_precision_but_no_handed_value():
     assert text == ("2026년 1월 30일 코스닥 일별매매 중 거래량이 1,000 이상인 것들의 종목 각각의 기업개황의 매출액 "
                     "합계는 얼마인가? (소수점 둘째 자리까지)")
     assert "A000111" not in text and "20260130" not in text and "종목코드" not in text
+
+
+def test_a_threshold_that_reads_like_a_day_is_stated_as_an_amount():
+    """An amount of 20000000 (or 19500000) looks like YYYYMMDD: it is stated as the amount it is, and only an
+    "after" condition reads its pivot as a day (before, every condition read it as one and 20000000 raised)."""
+    assert _condition("자본금", "ge", "20000000") == f"자본금이 {number_phrase('20000000')} 이상인"
+    assert _condition("매출액", "le", "19500000") == f"매출액이 {number_phrase('19500000')} 이하인"
+    assert _condition("회부일", "after", "20260202") == "회부일이 2026년 2월 3일 이후인"
 
 
 def test_a_name_looked_up_once_is_the_entity_the_question_is_about():

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from typing import Protocol
 
 import numpy as np
@@ -319,8 +320,11 @@ def _condition(label: str, process: str, pivot: str) -> str:
     "프리미엄 메뉴인" (a Y/N flag by what Y means), "프리미엄 메뉴가 아닌"."""
     if process == "eq" and pivot in ("Y", "N"):
         return f"{label}인" if pivot == "Y" else f"{josa(label, '이/가')} 아닌"
-    stated = {"ge": f"{number_phrase(pivot)} 이상인", "le": f"{number_phrase(pivot)} 이하인", "eq": f"'{pivot}'인",
-              "after": _after(pivot)}[process]
+    # only the process's own wording is made: a threshold of 20000000 (원) is no day to read as one
+    wording: dict[str, Callable[[], str]] = {
+        "ge": lambda: f"{number_phrase(pivot)} 이상인", "le": lambda: f"{number_phrase(pivot)} 이하인",
+        "eq": lambda: f"'{pivot}'인", "after": lambda: _after(pivot)}
+    stated = wording[process]()
     return f"{josa(label, '이/가')} {stated}"
 
 
