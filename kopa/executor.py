@@ -21,6 +21,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import wait as wait_all
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from kopa.errors import UserError
@@ -90,6 +91,14 @@ class LocalExecutor:
             self._pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_exit_with_parent,
                                              initargs=(os.getpid(),))
         return self._pool
+
+    def start(self) -> None:
+        """Start the worker processes now (they start on the first unit otherwise): with fork, a caller forks
+        them at a moment of its choosing — after its load, while none of its threads is mid-work."""
+        if self.workers > 1:
+            pool = self._processes()
+            # a forking pool starts every worker on its first submit; a spawning one as units need them
+            wait_all([pool.submit(os.getpid) for _ in range(self.workers)])
 
     def imap(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[R]:
         """fn(item) for every item, yielded in the items' order as they are done: every item is handed out at

@@ -217,12 +217,25 @@ def test_phase_a_in_process_run_did_real_work(phase_a_in_process):
     assert len(attempts) >= 40 and {"semantic", "structural", "environmental"} <= outcomes
 
 
+@pytest.mark.parametrize("fork", [False, True])
 @pytest.mark.parametrize("workers", [2, 3])
-def test_phase_a_graph_is_byte_identical_on_local_processes(tmp_path, phase_a_in_process, workers):
-    """2 workers: this process runs one batch and a pool process the other; 3: two pool processes too."""
-    with LocalExecutor(workers) as executor:
+def test_phase_a_graph_is_byte_identical_on_local_processes(tmp_path, phase_a_in_process, workers, fork):
+    """2 workers: this process runs one batch and a pool process the other; 3: two pool processes too.
+    Spawned workers build their replica from the skeleton's file; forked ones (`kopa edge graph build
+    --workers N`) hold this process's Phase A from before the first batch and never read the file."""
+    with LocalExecutor(workers, fork=fork) as executor:
         _phase_a(tmp_path / "run", executor)
+        sources = set(executor.map(_replica_source, list(range(4 * workers))))
     assert _phase_a_outputs(tmp_path / "run") == phase_a_in_process
+    # every forked worker holds one from the start; a spawned one builds its own on its first batch
+    assert (sources if fork else sources - {None}) == {"this process's Phase A" if fork else "the skeleton's file"}
+
+
+def _replica_source(_: int) -> str | None:
+    """In a pool worker: where its Phase A replica came from (None: it ran no batch)."""
+    from kopa.edge import phase_a
+
+    return phase_a._REPLICA[0].source if phase_a._REPLICA else None
 
 
 def test_phase_a_refuses_to_record_from_several_processes(tmp_path):

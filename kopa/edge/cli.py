@@ -105,7 +105,8 @@ def graph_build(backend_spec: str, record_dir: str | None, faults: str | None, p
                                    f"edges {int(row['edges_retained'])}")
 
         try:
-            with open_executor(executor, workers=workers, address=address) as units:
+            # forked after the skeleton is loaded (an LLM filler runs in this process only: no workers)
+            with open_executor(executor, workers=workers, address=address, fork=filler == "offline") as units:
                 phase, skeleton = build_graph(out_dir, config, spec, executor=units, force=force,
                                               on_iteration=tick, **chosen)
         except ChatModelError as exc:

@@ -43,7 +43,7 @@ from kopa.edge.config import EdgeConfig
 from kopa.edge.fill import Given, OneOf, Source, first_value
 from kopa.edge.graph import Edge, ToolGraph
 from kopa.edge.plan import dated_value, is_generic
-from kopa.executor import Executor
+from kopa.executor import Executor, LocalExecutor
 from kopa.rng import stream
 from kopa.tools.results import ToolResult
 from kopa.tools.runtime import RetryPolicy, ToolRuntime
@@ -474,11 +474,15 @@ class Replica:
     only the values that differ (an iteration changes a few thousand of the 45,834 edges' fields; setting
     all of them cost 0.17 s per batch). The graph ends equal to the snapshot either way."""
 
-    def __init__(self, spec: ReplicaSpec) -> None:
-        graph = ToolGraph.load_json(spec.skeleton)
+    def __init__(self, spec: ReplicaSpec, phase: PhaseA | None = None) -> None:
+        """Built from the spec (a spawned or remote worker reads the skeleton's file), or around `phase`, a
+        Phase A of the same spec that this process already holds (workers forked from it share it)."""
         self.key = spec.key
-        self.phase = PhaseA(graph, load_catalog(), open_backend(spec.backend),
-                            EdgeConfig.model_validate(spec.config), replica=spec)
+        self.source = "the skeleton's file" if phase is None else "this process's Phase A"
+        self.phase = phase if phase is not None else PhaseA(
+            ToolGraph.load_json(spec.skeleton), load_catalog(), open_backend(spec.backend),
+            EdgeConfig.model_validate(spec.config), replica=spec)
+        graph = self.phase.graph
         self._edges = [graph.edges[key] for key in sorted(graph.edges)]
         self._held = snapshot_posteriors(graph)
 
@@ -503,6 +507,21 @@ def replica_of(spec: ReplicaSpec) -> Replica:
     _REPLICA.clear()  # the previous run's replica goes before this one is built: one in memory at a time
     _REPLICA.append(Replica(spec))
     return _REPLICA[0]
+
+
+def fork_workers_from(phase: PhaseA, executor: Executor) -> None:
+    """Start `executor`'s forked workers now, each holding `phase` as its replica: they skip reading the
+    skeleton (2–3 s for the paper's 27,588 edges), the catalog and the world, and share this process's pages
+    until they write them. Called before the first path batch, while this process runs nothing else, so no
+    thread of it is forked mid-work; the replica is dropped here once the workers hold their copies."""
+    if phase.replica is None or not isinstance(executor, LocalExecutor) or not executor.fork or executor.in_process:
+        return
+    _REPLICA.clear()
+    _REPLICA.append(Replica(phase.replica, phase))
+    try:
+        executor.start()  # every worker forked here
+    finally:
+        _REPLICA.clear()
 
 
 def run_path_batch(batch: PathBatch) -> list[PathLog]:

@@ -27,7 +27,7 @@ from kopa.edge.config import EdgeConfig
 from kopa.edge.embed import HashingEmbedder
 from kopa.edge.graph import ToolGraph, build_skeleton
 from kopa.edge.phase_a import DYNAMIC_FIELDS as _DYNAMIC
-from kopa.edge.phase_a import PathLog, PhaseA, ReplicaSpec
+from kopa.edge.phase_a import PathLog, PhaseA, ReplicaSpec, fork_workers_from
 from kopa.edge.proposer import OfflineProposer
 from kopa.errors import UserError
 from kopa.executor import Executor, open_executor
@@ -187,6 +187,8 @@ def build_graph(out_dir: Path, config: EdgeConfig, backend_spec: str = "sim", *,
         if filler is not None:
             phase.filler = filler(backend.today().isoformat())
         run.resume(phase)
+        if phase.iteration < config.T:
+            fork_workers_from(phase, executor)
         while phase.iteration < config.T:
             if stop_after is not None and phase.iteration >= stop_after:
                 break
