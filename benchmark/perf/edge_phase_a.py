@@ -77,7 +77,8 @@ def main() -> None:
     world_s = time.perf_counter() - started
     started = time.perf_counter()
     stamps: list[float] = []
-    with open_executor(args.executor, workers=args.workers, address=args.address) as executor:
+    # as `kopa edge graph build` opens it: local workers forked once the skeleton is loaded
+    with open_executor(args.executor, workers=args.workers, address=args.address, fork=True) as executor:
         phase, skeleton = build_graph(out, EdgeConfig(T=args.T, M=args.M), args.backend, executor=executor,
                                       on_iteration=lambda i, row: stamps.append(time.perf_counter()))
         elapsed = time.perf_counter() - started
