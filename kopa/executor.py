@@ -69,6 +69,7 @@ class LocalExecutor:
         self.in_process = workers == 1
         self.caller_is_a_worker = True
         self.fork = fork
+        self._size = workers  # processes in the pool (start() may make it fewer)
         self._pool: ProcessPoolExecutor | None = None
 
     def map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
@@ -88,17 +89,20 @@ class LocalExecutor:
             # spawn by default: a forked child inherits the parent's threads' locks mid-state (duckdb, httpx).
             # fork only where the caller has loaded what the units read and holds no such state in use.
             context = multiprocessing.get_context("fork" if self.fork else "spawn")
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_exit_with_parent,
+            self._pool = ProcessPoolExecutor(self._size, mp_context=context, initializer=_exit_with_parent,
                                              initargs=(os.getpid(),))
         return self._pool
 
-    def start(self) -> None:
+    def start(self, processes: int | None = None) -> None:
         """Start the worker processes now (they start on the first unit otherwise): with fork, a caller forks
-        them at a moment of its choosing — after its load, while none of its threads is mid-work."""
-        if self.workers > 1:
+        them at a moment of its choosing — after its load, while none of its threads is mid-work.
+        `processes`: fewer than `workers`, for a caller that runs units itself (Phase A runs one batch of
+        each iteration here): a forking pool starts all its processes at once, and one would stay idle."""
+        if self.workers > 1 and self._pool is None:
+            self._size = max(1, min(processes or self.workers, self.workers))
             pool = self._processes()
             # a forking pool starts every worker on its first submit; a spawning one as units need them
-            wait_all([pool.submit(os.getpid) for _ in range(self.workers)])
+            wait_all([pool.submit(os.getpid) for _ in range(self._size)])
 
     def imap(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[R]:
         """fn(item) for every item, yielded in the items' order as they are done: every item is handed out at
@@ -113,6 +117,7 @@ class LocalExecutor:
         if self._pool is not None:
             self._pool.shutdown()
             self._pool = None
+        self._size = self.workers
 
     def __enter__(self) -> LocalExecutor:
         return self

@@ -519,7 +519,8 @@ def fork_workers_from(phase: PhaseA, executor: Executor) -> None:
     _REPLICA.clear()
     _REPLICA.append(Replica(phase.replica, phase))
     try:
-        executor.start()  # every worker forked here
+        # every worker forked here; this process runs one batch of each iteration itself (_run_batches)
+        executor.start(processes=executor.workers - 1)
     finally:
         _REPLICA.clear()
 
