@@ -42,7 +42,7 @@ from kopa.edge.graph import ToolGraph
 from kopa.errors import UserError
 from kopa.eval.contamination import audit, audit_table
 from kopa.eval.task import Target, Task, load_tasks
-from kopa.executor import LocalExecutor
+from kopa.executor import LocalExecutor, can_fork
 from kopa.fileio import RunFolder, read_json, read_lines, sql_literal, write_atomic, writes_run
 from kopa.plots import pyplot
 from kopa.synth.audit import mix, query_audit
@@ -203,7 +203,9 @@ def synth_run(graph_run: Path, out: Path, n: int, *, seed: int = 0, workers: int
     def job(chunk: int) -> ChunkJob:
         return ChunkJob(*key, chunk=chunk, part=str(parts / f"{chunk:05d}.jsonl"))
 
-    executor = LocalExecutor(workers)
+    # forked after this process built the run's context above (G*, the catalog, the memoized backend): the
+    # workers find it in _CONTEXTS instead of each loading their own
+    executor = LocalExecutor(workers, fork=workers > 1 and can_fork())
     last = max_chunks if stop_after_chunks is None else min(max_chunks, stop_after_chunks)
     pending: dict[int, Future[bytes]] = {}
     chunk = 0
