@@ -65,3 +65,22 @@ def rt(backend):
     for platform in ("dart", "krx", "edu", "seoul", "ex"):
         runtime.call("issue_api_key", {"platform": platform})
     return runtime
+
+
+@pytest.fixture
+def pool_starts(monkeypatch) -> list[str]:
+    """The start method of every process pool kopa's executor opens during the test ('fork', 'spawn'), in order:
+    a test of forked workers checks that the pool really forked."""
+    import concurrent.futures
+
+    from kopa import executor
+
+    started: list[str] = []
+    real_pool = concurrent.futures.ProcessPoolExecutor
+
+    def spying_pool(*args, **kwargs):
+        started.append(kwargs["mp_context"].get_start_method())
+        return real_pool(*args, **kwargs)
+
+    monkeypatch.setattr(executor, "ProcessPoolExecutor", spying_pool)
+    return started

@@ -89,24 +89,15 @@ def test_the_phase_a_probe_on_many_threads_from_a_cold_simulator_equals_one_thre
         assert run_probe(phase, catalog, "sim", workers=THREADS) == alone, f"probe run {k} on {THREADS} threads"
 
 
-def test_the_oracle_on_forked_workers_is_byte_identical_to_one_worker(tmp_path, _isolated_cache, monkeypatch):
+def test_the_oracle_on_forked_workers_is_byte_identical_to_one_worker(tmp_path, _isolated_cache, pool_starts):
     """`kopa bench run --workers 2` plays an offline policy on processes forked after the task set and the world
     are loaded (threads would share one core): the same bytes as one worker, and the episodes really ran in
     forked processes."""
-    import concurrent.futures
-
     from click.testing import CliRunner
 
     from kopa.cli import main
 
-    started: list[str] = []
-    real_pool = concurrent.futures.ProcessPoolExecutor
-
-    def spying_pool(*args, **kwargs):
-        started.append(kwargs["mp_context"].get_start_method())
-        return real_pool(*args, **kwargs)
-
-    monkeypatch.setattr(executor, "ProcessPoolExecutor", spying_pool)
+    started = pool_starts
     common = ["bench", "run", "--policy", "oracle", "-n", "2", "--only", ",".join(ONLY)]
     one = CliRunner().invoke(main, [*common, "--workers", "1", "--out", str(tmp_path / "one")])
     assert one.exit_code == 0, one.output

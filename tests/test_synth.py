@@ -373,26 +373,14 @@ def test_the_same_index_builds_the_same_bytes(graph_run):
         assert orjson.dumps(a.model_dump(mode="json")) == orjson.dumps(b.model_dump(mode="json"))
 
 
-def test_chunks_on_workers_forked_after_the_context_give_the_same_candidates(graph_run, tmp_path, monkeypatch):
+def test_chunks_on_workers_forked_after_the_context_give_the_same_candidates(graph_run, tmp_path, pool_starts):
     """`kopa edge synth --workers 2`: the chunks run on processes forked once this one has built the run's
     context (G*, the catalog, the backend), the same bytes as one process (the fast half of the slow test
     below, in the default suite)."""
-    import concurrent.futures
-
-    from kopa import executor
-
-    started: list[str] = []
-    real_pool = concurrent.futures.ProcessPoolExecutor
-
-    def spying_pool(*args, **kwargs):
-        started.append(kwargs["mp_context"].get_start_method())
-        return real_pool(*args, **kwargs)
-
-    monkeypatch.setattr(executor, "ProcessPoolExecutor", spying_pool)
     out, _ = graph_run
     synth_run(out, tmp_path / "one", CHUNK, seed=3, workers=1)
     synth_run(out, tmp_path / "two", CHUNK, seed=3, workers=2)
-    assert started == ["fork"]
+    assert pool_starts == ["fork"]
     one = (tmp_path / "one" / "candidates.jsonl").read_bytes()
     assert one and one == (tmp_path / "two" / "candidates.jsonl").read_bytes()
 
