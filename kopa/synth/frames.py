@@ -14,6 +14,7 @@ from the catalog as a model sees it (DESIGN.md decision 2):
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 from kopa.catalog.models import ParamSpec, Tool
@@ -136,6 +137,18 @@ def subject(tool: Tool) -> str:
         if aspect is not None:
             text = f"{text[: -len(aspect) - 1]}의 {aspect}"
     return text or tool.spec.title
+
+
+def calendar_day(value: str) -> dt.date | None:
+    """The day '20260128' or '2026-01-28' names; None for anything else, an impossible day (20250230) or a
+    service's placeholder (20000000) among them."""
+    if not (_DAY.match(value) or ISO_DAY.match(value)):
+        return None
+    digits = value.replace("-", "")
+    try:
+        return dt.date(int(digits[:4]), int(digits[4:6]), int(digits[6:]))
+    except ValueError:
+        return None
 
 
 def date_phrase(value: str) -> str | None:

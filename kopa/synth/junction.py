@@ -9,7 +9,6 @@ the choice can be checked before anything is emitted.
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -21,7 +20,7 @@ import numpy as np
 from kopa.catalog.models import Tool
 from kopa.catalog.view import field_view
 from kopa.edge.plan import date_form
-from kopa.synth.frames import ISO_DAY, description_label, spoken
+from kopa.synth.frames import ISO_DAY, calendar_day, description_label, spoken
 
 PHI = 5  # the paper's fan-out budget φ
 JunctionKind = Literal["SEQ", "FAN", "DRV"]
@@ -122,19 +121,9 @@ def is_date(tool: Tool, name: str, records: list[dict]) -> bool:
                             or any(w in spec.description for w in ("일자", "날짜", "일시"))):
         return False
     values = {str(r.get(name, "")) for r in records}
+    # every value a day that exists: a service's placeholder (20000000) is no pivot a person can name
     return len(values) > 1 and (all(_YYYYMMDD.match(v) for v in values) or all(ISO_DAY.match(v) for v in values)) \
-        and all(_on_calendar(v) for v in values)
-
-
-def _on_calendar(value: str) -> bool:
-    """A day that exists: a service's placeholder (20000000) or an impossible day is no pivot a person can
-    name ("2000년 0월 0일 이후"), and a column holding one is not read as days."""
-    digits = value.replace("-", "")
-    try:
-        dt.date(int(digits[:4]), int(digits[4:6]), int(digits[6:8]))
-    except ValueError:
-        return False
-    return True
+        and all(calendar_day(v) is not None for v in values)
 
 
 def day_number(value: Any) -> int:

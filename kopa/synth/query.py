@@ -21,7 +21,7 @@ import orjson
 
 from kopa.synth.frames import (
     HANGUL,
-    ISO_DAY,
+    calendar_day,
     date_phrase,
     entity_noun,
     is_code_like,
@@ -330,8 +330,9 @@ def _condition(label: str, process: str, pivot: str) -> str:
 
 def _after(day: str) -> str:
     """Strictly after a day, as a person says it: from the next day on ("2026년 1월 29일 이후인")."""
-    if ISO_DAY.match(day) or re.fullmatch(r"(?:19|20)\d{6}", day):
-        following = dt.datetime.strptime(day.replace("-", ""), "%Y%m%d").date() + dt.timedelta(days=1)
+    day_named = calendar_day(day)
+    if day_named is not None:
+        following = day_named + dt.timedelta(days=1)
         return f"{date_phrase(following.strftime('%Y%m%d'))} 이후인"
     return f"{date_phrase(day) or day}보다 늦은"
 
