@@ -17,12 +17,13 @@ from kopa.apigen.record import XRecord, XTool, catalog_tool
 from kopa.apigen.relevance import SHARE
 from kopa.apigen.report import stage_table
 from kopa.apigen.run import ApigenError, Item, generate_run, read_items, verify_record
+from kopa.apigen.sampler import Prompt
 from kopa.apigen.semantic import CRITERIA, DECIDES, RuleChecker
 from kopa.apigen.values import ValueCache
 from kopa.apigen.verify import format_check, issue_keys, read_record
 from kopa.backends.spec import open_backend
 from kopa.catalog import load_catalog
-from kopa.synth.frames import documented_name, value_phrase
+from kopa.synth.frames import documented_name, param_label, value_phrase
 from kopa.tools.runtime import ToolRuntime
 
 CATALOG = load_catalog()
@@ -179,6 +180,45 @@ def test_values_json_holds_what_a_probe_call_returns():
     direct = runtime.call("find_assembly_member", {})
     assert cache.answered == ["find_assembly_member"] and cache.calls == 1
     assert cache.values["HG_NM"] == [r["HG_NM"] for r in direct.records[:5]]
+
+
+def test_a_code_is_stated_with_the_name_its_own_record_gives_it(run):
+    """DART takes only a company's 8-digit code; the query names the company and gives the code beside it
+    ('유니디스플레이(고유번호 00495913)'), and the name is the one DART's own company overview gives that code
+    (checked by calling it, apart from the value cache). No query puts a field's label before a name."""
+    _out, items = run
+    runtime = _runtime()
+    coded = 0
+    for r in (i.record for i in items if i.record is not None):
+        for m in r.provenance["mentions"]:
+            call = r.answers[m["call"]]
+            p = CATALOG[call.name].spec.param(m["param"])
+            label = param_label(p)
+            if value_phrase(p, m["value"]) == str(m["value"]):  # a name said as itself, never '시군명 가평군인'
+                assert f"{label} {m['value']}" not in r.query, r.query
+            if m["param"] == "corp_code":
+                coded += 1
+                overview = runtime.call("get_dart_company_overview", {"corp_code": m["value"]})
+                name = overview.records[0]["corp_name"]
+                assert f"{name}(고유번호 {m['value']})" in m["phrase"] and m["phrase"] in r.query, r.query
+    assert coded >= 3
+
+
+def test_a_name_that_says_the_subject_is_not_followed_by_it_again():
+    """'중앙 아동복지시설' of the 경기도 아동복지시설 inspections: 아동복지시설 is said once; a title that ends in
+    what the endpoint answers ('해외출장 제5763호' of 국회의원 해외출장) is said alone."""
+    cases = {"list_gg_child_welfare_facilities_inspection_results": ("FACLT_NM", "중앙 아동복지시설", "점검 결과"),
+             "list_assembly_overseas_trips_list": ("SJ", "해외출장 제5763호", None)}
+    for tool_name, (param, value, rest) in cases.items():
+        tool = CATALOG[tool_name]
+        cache = ValueCache(values={param: [value]}, own={tool_name: {param: [value]}}, answered=[tool_name])
+        prompt = Prompt(style="simple", context="plain", difficulty="easy", tools=[tool_name])
+        generated = TemplateGenerator(cache, "2026-01-30").generate(prompt, [tool], [], np.random.default_rng(0))
+        query = json.loads(generated.raw)["query"]
+        head = value.split()[-1]
+        assert query.count(head) == 1 and value in query, query
+        assert rest is None or rest in query, query
+        assert rest is not None or query.startswith(value), query
 
 
 # ------------------------------------------------------------------ stage 1 on planted samples

@@ -1,13 +1,15 @@
 """The generator role: `{query, answers: [{name, arguments}]}` in Korean, as raw text for the format checker.
 
 `TemplateGenerator` (offline, deterministic) writes a Korean query per style as a person asks it — what the
-endpoint answers by its subject, names and dates as people write them, codes with their label, in one of
-several shapes per style (the wording Phase B's writer uses: `kopa.synth.frames`) — and draws every
-argument from what the backend has returned (`ValueCache`), enums, documented defaults and the virtual
-today — it invents nothing, so what fails verification fails on the backend's own terms: mostly
-values the tool itself returned, and at GUESS_RATE a value another tool returned under the same name. Verified
-examples feed back: a prompt with examples reuses the phrasing of the first one (phrasings that passed
-spread). `ChatGenerator` asks an OpenAI-compatible model (temperature 0.7 by default, the seed's) with
+endpoint answers by its subject, names and dates as people write them, a code with the name its record gives
+it ("산북초등학교(행정표준코드 7004459)"), in one of several shapes per style (the wording Phase B's writer
+uses: `kopa.synth.frames`) — and draws every argument from what the backend has returned (`ValueCache`),
+enums, documented defaults and the virtual today — it invents nothing, so what fails verification fails on
+the backend's own terms: mostly values the tool itself returned, and at GUESS_RATE a value another tool
+returned under the same name. Verified examples feed back: a prompt with examples reuses the sentence shape
+of the first one (shapes that passed spread). The prompt's difficulty (values with their labels, or in running
+text) is an instruction to a chat model; the offline generator writes every value as a person states it,
+never a field's label before a name. `ChatGenerator` asks an OpenAI-compatible model (temperature 0.7 by default, the seed's) with
 the style's prompt, the sampled tools and the few-shot examples; wrap the model in `CachedChatModel` and
 a run replays offline.
 """
@@ -44,18 +46,17 @@ from kopa.synth.frames import (
 
 T = TypeVar("T")
 GENERATION_TEMPERATURE = 0.7  # the seed's
-PHRASINGS = ("labelled", "running")
 # Share of free arguments the offline generator takes from any tool's answers under the same name, unchecked
 # against the documented pattern, instead of from the tool's own answers: the guesses a model makes from
 # what it has seen, which stage 2 and 3 are there to catch.
-GUESS_RATE = 0.3  # easy: 'label value' pairs; hard: values in running text
+GUESS_RATE = 0.3
 NAMED_SHARE = 0.5  # of codes, those the parameter's docs name, where the cache holds any
 
 
 @dataclass
 class Generated:
     raw: str  # what the generator wrote: the format checker parses it
-    notes: dict[str, Any] = field(default_factory=dict)  # provenance: phrasing, the mentions it wrote
+    notes: dict[str, Any] = field(default_factory=dict)  # provenance: the sentence shape, the mentions it wrote
 
 
 class Generator(Protocol):
@@ -96,12 +97,19 @@ class TemplateGenerator:
         name. `stated`: only what a person states (an enum's meaning, a name), for a filter the query adds."""
         yield OneOf(stated_enum(p) if stated else p.enum or ())
         yield Given(dated_value(param_view(p), self.day))  # a date as the docs show it, not a format identifier
-        fits = [v for v in cached_values(p, self.cache, tool.name) if not stated or stated_name(v)]
-        yield Guess([_typed(p, v) for v in self.cache.values.get(p.name) or () if not stated or stated_name(v)],
-                    self.guess_rate)
+        fits = self._named_first(p, [v for v in cached_values(p, self.cache, tool.name)
+                                     if not stated or stated_name(v)])
+        seen = [v for v in self.cache.values.get(p.name) or () if not stated or stated_name(v)]
+        yield Guess([_typed(p, v) for v in self._named_first(p, seen)], self.guess_rate)
         yield Guess([_typed(p, v) for v in fits if documented_name(p, v)], NAMED_SHARE)
         yield OneOf([_typed(p, v) for v in fits])
         yield Given(p.default)
+
+    def _named_first(self, p: ParamSpec, values: list[str]) -> list[str]:
+        """Of codes, those a record named, where any did: the query states the code with that name, as a person
+        holding a school's or a company's code knows what it names."""
+        named = [v for v in values if self.cache.name_of(p.name, v) is not None]
+        return named or values
 
     def _arguments(self, tool: Tool, rng: np.random.Generator, fixed: ParamSpec | None = None) -> dict[str, Any]:
         """Required entity parameters (a code where the API takes only a code); with none, one optional
@@ -139,30 +147,40 @@ class TemplateGenerator:
 
     # ------------------------------------------------------------ wording
 
-    @staticmethod
-    def _mentions(tool: Tool, args: dict[str, Any], phrasing: str) -> list[Mention]:
+    def _mentions(self, tool: Tool, args: dict[str, Any]) -> list[Mention]:
         """How the user states every argument (not one equal to its documented default): a name as itself, a
-        date as a date, an enum value by its meaning; a code — which a person may have from a letter or a
-        notice — with its label. `labelled` (easy) puts the label before every value."""
+        date as a date, an enum value by its meaning; a code with the name its record gives it, else — as one
+        may have it from a letter or a notice — with its label."""
         out = []
         for name, value in args.items():
             p = tool.spec.param(name)
             if p.default is not None and str(p.default) == str(value):
                 continue
-            out.append(_mention(p, value, labelled=phrasing == "labelled"))
+            out.append(_mention(p, value, self.cache.name_of(name, value)))
         return out
 
     @staticmethod
-    def _about(mentions: list[Mention], subject: str) -> str:
+    def _about(mentions: list[Mention], subject: str, listed: list[Mention] | None = None) -> str:
         """'2026년 1월 29일 기준 유가증권시장 일별 매매', '삼성전자의 주식 시세', '시군코드 41550인 빈집 현황'. A
-        phrase two arguments share (a range from today to today) is said once."""
-        return " ".join([*dict.fromkeys(m.phrase for m in mentions), subject]).strip()
+        phrase two arguments share (a range from today to today) is said once; a word a stated name already says
+        is not said again in the subject ('중앙 아동복지시설의 점검 결과', not '… 아동복지시설의 경기도
+        아동복지시설의 점검 결과'), nor, of the names a parallel ask lists, a word all of them say."""
+        words = {w for m in mentions if m.name for w in str(m.value).split()}
+        if listed and all(m.name for m in listed):
+            words |= set.intersection(*(set(str(m.value).split()) for m in listed))
+        kept = " ".join(w for w in subject.split() if w.removesuffix("의") not in words)
+        if subject.split() and subject.split()[-1] in words:  # the name says what it is: '해외출장 제5763호'
+            kept = ""
+        phrases = list(dict.fromkeys(m.phrase for m in mentions))
+        if not kept and phrases:  # the name says all of it: '민원 처리 제8439호'
+            phrases[-1] = phrases[-1].removesuffix("의")
+        return " ".join([*phrases, kept]).strip()
 
     def generate(self, prompt: Prompt, tools: list[Tool], examples: list[XRecord],
                  rng: np.random.Generator) -> Generated:
-        phrasing = "labelled" if prompt.difficulty == "easy" else "running"
-        if examples and examples[0].provenance.get("phrasing") in PHRASINGS:
-            phrasing = examples[0].provenance["phrasing"]  # feedback: the phrasing of a verified example
+        shape = int(rng.integers(len(SINGLE_SHAPES) * len(JOINED_SHAPES)))
+        if examples and isinstance(examples[0].provenance.get("shape"), int):
+            shape = examples[0].provenance["shape"]  # feedback: the sentence shape of a verified example
         calls: list[dict[str, Any]] = []
         asks: list[str] = []
         mentions: list[dict[str, Any]] = []
@@ -173,17 +191,16 @@ class TemplateGenerator:
         if prompt.style in ("simple", "multiple"):
             tool = tools[0]
             args = self._arguments(tool, rng)
-            said = self._mentions(tool, args, phrasing)
+            said = self._mentions(tool, args)
             note(0, said)
             calls.append({"name": tool.name, "arguments": args})
             asks.append(self._about(said, subject(tool)))
-            query = _pick(SINGLE_SHAPES, rng)(asks[0])
         else:
             for k, tool in enumerate(tools):
                 p = varying_param(tool, self.cache)
                 if p is None:  # parallel_multiple: the tool called once
                     args = self._arguments(tool, rng)
-                    said = self._mentions(tool, args, phrasing)
+                    said = self._mentions(tool, args)
                     note(len(calls), said)
                     calls.append({"name": tool.name, "arguments": args})
                     asks.append(self._about(said, subject(tool)))
@@ -192,58 +209,73 @@ class TemplateGenerator:
                 values = self._variants(tool, p, rng)
                 if prompt.style == "parallel_multiple" and k > 0:
                     values = values[:2]
-                base_said = self._mentions(tool, base, phrasing)
-                each = [_listed(p, v) for v in values]
+                base_said = self._mentions(tool, base)
+                each = [_listed(p, v, self.cache.name_of(p.name, v)) for v in values]
                 for m in each:
                     note(len(calls), [*base_said, m])
                     calls.append({"name": tool.name, "arguments": {**base, p.name: m.value}})
                 listed = _listing([m.phrase for m in each], rng)
                 label = "" if each[0].plain else f"{param_label(p)} "  # codes: '시군코드 41550, 41570'
-                asks.append(f"{label}{listed} 각각의 {self._about(base_said, subject(tool))}")
-            if len(asks) == 1:
-                query = _pick(SINGLE_SHAPES, rng)(asks[0])
-            else:
-                query = _pick(JOINED_SHAPES, rng)(asks[0], " ".join(asks[1:]))
+                about = self._about(base_said, subject(tool), each)
+                asks.append(f"{label}{listed} 각각의 {about}" if about else f"{label}{listed}")
+        if len(asks) == 1:
+            query = SINGLE_SHAPES[shape % len(SINGLE_SHAPES)](asks[0])
+        else:
+            query = JOINED_SHAPES[shape % len(JOINED_SHAPES)](asks[0], " ".join(asks[1:]))
         if prompt.context == "scenario":
             query = f"{_pick(SCENARIOS, rng)} {query}"
         raw = json.dumps({"query": query, "answers": calls}, ensure_ascii=False)
-        return Generated(raw=raw, notes={"phrasing": phrasing, "mentions": mentions})
+        return Generated(raw=raw, notes={"shape": shape, "mentions": mentions})
 
 
 @dataclass(frozen=True)
 class Mention:
     """How a query states one argument: `phrase` is the text it writes (removed whole, the query still reads
     as a question, one that lacks the value); `plain` when the value reads without its label (a name, a
-    date, an enum's meaning)."""
+    date, an enum's meaning, a code with its name); `name` when the value is a name said as itself."""
 
     param: str
     value: Any
     phrase: str
     plain: bool
+    name: bool = False
 
 
-def _mention(p: ParamSpec, value: Any, *, labelled: bool) -> Mention:
+def _named_code(p: ParamSpec, value: Any, name: str) -> str:
+    """'산북초등학교(행정표준코드 7004459)', '삼성전자(고유번호 00126380)': the code's own word, not the whole label
+    ('공시대상회사의 고유번호')."""
+    words = param_label(p).split()
+    code = f"{words[-1]} {value}" if words else str(value)
+    if name.endswith(")"):  # '4328번(목동공원~하왕십리동사거리, 노선ID 100100008)'
+        return f"{name[:-1]}, {code})"
+    return f"{name}({code})"
+
+
+def _mention(p: ParamSpec, value: Any, name: str | None = None) -> Mention:
     said = value_phrase(p, value)
-    label = param_label(p)
     named = documented_name(p, value) if said is None else None
     if named is not None:  # a code its docs name: said by the name alone ('서울특별시교육청의')
         return Mention(p.name, value, f"{named}의", True)
-    if said is None:  # a code: said with its label ('시군코드 41550인')
-        return Mention(p.name, value, f"{label} {value}인", False)
+    if said is None and name is not None:  # a code its record names: '산북초등학교(행정표준코드 7004459)의'
+        return Mention(p.name, value, f"{_named_code(p, value, name)}의", True)
+    if said is None:  # a code nothing names: said with its label ('시군코드 41550인')
+        return Mention(p.name, value, f"{param_label(p)} {value}인", False)
     if date_phrase(str(value)) == said:
         return Mention(p.name, value, f"{said} 기준", True)
-    # a name is labelled ('시군 이름 연천군인'); a phrase that renders the value ('제22대 국회', '3분기보고서',
-    # an enum's meaning) already says what it is
-    if labelled and said == str(value) and not said.endswith("인"):
-        return Mention(p.name, value, f"{label} {said}인", True)
-    return Mention(p.name, value, f"{said}의" if HANGUL_END.search(said) and not said.endswith("인") else said, True)
+    # a name as itself; a phrase that renders the value ('제22대 국회', '3분기보고서', an enum's meaning)
+    # already says what it is
+    phrase = f"{said}의" if HANGUL_END.search(said) and not said.endswith("인") else said
+    return Mention(p.name, value, phrase, True, name=said == str(value))
 
 
-def _listed(p: ParamSpec, value: Any) -> Mention:
-    """One of the values a parallel ask lists: a name or a date as a person writes it, a code bare (the label
-    goes once before the list)."""
+def _listed(p: ParamSpec, value: Any, name: str | None = None) -> Mention:
+    """One of the values a parallel ask lists: a name or a date as a person writes it, a code with the name its
+    record gives it, else bare (the label goes once before the list)."""
     said = value_phrase(p, value) or documented_name(p, value)
-    return Mention(p.name, value, str(value) if said is None else said, said is not None)
+    if said is None and name is not None:
+        return Mention(p.name, value, _named_code(p, value, name), True)
+    return Mention(p.name, value, str(value) if said is None else said, said is not None,
+                   name=said == str(value))
 
 
 HANGUL_END = re.compile(r"[가-힣]$")

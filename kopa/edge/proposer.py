@@ -79,7 +79,7 @@ SMALL_CODE_DIGITS = 4  # a code of at most four free digits (노선번호 0010, 
 _DIGITS = re.compile(r"^\^(?:\d+)?\\d\{(\d+)\}\$$|^\^(\d+)\\d\{(\d+)\}\$$")
 
 
-def _name_tokens(name: str) -> tuple[str, ...]:
+def name_tokens(name: str) -> tuple[str, ...]:
     parts = [p.lower() for p in re.split(r"_|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", name) if p]
     tokens = [TOKEN_SYNONYMS.get(p, p) for p in parts]
     kept = [t for t in tokens if t not in STOP_TOKENS]
@@ -169,7 +169,7 @@ def _kind(tokens: tuple[str, ...], text: str, pattern: str | None, head: str) ->
 
 @cache
 def _item(name: str, description: str, pattern: str | None, doc: str | None, type_: str) -> _Item:
-    tokens = _name_tokens(name)
+    tokens = name_tokens(name)
     head = _desc_head(description)
     text = f"{description} {doc or ''}"
     small = (free_digits(pattern) or 99) <= SMALL_CODE_DIGITS or bool(FEW_MEMBER_WORDS.search(text))
