@@ -7,7 +7,7 @@ the process's players (`kopa.executor`) — so the threads are the ones that bui
 publishes a half-built value (the NEIS race of issue 29) shows up as a differing byte or an infrastructure
 error. tests/test_sim_threads.py reproduces that race on its own. Phase A's probe, its one threaded stage,
 gets the same treatment; its path batches and the benchmark on processes and on Ray are byte-identical in
-tests/test_executor.py.
+tests/test_executor.py, Phase B's chunks on forked processes and on Ray in tests/test_synth.py.
 """
 
 from __future__ import annotations

@@ -385,6 +385,28 @@ def test_chunks_on_workers_forked_after_the_context_give_the_same_candidates(gra
     assert one and one == (tmp_path / "two" / "candidates.jsonl").read_bytes()
 
 
+@pytest.mark.ray
+def test_chunks_on_ray_give_the_same_candidates_run_after_run(graph_run, tmp_path):
+    """`kopa edge synth --executor ray`: chunks in rounds on a Ray instance of two CPUs, each worker building
+    the run's context itself (from absolute paths, in a folder of its own), three times over: the bytes of
+    one process every time, and the part files a resume reads are there."""
+    pytest.importorskip("ray")
+    from kopa.executor import open_executor
+
+    out, _ = graph_run
+    n = CHUNK + 5  # more than one chunk: a second round
+    synth_run(out, tmp_path / "one", n, seed=1, workers=1)
+    one = (tmp_path / "one" / "candidates.jsonl").read_bytes()
+    parts = sorted(p.name for p in (tmp_path / "one" / "parts").glob("*.jsonl"))
+    with open_executor("ray", workers=2) as cluster:
+        for run in range(3):
+            synth_run(out, tmp_path / f"ray{run}", n, seed=1, executor=cluster)
+            assert (tmp_path / f"ray{run}" / "candidates.jsonl").read_bytes() == one, run
+            # the parts of the rounds' chunks (a round may run a chunk one process would not have needed)
+            assert set(parts) <= {p.name for p in (tmp_path / f"ray{run}" / "parts").glob("*.jsonl")}
+    assert one
+
+
 @pytest.mark.slow
 def test_the_dataset_does_not_depend_on_workers_or_interruption(graph_run, tmp_path):
     out, _ = graph_run

@@ -17,6 +17,7 @@ from kopa.cli_options import (
     at_least,
     backend_options,
     compose_backend,
+    executor_options,
     out_option,
     role_option,
     workers_option,
@@ -50,11 +51,12 @@ console = LazyConsole(soft_wrap=True)
 @click.option("--force", is_flag=True, help="Discard a run folder made with another configuration.")
 @click.option("--filter", "then_filter", is_flag=True,
               help="Then filter the candidates as `kopa edge filter DIR --workers N` does (offline judges).")
+@executor_options
 @backend_options
 def synth_command(graph_run: str, out: str, count: int, path_seed: int, workers: int, hold_out_platforms: str,
                   max_pages: int, writer: str, roles: dict[str, ModelRef], llm_cache: str,
-                  force: bool, then_filter: bool, backend_spec: str, record_dir: str | None,
-                  faults: str | None) -> None:
+                  force: bool, then_filter: bool, executor: str, address: str | None, backend_spec: str,
+                  record_dir: str | None, faults: str | None) -> None:
     """Synthesize trajectories on G* — sequential chains whose junctions are typed SEQ / FAN / DRV by executed
     cardinality, and SEM / CMP / COND templates — each a KOPA-Bench task whose answer golden execution
     derives; resumable per chunk. Trajectories execute on --backend (default `sim`, the world KOPA-Bench
@@ -67,9 +69,11 @@ def synth_command(graph_run: str, out: str, count: int, path_seed: int, workers:
       kopa edge synth --graph runs/edge --out runs/synth-rec --count 200 --record runs/synth-rec/recording
       kopa edge filter runs/synth
       kopa edge synth --graph runs/edge --out runs/synth --count 2500 --workers 2 --filter   # both at once
+      kopa edge synth --graph runs/edge --out runs/synth --count 2500 --executor ray --address auto
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from kopa.executor import open_executor
     from kopa.synth.dataset import synth_run
     from kopa.synth.query import ChatWriter, QueryWriter, TemplateWriter
 
@@ -89,10 +93,19 @@ def synth_command(graph_run: str, out: str, count: int, path_seed: int, workers:
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console.real, transient=True) as progress:
         bar = progress.add_task("trajectories", total=count)
-        candidates, failures = synth_run(Path(graph_run), Path(out), count, seed=path_seed, workers=workers,
-                                         backend_spec=compose_backend(backend_spec, record_dir, faults),
-                                         hold_out=hold_out, writer=chosen, force=force, max_pages=max_pages,
-                                         progress=lambda done, total: progress.update(bar, completed=done))
+        # the local executor is synth_run's own (processes forked once the run's context is loaded)
+        if executor == "local" and address is not None:
+            raise click.UsageError("--address is for --executor ray; the local executor runs on this machine")
+        cluster = open_executor(executor, workers=workers, address=address) if executor != "local" else None
+        try:
+            candidates, failures = synth_run(Path(graph_run), Path(out), count, seed=path_seed, workers=workers,
+                                             backend_spec=compose_backend(backend_spec, record_dir, faults),
+                                             hold_out=hold_out, writer=chosen, force=force, max_pages=max_pages,
+                                             progress=lambda done, total: progress.update(bar, completed=done),
+                                             executor=cluster)
+        finally:
+            if cluster is not None:
+                cluster.close()
     console.print(f"{len(candidates)} candidates ({len(failures)} failed slots) in "
                   f"{time.perf_counter() - started:.1f} s → {out}/candidates.jsonl"
                   + ("" if then_filter else f"; next: kopa edge filter {out}"))

@@ -42,7 +42,7 @@ from kopa.edge.graph import ToolGraph
 from kopa.errors import UserError
 from kopa.eval.contamination import audit, audit_table
 from kopa.eval.task import Target, Task, load_tasks
-from kopa.executor import LocalExecutor, can_fork
+from kopa.executor import Executor, LocalExecutor, can_fork
 from kopa.fileio import RunFolder, read_json, read_lines, sql_literal, write_atomic, writes_run
 from kopa.plots import pyplot
 from kopa.synth.audit import mix, query_audit
@@ -167,10 +167,11 @@ def _run_chunk(job: ChunkJob, writer: QueryWriter | None = None) -> bytes:
 def synth_run(graph_run: Path, out: Path, n: int, *, seed: int = 0, workers: int = 1, backend_spec: str = "sim",
               hold_out: frozenset[str] = frozenset(), writer: QueryWriter | None = None, force: bool = False,
               max_pages: int = MAX_PAGES,
-              progress: Callable[[int, int], None] | None = None, stop_after_chunks: int | None = None
-              ) -> tuple[list[Candidate], list[Failure]]:
+              progress: Callable[[int, int], None] | None = None, stop_after_chunks: int | None = None,
+              executor: Executor | None = None) -> tuple[list[Candidate], list[Failure]]:
     """Synthesize until n candidates exist (or n × MAX_ATTEMPTS_PER_TASK attempts were made). Chunks run
-    in `workers` processes (kopa.executor); a model-backed writer runs in this process only."""
+    in `workers` processes (kopa.executor), or on `executor` (a Ray cluster) when one is given; a
+    model-backed writer runs in this process only."""
 
     writer = writer or TemplateWriter()
     platforms = tuple(sorted(set(load_catalog().platforms) - {"session"}))
@@ -178,10 +179,13 @@ def synth_run(graph_run: Path, out: Path, n: int, *, seed: int = 0, workers: int
     if unknown:  # a misspelt platform held out nothing, and the run looked like a held-out split
         raise SynthError(f"--hold-out-platforms: unknown platform {', '.join(map(repr, unknown))}"
                          f"{suggest(unknown[0], platforms)}; platforms: {', '.join(platforms)}")
-    if workers > 1 and writer.name != "template":
-        raise SynthError("--workers > 1 needs the template writer (a model writer runs in one process)")
-    if workers > 1 and recorded_backends(backend_spec)[1] is not None:
-        raise SynthError("--workers > 1 cannot record: one recording is written by one process (use --workers 1)")
+    remote = executor is not None and not executor.in_process
+    if (workers > 1 or remote) and writer.name != "template":
+        raise SynthError("--workers > 1 and --executor ray need the template writer (a model writer runs in one "
+                         "process)")
+    if (workers > 1 or remote) and recorded_backends(backend_spec)[1] is not None:
+        raise SynthError("--workers > 1 and --executor ray cannot record: one recording is written by one process "
+                         "(use --workers 1)")
     backend_spec = str(parse_backend(backend_spec).with_absolute_recording())
     digest = _load_graph_run(graph_run)[2]
     # the G* folder as an absolute path, like a recording's: `kopa edge filter` reads it from any folder
@@ -191,7 +195,8 @@ def synth_run(graph_run: Path, out: Path, n: int, *, seed: int = 0, workers: int
                   "max_pages": max_pages}, force)
     parts = out / "parts"
     parts.mkdir(exist_ok=True)
-    key = (str(graph_run), digest, backend_spec, seed, tuple(sorted(hold_out)), max_pages)
+    # absolute paths: a Ray worker runs in a folder of its own
+    key = (str(graph_run.resolve()), digest, backend_spec, seed, tuple(sorted(hold_out)), max_pages)
     if not _context(*key).starts:
         raise SynthError(f"{graph_run}: G* has no retained edge between usable tools")
     results: dict[int, list[Candidate | Failure]] = {}
@@ -201,12 +206,62 @@ def synth_run(graph_run: Path, out: Path, n: int, *, seed: int = 0, workers: int
         return sum(isinstance(x, Candidate) for items in results.values() for x in items)
 
     def job(chunk: int) -> ChunkJob:
-        return ChunkJob(*key, chunk=chunk, part=str(parts / f"{chunk:05d}.jsonl"))
+        return ChunkJob(*key, chunk=chunk, part=str((parts / f"{chunk:05d}.jsonl").resolve()))
 
+    last = max_chunks if stop_after_chunks is None else min(max_chunks, stop_after_chunks)
+    if remote:
+        assert executor is not None
+        chunk = _chunks_on(executor, job, results, n, last, found, progress)
+    else:
+        chunk = _chunks_here(writer, workers, job, results, n, last, found, progress)
+    if stop_after_chunks is not None and chunk >= stop_after_chunks and found() < n:
+        return [], []
+    ordered = [x for c in sorted(results) for x in results[c]]
+    candidates: list[Candidate] = []
+    failures: list[Failure] = []
+    for item in ordered:
+        if len(candidates) >= n:
+            break
+        if isinstance(item, Candidate):
+            candidates.append(item)
+        else:
+            failures.append(item)
+    write_atomic(out / "candidates.jsonl", b"".join(_line(c) for c in candidates))
+    write_atomic(out / "failures.jsonl", b"".join(_line(f) for f in failures))
+    return candidates, failures
+
+
+def _chunks_on(executor: Executor, job: Callable[[int], ChunkJob], results: dict[int, list[Candidate | Failure]],
+               n: int, last: int, found: Callable[[], int], progress: Callable[[int, int], None] | None) -> int:
+    """Chunks in rounds on a cluster, as many per round as the candidates still missing need at the rate so
+    far (two per worker at most). Which chunks exist does not change the bytes: the first n candidates in
+    chunk order are kept. A part a worker wrote on another machine is written here too (a resume reads
+    it). Returns the next chunk not handed out."""
+    chunk = 0
+    while chunk < last and found() < n:
+        done = sum(CHUNK for _ in results)
+        rate = found() / done if done else 1.0
+        wanted = math.ceil((n - found()) / max(rate * CHUNK, 1e-9))
+        batch = list(range(chunk, min(last, chunk + max(1, min(wanted, 2 * executor.workers)))))
+        for c, data in zip(batch, executor.map(_run_chunk, [job(c) for c in batch]), strict=True):
+            part = Path(job(c).part)
+            if not part.exists():
+                write_atomic(part, data)
+            results[c] = _parse_part(data)
+        chunk = batch[-1] + 1
+        if progress is not None:
+            progress(min(found(), n), n)
+    return chunk
+
+
+def _chunks_here(writer: QueryWriter, workers: int, job: Callable[[int], ChunkJob],
+                 results: dict[int, list[Candidate | Failure]], n: int, last: int, found: Callable[[], int],
+                 progress: Callable[[int, int], None] | None) -> int:
+    """Chunks in this process or in `workers` processes forked from it. Returns the next chunk not handed
+    out."""
     # forked after this process built the run's context above (G*, the catalog, the memoized backend): the
     # workers find it in _CONTEXTS instead of each loading their own
     executor = LocalExecutor(workers, fork=workers > 1 and can_fork())
-    last = max_chunks if stop_after_chunks is None else min(max_chunks, stop_after_chunks)
     pending: dict[int, Future[bytes]] = {}
     chunk = 0
     try:
@@ -235,21 +290,7 @@ def synth_run(graph_run: Path, out: Path, n: int, *, seed: int = 0, workers: int
         for future in pending.values():
             future.cancel()
         executor.close()
-    if stop_after_chunks is not None and chunk >= stop_after_chunks and found() < n:
-        return [], []
-    ordered = [x for c in sorted(results) for x in results[c]]
-    candidates: list[Candidate] = []
-    failures: list[Failure] = []
-    for item in ordered:
-        if len(candidates) >= n:
-            break
-        if isinstance(item, Candidate):
-            candidates.append(item)
-        else:
-            failures.append(item)
-    write_atomic(out / "candidates.jsonl", b"".join(_line(c) for c in candidates))
-    write_atomic(out / "failures.jsonl", b"".join(_line(f) for f in failures))
-    return candidates, failures
+    return chunk
 
 
 def read_candidates(out: Path) -> list[Candidate]:
