@@ -158,6 +158,18 @@ def open_executor(name: str = "local", *, workers: int = 1, address: str | None 
     raise UserError(f"--executor {name!r}: valid: {', '.join(EXECUTORS)}")
 
 
+def in_order(executor: Executor, fn: Callable[[T], R], items: Sequence[T], per_worker: int = 2) -> Iterator[R]:
+    """fn(item) for every item, yielded in the items' order as they finish, so a caller stores (and a resume
+    keeps) each as it comes. A local pool is handed every item at once (`imap`: no worker waits at a
+    batch's end for another's slow unit); other executors `per_worker` items per worker at a time."""
+    if isinstance(executor, LocalExecutor):
+        yield from executor.imap(fn, items)
+        return
+    step = per_worker * max(1, executor.workers)
+    for start in range(0, len(items), step):
+        yield from executor.map(fn, items[start:start + step])
+
+
 def run_in_batches(fn: Callable[[T], R], todo: Sequence[T], save: Callable[[list[tuple[T, R]]], None], *,
                    executor: str = "local", workers: int = 1, address: str | None = None,
                    on_batch: Callable[[int], None] | None = None) -> None:

@@ -174,7 +174,7 @@ def test_resume_after_an_interruption_gives_the_same_bytes(tmp_path, in_process,
     (folder / "groups.jsonl").write_bytes(b"".join(lines[:2]) + lines[2][:40])  # killed mid-line
     (folder / "rollouts.parquet").unlink()
     played = []
-    generate(config, folder, on_group=lambda g: played.append(g["task_id"]))
+    generate(config, folder, on_group=played.append)
     order = [t.id for t in task_set().tasks() if t.id in TASKS]
     assert played == order[2:]
     assert (folder / "rollouts.parquet").read_bytes() == in_process[2]

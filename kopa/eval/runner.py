@@ -47,7 +47,7 @@ from kopa.eval.policies.offline import POLICIES
 from kopa.eval.policies.openai_agent import OpenAIAgentPolicy
 from kopa.eval.scoring.episode import score_stored
 from kopa.eval.task import Target, Task, TaskSet, task_set
-from kopa.executor import Executor, LocalExecutor, can_fork, current
+from kopa.executor import Executor, can_fork, current, in_order
 from kopa.fileio import RunFolder, drop_partial_line, write_atomic
 from kopa.llm.cache import CachedChatModel, CacheMode
 from kopa.llm.client import ChatModel, OpenAIChatModel
@@ -445,7 +445,7 @@ def _play_units(config: RunConfig, jobs: list[tuple[Task, int, int]], executor: 
     groups = list(by_task.values())
     try:
         with (out_dir / "episodes.jsonl").open("ab") as sink:
-            for played in _as_played(executor, groups):
+            for played in in_order(executor, play_units, groups):
                 for episode, transcript in played:
                     _store(out_dir, sink, episode, transcript)
                     if on_episode is not None:
@@ -455,18 +455,6 @@ def _play_units(config: RunConfig, jobs: list[tuple[Task, int, int]], executor: 
             # forked workers hold copies of this run's descriptors, the folder's write lock among them, and
             # this run's player: they go with the run (the next run forks after loading its own)
             executor.close()
-
-
-def _as_played(executor: Executor, groups: list[list[EpisodeUnit]]) -> Iterator[list[tuple[Episode, bytes | None]]]:
-    """Each task's episodes as they finish, in task order, so they are stored (and a resume keeps them) as they
-    come. A local pool is handed every task at once (`imap`: no worker waits at a batch's end for another's
-    slow task); other executors a few tasks per worker at a time."""
-    if isinstance(executor, LocalExecutor):
-        yield from executor.imap(play_units, groups)
-        return
-    step = 2 * executor.workers
-    for start in range(0, len(groups), step):
-        yield from executor.map(play_units, groups[start:start + step])
 
 
 def score_run(run_dir: Path, out_dir: Path | None = None, *, judge_model: str | None = None,

@@ -40,7 +40,7 @@ from kopa.eval.policies.offline import POLICIES
 from kopa.eval.runner import RunConfig, make_policy, play_one
 from kopa.eval.scoring.episode import score_stored
 from kopa.eval.task import Target, Task, task_set
-from kopa.executor import Executor, current
+from kopa.executor import Executor, current, in_order
 from kopa.fileio import RunFolder, drop_partial_line, read_json, sql_literal, write_atomic
 from kopa.rl.advantages import EPSILON, group_advantages
 from kopa.rl.messages import episode_messages, tool_calls
@@ -173,11 +173,14 @@ def _player_of(config: RolloutConfig, opened: Backend | None = None) -> _Player:
     return current("rl-rollouts", config.digest(), build)
 
 
-def play_unit(unit: GroupUnit, opened: Backend | None = None) -> dict[str, Any]:
+def play_unit(unit: GroupUnit, opened: Backend | None = None) -> bytes:
+    """One group as the line groups.jsonl stores: serialized where it was played (on a worker, not by the one
+    process that stores every group)."""
     config = RolloutConfig.model_validate(unit.config)
     player = _player_of(config, opened)
-    return play_group(player.tasks[unit.task_id], player.targets[unit.task_id], player.policy, player.backend,
-                      config)
+    group = play_group(player.tasks[unit.task_id], player.targets[unit.task_id], player.policy, player.backend,
+                       config)
+    return orjson.dumps(group) + b"\n"
 
 
 # ------------------------------------------------------------------------------------ the run folder
@@ -227,9 +230,10 @@ def _absolute(config: RolloutConfig) -> RolloutConfig:
 
 
 def generate(config: RolloutConfig, out: Path, *, executor: Executor | None = None, force: bool = False,
-             on_group: Callable[[dict[str, Any]], Any] | None = None) -> list[dict[str, Any]]:
+             on_group: Callable[[str], Any] | None = None) -> list[dict[str, Any]]:
     """Play every group not yet in ``groups.jsonl``; then the file in task-set order, the Parquet and the
-    statistics. Returns the groups in that order."""
+    statistics. Returns the groups in that order. ``on_group`` is called with each group's task id as the
+    group is stored."""
     if parse_backend(config.backend).records and executor is not None \
             and not executor.in_process:
         raise RolloutsError(f"{config.backend}: a recording is written by one process; record with one local "
@@ -245,7 +249,7 @@ def generate(config: RolloutConfig, out: Path, *, executor: Executor | None = No
 
 
 def _generate(config: RolloutConfig, out: Path, tasks: list[Task], executor: Executor | None, force: bool,
-              on_group: Callable[[dict[str, Any]], Any] | None, checked: Backend | None) -> list[dict[str, Any]]:
+              on_group: Callable[[str], Any] | None, checked: Backend | None) -> list[dict[str, Any]]:
     _prepare(config, out, force)
     done = {g["task_id"] for g in read_groups(out)}
     pending = [t.id for t in tasks if t.id not in done]
@@ -274,7 +278,7 @@ def forkable(config: RolloutConfig) -> bool:
 
 
 def _play(config: RolloutConfig, pending: list[str], out: Path, executor: Executor | None,
-          on_group: Callable[[dict[str, Any]], Any] | None, opened: Backend | None = None) -> None:
+          on_group: Callable[[str], Any] | None, opened: Backend | None = None) -> None:
     shipped = _absolute(config).model_dump()
     forked = getattr(executor, "fork", False)
     if forked:  # loaded once here; the forked workers share it copy-on-write
@@ -282,20 +286,16 @@ def _play(config: RolloutConfig, pending: list[str], out: Path, executor: Execut
         preload_calls(player.backend, [(c.tool, c.arguments) for task_id in pending
                                         for c in player.targets[task_id].calls], load_catalog())
     units = [GroupUnit(shipped, task_id) for task_id in pending]
-    # A few rounds of groups per worker at a time: finished groups are stored (a resume keeps them) as
-    # they come, not only at the end.
-    step = 4 * (executor.workers if executor is not None else 1)
+    # Finished groups are stored (a resume keeps them) as they come, in order, not only at the end.
+    lines = in_order(executor, play_unit, units, per_worker=4) if executor is not None \
+        else (play_unit(u, opened) for u in units)
     try:
         with (out / "groups.jsonl").open("ab") as sink:
-            for start in range(0, len(units), step):
-                batch = units[start:start + step]
-                results = executor.map(play_unit, batch) if executor is not None \
-                    else [play_unit(u, opened) for u in batch]
-                for group in results:
-                    sink.write(orjson.dumps(group) + b"\n")
-                    sink.flush()
-                    if on_group is not None:
-                        on_group(group)
+            for unit, line in zip(units, lines, strict=True):
+                sink.write(line)
+                sink.flush()
+                if on_group is not None:
+                    on_group(unit.task_id)
     finally:
         if forked and executor is not None:
             # the forked workers hold copies of this run's descriptors (the folder's write lock among them)
