@@ -20,6 +20,7 @@ SMALL = {
     "mcp_latency.py": ["--calls", "3"],
     "paging.py": ["--scale", "small"],
     "recording.py": ["--calls", "30", "--skip-large"],
+    "rl_rollouts.py": ["-n", "1"],
     "serve_load.py": ["--requests", "60"],
     "study_pruning.py": ["--sample", "1", "--workers", "1", "--out", "{tmp}/study"],
     "tool_calls.py": ["--calls", "200", "--scale", "small"],
