@@ -5,7 +5,15 @@ from __future__ import annotations
 from decimal import Decimal
 
 from kopa.catalog import load_catalog
-from kopa.synth.frames import documented_name, entity_noun, enum_meaning, number_phrase, spoken, value_phrase
+from kopa.synth.frames import (
+    documented_name,
+    entity_noun,
+    enum_meaning,
+    number_phrase,
+    spoken,
+    subject,
+    value_phrase,
+)
 from kopa.synth.junction import field_label, is_statistics
 from kopa.synth.templates import _pivot
 
@@ -85,3 +93,11 @@ def test_a_count_threshold_is_a_whole_number():
     assert _pivot(Decimal(7), holds=False, whole=True) == Decimal(8)
     assert _pivot(Decimal(7), holds=True, whole=True) == Decimal(7)
     assert _pivot(Decimal("7"), holds=False) == Decimal("7.1")  # a measure keeps two significant digits
+
+
+def test_a_subject_drops_the_service_words_a_person_does_not_say_but_keeps_a_noun_they_end():
+    """'교육부_학교 기본정보 목록 조회' is 학교 기본정보 (not '학교 기본', which names nothing); a title's 조회/목록
+    go."""
+    assert subject(CATALOG["list_moe_school_profiles_list"]) == "학교 기본정보"
+    assert subject(CATALOG["get_moe_school_profiles_status"]) == "학교 기본정보"
+    assert subject(CATALOG["list_assembly_overseas_trips_list"]) == "국회의원 해외출장"

@@ -129,7 +129,8 @@ def subject(tool: Tool) -> str:
     while changed:
         changed = False
         for word in _TRAILING:
-            if text.endswith(word) and len(text) > len(word) + 1:
+            # '학교 기본정보' keeps its 정보: '기본' alone names nothing
+            if text.endswith(word) and len(text) > len(word) + 1 and not text[: -len(word)].endswith("기본"):
                 text, changed = text[: -len(word)].rstrip(" _-"), True
     text = re.sub(r"^서울시\s*", "서울 ", text)
     if text == tool.spec.title:  # nothing a person would drop: say whose aspect it is ("X의 연도별 통계")
