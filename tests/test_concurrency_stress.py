@@ -89,19 +89,23 @@ def test_the_phase_a_probe_on_many_threads_from_a_cold_simulator_equals_one_thre
         assert run_probe(phase, catalog, "sim", workers=THREADS) == alone, f"probe run {k} on {THREADS} threads"
 
 
-def test_the_oracle_on_forked_workers_is_byte_identical_to_one_worker(tmp_path, _isolated_cache, pool_starts):
+def test_the_oracle_on_forked_workers_is_byte_identical_to_one_worker(tmp_path, _isolated_cache, pool_starts,
+                                                                      monkeypatch):
     """`kopa bench run --workers 2` plays an offline policy on processes forked after the task set and the world
-    are loaded (threads would share one core): the same bytes as one worker, and the episodes really ran in
-    forked processes."""
+    are loaded (threads would share one core), and scores each episode there: the same bytes as one worker
+    (which scores the stored episodes afterwards, `score_run`), the episodes really ran in forked processes,
+    and this process scored none of them."""
     from click.testing import CliRunner
 
     from kopa.cli import main
+    from kopa.eval import runner
 
     started = pool_starts
     common = ["bench", "run", "--policy", "oracle", "-n", "2", "--only", ",".join(ONLY)]
     one = CliRunner().invoke(main, [*common, "--workers", "1", "--out", str(tmp_path / "one")])
     assert one.exit_code == 0, one.output
     assert started == []  # one worker: this process
+    monkeypatch.setattr(runner, "score_run", lambda *a, **k: pytest.fail("the forked run scored in this process"))
     for k in range(2):
         executor._CURRENT.clear()  # the parent loads the player afresh, and its workers inherit it
         forked = CliRunner().invoke(main, [*common, "--workers", "2", "--out", str(tmp_path / f"forked-{k}")])

@@ -244,17 +244,20 @@ def _sorted(items: list, tasks: list[Task] | tuple[Task, ...]) -> list:
 
 
 def generate(config: RunConfig, out_dir: Path, *, workers: int = 4, force: bool = False,
-             executor: Executor | None = None, on_episode: Callable[[Episode], Any] | None = None
-             ) -> list[Episode]:
+             executor: Executor | None = None, on_episode: Callable[[Episode], Any] | None = None,
+             scores: dict[str, bytes] | None = None) -> list[Episode]:
     """Play every (task, seed, rollout) not yet in ``episodes.jsonl`` and append it there: on ``workers``
-    threads, or as units on ``executor`` when one is given; then put the file in the canonical order."""
+    threads, or as units on ``executor`` when one is given; then put the file in the canonical order.
+    ``scores`` receives, by `episode_key`, the score line of each episode units on an executor scored as they
+    played it (offline judge only)."""
     checked = _checked_backend(config)  # before the folder is claimed: a refused backend leaves nothing behind
     with RunFolder(out_dir, what="a run", error=RunFolderError).writing("another `kopa bench run`"):
-        return _generate(config, out_dir, checked, workers, force, executor, on_episode)
+        return _generate(config, out_dir, checked, workers, force, executor, on_episode, scores)
 
 
 def _generate(config: RunConfig, out_dir: Path, checked: Backend | None, workers: int, force: bool,
-              executor: Executor | None, on_episode: Callable[[Episode], Any] | None) -> list[Episode]:
+              executor: Executor | None, on_episode: Callable[[Episode], Any] | None,
+              scores: dict[str, bytes] | None = None) -> list[Episode]:
     prepare_folder(config, out_dir, force)
     tasks = select_tasks(config)
     targets = load_task_set(config).targets()
@@ -272,7 +275,7 @@ def _generate(config: RunConfig, out_dir: Path, checked: Backend | None, workers
     if jobs and executor is not None and not executor.in_process:
         if config.tools is not None:
             raise UserError(f"--tools {config.tools}: episodes over MCP run on the local executor")
-        _play_units(config, jobs, executor, out_dir, on_episode)
+        _play_units(config, jobs, executor, out_dir, on_episode, scores)
     elif jobs:
         with _where_tools_run(config, checked) as (backend, tools):
             if tools is not None:
@@ -414,13 +417,31 @@ def play_unit(unit: EpisodeUnit) -> tuple[Episode, Transcript | None]:
                     unit.rollout)
 
 
-def play_units(units: list[EpisodeUnit]) -> list[tuple[Episode, bytes | None]]:
+def play_units(units: list[EpisodeUnit]) -> list[tuple[Episode, bytes | None, bytes | None]]:
     """The episodes of one task, in one worker: its first episode builds what the task reads (tables, the
     simulator's series, the backend's kept answers) and the others reuse it, where spreading them over workers
-    would build it once per worker. Transcripts come back as the bytes their files hold: serialized on the
-    workers, not by the one process that stores them (a third of its time on the oracle's 580 episodes)."""
-    return [(episode, None if transcript is None else transcript_bytes(transcript))
-            for episode, transcript in map(play_unit, units)]
+    would build it once per worker. Transcripts come back as the bytes their files hold, and each episode's
+    score line (`scores.jsonl`) where the run's judge is offline: both made on the workers, not by the one
+    process that stores them (serializing transcripts took a third of its time on the oracle's 580 episodes,
+    scoring 2,320 episodes 2.5 s)."""
+    out = []
+    for unit in units:
+        episode, transcript = play_unit(unit)
+        out.append((episode, None if transcript is None else transcript_bytes(transcript), _score_line(unit, episode)))
+    return out
+
+
+def _score_line(unit: EpisodeUnit, episode: Episode) -> bytes | None:
+    """The line `score_run` writes for `episode`, scored as it scores it: from the episode as its stored line
+    reads back, with the offline judge. None for a model judge (its calls are made once, by `score_run`) and
+    for an episode that was not played."""
+    config = RunConfig.model_validate(unit.config)
+    if config.judge_model or episode.error is not None:
+        return None
+    player = _player_of(config)
+    stored = Episode.model_validate_json(episode.model_dump_json())
+    task = player.tasks[stored.task_id]
+    return score_stored(task, player.targets[task.id], stored, None).model_dump_json().encode()
 
 
 def _absolute(config: RunConfig) -> RunConfig:
@@ -430,7 +451,7 @@ def _absolute(config: RunConfig) -> RunConfig:
 
 
 def _play_units(config: RunConfig, jobs: list[tuple[Task, int, int]], executor: Executor, out_dir: Path,
-                on_episode: Callable[[Episode], Any] | None) -> None:
+                on_episode: Callable[[Episode], Any] | None, scores: dict[str, bytes] | None) -> None:
     if parse_backend(config.backend).records:
         raise UserError(f"{config.backend}: a recording is written by one process; record with the local "
                         "executor, then run on many from the recording (replay:DIR)")
@@ -446,8 +467,10 @@ def _play_units(config: RunConfig, jobs: list[tuple[Task, int, int]], executor: 
     try:
         with (out_dir / "episodes.jsonl").open("ab") as sink:
             for played in in_order(executor, play_units, groups):
-                for episode, transcript in played:
+                for episode, transcript, score in played:
                     _store(out_dir, sink, episode, transcript)
+                    if scores is not None and score is not None:
+                        scores[episode_key(episode.task_id, episode.seed, episode.rollout)] = score
                     if on_episode is not None:
                         on_episode(episode)
     finally:
@@ -480,23 +503,39 @@ def score_run(run_dir: Path, out_dir: Path | None = None, *, judge_model: str | 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         scored = list(pool.map(lambda e: score_stored(by_id[e.task_id], targets[e.task_id], e, judge), episodes))
     scored = _sorted(scored, tasks)
+    _write_scores(run_dir, out_dir, found, [s.model_dump_json().encode() for s in scored],
+                  judge_model=judge_model, judge_base_url=judge_base_url)
+    return scored
+
+
+def _write_scores(run_dir: Path, out_dir: Path, found: TaskSet, lines: list[bytes], *,
+                  judge_model: str | None = None, judge_base_url: str | None = None) -> None:
+    """scores.jsonl (the lines, in the canonical order) and scoring.json (what scored them)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     partial = out_dir / "scores.jsonl.partial"  # written whole, then renamed: never a half-written file
-    partial.write_bytes(b"".join(s.model_dump_json().encode() + b"\n" for s in scored))
+    partial.write_bytes(b"".join(line + b"\n" for line in lines))
     partial.replace(out_dir / "scores.jsonl")
     provenance = {"run": str(run_dir), "task_set": str(found.root), "judge_model": judge_model,
-                  "judge_base_url": judge_base_url, "episodes": len(scored)}
+                  "judge_base_url": judge_base_url, "episodes": len(lines)}
     (out_dir / "scoring.json").write_bytes(orjson.dumps(provenance, option=orjson.OPT_INDENT_2))
-    return scored
 
 
 def run_bench(config: RunConfig, out_dir: Path, *, workers: int = 4, force: bool = False,
               executor: Executor | None = None, on_episode: Callable[[Episode], Any] | None = None
               ) -> list[ScoredEpisode]:
-    """Generate, then score from the files with the run's judge: the run's scores are a re-score. Nothing
-    to score when no episode could be played (see `read_unplayed`)."""
-    played = generate(config, out_dir, workers=workers, force=force, executor=executor, on_episode=on_episode)
+    """Generate, then score from the files with the run's judge: the run's scores are a re-score. Where units
+    on an executor scored every stored episode as they played it (from its stored line, with the offline
+    judge: `_score_line`), those lines are written instead of scoring the files again in this process — the
+    same bytes. Nothing to score when no episode could be played (see `read_unplayed`)."""
+    scores: dict[str, bytes] = {}
+    played = generate(config, out_dir, workers=workers, force=force, executor=executor, on_episode=on_episode,
+                      scores=scores)
     if not played:
         return []
+    keys = [episode_key(e.task_id, e.seed, e.rollout) for e in played]
+    if not config.judge_model and all(k in scores for k in keys):
+        lines = [scores[k] for k in keys]  # `played` is in the canonical order `score_run` writes
+        _write_scores(out_dir, out_dir, load_task_set(config), lines)
+        return [ScoredEpisode.model_validate_json(line) for line in lines]
     return score_run(out_dir, judge_model=config.judge_model, judge_base_url=config.judge_base_url,
                      workers=workers)
