@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import numpy as np
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -355,7 +356,11 @@ def write_parquet(path: Path, groups: list[dict[str, Any]], config: RolloutConfi
         con.execute(f"CREATE TABLE rollouts ({', '.join(f'{n} {t}' for n, t in COLUMNS)})")
         data = rows(groups, config)
         if data:
-            con.executemany(f"INSERT INTO rollouts VALUES ({', '.join('?' for _ in COLUMNS)})", data)
+            # handed over column by column (object arrays DuckDB scans, casting into the table's types): row by
+            # row, `executemany` took 2.7 s for 2,320 rollouts, longer than playing them on two workers
+            columns = {name: np.array([row[i] for row in data], dtype=object) for i, (name, _) in enumerate(COLUMNS)}
+            con.register("incoming", columns)
+            con.execute("INSERT INTO rollouts SELECT * FROM incoming")
         con.execute(f"COPY (SELECT * FROM rollouts ORDER BY group_index, rollout) TO {sql_literal(str(partial))} "
                     "(FORMAT PARQUET)")
     finally:
