@@ -23,7 +23,7 @@ from kopa.apigen.values import ValueCache
 from kopa.apigen.verify import format_check, issue_keys, read_record
 from kopa.backends.spec import open_backend
 from kopa.catalog import load_catalog
-from kopa.synth.frames import documented_name, param_label, value_phrase
+from kopa.synth.frames import documented_name, param_label, subject, value_phrase
 from kopa.tools.runtime import ToolRuntime
 
 CATALOG = load_catalog()
@@ -205,10 +205,13 @@ def test_a_code_is_stated_with_the_name_its_own_record_gives_it(run):
 
 
 def test_a_name_that_says_the_subject_is_not_followed_by_it_again():
-    """'중앙 아동복지시설' of the 경기도 아동복지시설 inspections: 아동복지시설 is said once; a title that ends in
-    what the endpoint answers ('해외출장 제5763호' of 국회의원 해외출장) is said alone."""
+    """'중앙 아동복지시설' of the 경기도 아동복지시설 inspections: 아동복지시설 is said once; a name that ends in
+    what the endpoint answers ('해외출장 제5763호' of 국회의원 해외출장, '영재약국' of 경기도 약국,
+    '기획재정위원회' of 위원회) is said alone."""
     cases = {"list_gg_child_welfare_facilities_inspection_results": ("FACLT_NM", "중앙 아동복지시설", "점검 결과"),
-             "list_assembly_overseas_trips_list": ("SJ", "해외출장 제5763호", None)}
+             "list_assembly_overseas_trips_list": ("SJ", "해외출장 제5763호", None),
+             "list_gg_pharmacies": ("INST_NM", "영재약국", None),
+             "list_assembly_committees": ("COMMITTEE_NAME", "기획재정위원회", None)}
     for tool_name, (param, value, rest) in cases.items():
         tool = CATALOG[tool_name]
         cache = ValueCache(values={param: [value]}, own={tool_name: {param: [value]}}, answered=[tool_name])
@@ -217,6 +220,7 @@ def test_a_name_that_says_the_subject_is_not_followed_by_it_again():
         query = json.loads(generated.raw)["query"]
         head = value.split()[-1]
         assert query.count(head) == 1 and value in query, query
+        assert query.count(subject(tool).split()[-1]) == 1, query  # '영재약국의 경기도 약국' says 약국 twice
         assert rest is None or rest in query, query
         assert rest is not None or query.startswith(value), query
 

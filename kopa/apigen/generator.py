@@ -160,17 +160,27 @@ class TemplateGenerator:
         return out
 
     @staticmethod
-    def _about(mentions: list[Mention], subject: str, listed: list[Mention] | None = None) -> str:
+    def _about(mentions: list[Mention], subject: str, listed: list[Mention] | None = None, alone: bool = True) -> str:
         """'2026년 1월 29일 기준 유가증권시장 일별 매매', '삼성전자의 주식 시세', '시군코드 41550인 빈집 현황'. A
         phrase two arguments share (a range from today to today) is said once; a word a stated name already says
         is not said again in the subject ('중앙 아동복지시설의 점검 결과', not '… 아동복지시설의 경기도
-        아동복지시설의 점검 결과'), nor, of the names a parallel ask lists, a word all of them say."""
-        words = {w for m in mentions if m.name for w in str(m.value).split()}
+        아동복지시설의 점검 결과'), nor, of the names a parallel ask lists, a word all of them say. Where a name
+        ends in what the endpoint answers ('해외출장 제5763호' of 국회의원 해외출장, '기획재정위원회' of 위원회,
+        '봉황약국' of 경기도 약국), the name alone says it — where the name is all the ask states and the ask is the
+        query's only one (beside another tool's ask, the subject tells the two apart)."""
+        names = [str(m.value).split() for m in mentions if m.name]
         if listed and all(m.name for m in listed):
-            words |= set.intersection(*(set(str(m.value).split()) for m in listed))
+            names.append(list(set.intersection(*(set(str(m.value).split()) for m in listed))))
+        words = {w for name in names for w in name}
         kept = " ".join(w for w in subject.split() if w.removesuffix("의") not in words)
-        if subject.split() and subject.split()[-1] in words:  # the name says what it is: '해외출장 제5763호'
+        last = subject.split()[-1] if subject.split() else ""
+        ends = [str(m.value).split()[-1] for m in [*mentions, *(listed or [])] if m.name and str(m.value).split()]
+        stated = [*mentions, *(listed or [])]
+        only_names = bool(stated) and all(m.name for m in stated)
+        if alone and only_names and (last in words or (len(last) >= 2 and all(e.endswith(last) for e in ends))):
             kept = ""
+        elif not kept:
+            kept = subject  # every word said, but not the name alone: the subject stays whole
         phrases = list(dict.fromkeys(m.phrase for m in mentions))
         if not kept and phrases:  # the name says all of it: '민원 처리 제8439호'
             phrases[-1] = phrases[-1].removesuffix("의")
@@ -196,6 +206,7 @@ class TemplateGenerator:
             calls.append({"name": tool.name, "arguments": args})
             asks.append(self._about(said, subject(tool)))
         else:
+            alone = len(tools) == 1
             for k, tool in enumerate(tools):
                 p = varying_param(tool, self.cache)
                 if p is None:  # parallel_multiple: the tool called once
@@ -203,7 +214,7 @@ class TemplateGenerator:
                     said = self._mentions(tool, args)
                     note(len(calls), said)
                     calls.append({"name": tool.name, "arguments": args})
-                    asks.append(self._about(said, subject(tool)))
+                    asks.append(self._about(said, subject(tool), alone=alone))
                     continue
                 base = self._arguments(tool, rng, fixed=p)
                 values = self._variants(tool, p, rng)
@@ -216,7 +227,7 @@ class TemplateGenerator:
                     calls.append({"name": tool.name, "arguments": {**base, p.name: m.value}})
                 listed = _listing([m.phrase for m in each], rng)
                 label = "" if each[0].plain else f"{param_label(p)} "  # codes: '시군코드 41550, 41570'
-                about = self._about(base_said, subject(tool), each)
+                about = self._about(base_said, subject(tool), each, alone=alone)
                 asks.append(f"{label}{listed} 각각의 {about}" if about else f"{label}{listed}")
         if len(asks) == 1:
             query = SINGLE_SHAPES[shape % len(SINGLE_SHAPES)](asks[0])
