@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import os
 import resource
+import subprocess
 import sys
 import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
 
 def peak_rss_mb() -> float:
@@ -112,3 +116,41 @@ def _tree_rss_mb(root: int) -> float:
         total += rss.get(pid, 0)
         stack += children.get(pid, [])
     return total * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def warm_world() -> float:
+    """Build (or load) the in-process simulator's world once, before any timed variant; the seconds it took."""
+    started = time.perf_counter()
+    from kopa.backends import open_backend
+
+    open_backend("sim")
+    return time.perf_counter() - started
+
+
+def timed_child(code: str, *args: object) -> tuple[list[str], float, TreePeak]:
+    """Run `code` in a fresh Python process, as a user waits for it: the words it printed, its wall time, and
+    the memory of it and its children at once."""
+    with TreePeak() as peak:
+        started = time.perf_counter()
+        out = subprocess.run([sys.executable, "-c", code, *map(str, args)], capture_output=True, text=True,
+                             check=True).stdout.split()
+        wall = time.perf_counter() - started
+    return out, wall, peak
+
+
+def side_by_side(child: str, variants: Sequence[tuple[str, int, str]], size: int, files: Sequence[str],
+                 describe: Callable[[list[str], float, TreePeak], str]) -> list[tuple[str, str]]:
+    """Each (name, workers, mode) variant of `child` (run as `child size workers mode out`) in a fresh process,
+    after the world is built once outside them: a row each (`describe` of what it printed, its wall time and
+    its memory), then whether `files` of every variant's `out` hold the same bytes."""
+    warm = warm_world()
+    root = Path(tempfile.mkdtemp(prefix="kopa-perf-variants-"))
+    rows, outputs = [], []
+    for name, workers, mode in variants:
+        out = root / mode / str(workers)
+        printed, wall, peak = timed_child(child, size, workers, mode, out)
+        outputs.append(b"".join((out / f).read_bytes() for f in files))
+        rows.append((name, describe(printed, wall, peak)))
+    rows.append((f"same bytes ({', '.join(files)})", "yes" if len(set(outputs)) == 1 else "NO: the variants differ"))
+    rows.append(("world load/build before timing", f"{warm:.1f} s"))
+    return rows

@@ -6,14 +6,9 @@ it, with the memory of all its processes summed (target <= 30 s on 2 cores)."""
 from __future__ import annotations
 
 import argparse
-import subprocess
-import sys
-import tempfile
 import textwrap
-import time
-from pathlib import Path
 
-from _common import TreePeak, isolated_cache, report
+from _common import isolated_cache, report, side_by_side
 
 CHILD = textwrap.dedent("""
     import sys, time
@@ -35,26 +30,12 @@ def main() -> None:
     parser.add_argument("--rollouts", type=int, default=4)
     args = parser.parse_args()
     isolated_cache()
-    started = time.perf_counter()
-    from kopa.backends import open_backend
 
-    open_backend("sim")  # build (or load) the world once, outside every timed variant
-    warm = time.perf_counter() - started
-    root = Path(tempfile.mkdtemp(prefix="kopa-bench-perf-"))
-    rows, outputs = [], []
-    for name, workers, mode in VARIANTS:
-        out = root / mode / str(workers)
-        with TreePeak() as peak:
-            started = time.perf_counter()
-            line = subprocess.run([sys.executable, "-c", CHILD, str(args.rollouts), str(workers), mode, str(out)],
-                                  capture_output=True, text=True, check=True).stdout.split()
-            wall = time.perf_counter() - started
+    def describe(line: list[str], wall: float, peak: object) -> str:
         episodes, passed, inside = int(line[0]), int(line[1]), float(line[2])
-        outputs.append((out / "episodes.jsonl").read_bytes() + (out / "scores.jsonl").read_bytes())
-        rows.append((name, f"{wall:5.1f} s wall ({inside:.1f} s in run_bench), {episodes} episodes ({passed} passed), "
-                           f"peak {peak}"))
-    rows.append(("same bytes (episodes, scores)", "yes" if len(set(outputs)) == 1 else "NO: the variants differ"))
-    rows.append(("world load/build before timing", f"{warm:.1f} s"))
+        return f"{wall:5.1f} s wall ({inside:.1f} s in run_bench), {episodes} episodes ({passed} passed), peak {peak}"
+
+    rows = side_by_side(CHILD, VARIANTS, args.rollouts, ("episodes.jsonl", "scores.jsonl"), describe)
     report(f"oracle: every KOPA-Bench task x {args.rollouts} rollouts, in-process simulator (target <= 30 s)", rows)
 
 

@@ -6,14 +6,9 @@ user waits for it, with the memory of all its processes summed; and the same byt
 from __future__ import annotations
 
 import argparse
-import subprocess
-import sys
-import tempfile
 import textwrap
-import time
-from pathlib import Path
 
-from _common import TreePeak, isolated_cache, report
+from _common import isolated_cache, report, side_by_side
 
 CHILD = textwrap.dedent("""
     import sys, time
@@ -40,26 +35,13 @@ def main() -> None:
     parser.add_argument("-n", "--rollouts", type=int, default=4, help="rollouts per task (the GRPO group size)")
     args = parser.parse_args()
     isolated_cache()
-    started = time.perf_counter()
-    from kopa.backends import open_backend
 
-    open_backend("sim")  # build (or load) the world once, outside every timed variant
-    warm = time.perf_counter() - started
-    root = Path(tempfile.mkdtemp(prefix="kopa-rollouts-perf-"))
-    rows, outputs = [], []
-    for name, workers, mode in VARIANTS:
-        out = root / mode
-        with TreePeak() as peak:
-            started = time.perf_counter()
-            line = subprocess.run([sys.executable, "-c", CHILD, str(args.rollouts), str(workers), mode, str(out)],
-                                  capture_output=True, text=True, check=True).stdout.split()
-            wall = time.perf_counter() - started
+    def describe(line: list[str], wall: float, peak: object) -> str:
         groups, reward, inside = int(line[0]), float(line[1]), float(line[2])
-        outputs.append((out / "groups.jsonl").read_bytes() + (out / "rollouts.parquet").read_bytes())
-        rows.append((name, f"{wall:5.1f} s wall ({inside:.1f} s in generate), {groups} groups of {args.rollouts} "
-                           f"(reward sum {reward:g}), peak {peak}"))
-    rows.append(("same bytes (groups, parquet)", "yes" if len(set(outputs)) == 1 else "NO: the variants differ"))
-    rows.append(("world load/build before timing", f"{warm:.1f} s"))
+        return (f"{wall:5.1f} s wall ({inside:.1f} s in generate), {groups} groups of {args.rollouts} "
+                f"(reward sum {reward:g}), peak {peak}")
+
+    rows = side_by_side(CHILD, VARIANTS, args.rollouts, ("groups.jsonl", "rollouts.parquet"), describe)
     report(f"rl rollouts: every KOPA-Bench task x {args.rollouts}, mixed policy, in-process simulator", rows)
 
 
