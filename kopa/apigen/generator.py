@@ -9,9 +9,9 @@ the backend's own terms: mostly values the tool itself returned, and at GUESS_RA
 returned under the same name. Verified examples feed back: a prompt with examples reuses the sentence shape
 of the first one (shapes that passed spread). The prompt's difficulty (values with their labels, or in running
 text) is an instruction to a chat model; the offline generator writes every value as a person states it,
-never a field's label before a name. `ChatGenerator` asks an OpenAI-compatible model (temperature 0.7 by default, the seed's) with
-the style's prompt, the sampled tools and the few-shot examples; wrap the model in `CachedChatModel` and
-a run replays offline.
+never a field's label before a name. `ChatGenerator` asks an OpenAI-compatible model (temperature 0.7 by
+default, the seed's) with the style's prompt, the sampled tools and the few-shot examples; wrap the model in
+`CachedChatModel` and a run replays offline.
 """
 
 from __future__ import annotations
@@ -168,16 +168,15 @@ class TemplateGenerator:
         ends in what the endpoint answers ('해외출장 제5763호' of 국회의원 해외출장, '기획재정위원회' of 위원회,
         '봉황약국' of 경기도 약국), the name alone says it — where the name is all the ask states and the ask is the
         query's only one (beside another tool's ask, the subject tells the two apart)."""
-        names = [str(m.value).split() for m in mentions if m.name]
+        words = {w for m in mentions if m.name for w in str(m.value).split()}
         if listed and all(m.name for m in listed):
-            names.append(list(set.intersection(*(set(str(m.value).split()) for m in listed))))
-        words = {w for name in names for w in name}
+            words |= set.intersection(*(set(str(m.value).split()) for m in listed))
         kept = " ".join(w for w in subject.split() if w.removesuffix("의") not in words)
         last = subject.split()[-1] if subject.split() else ""
-        ends = [str(m.value).split()[-1] for m in [*mentions, *(listed or [])] if m.name and str(m.value).split()]
         stated = [*mentions, *(listed or [])]
-        only_names = bool(stated) and all(m.name for m in stated)
-        if alone and only_names and (last in words or (len(last) >= 2 and all(e.endswith(last) for e in ends))):
+        only_names = bool(stated) and all(m.name and str(m.value).split() for m in stated)
+        if alone and only_names and (last in words or (
+                len(last) >= 2 and all(str(m.value).split()[-1].endswith(last) for m in stated))):
             kept = ""
         elif not kept:
             kept = subject  # every word said, but not the name alone: the subject stays whole
