@@ -65,7 +65,7 @@ def _one_line(exc: BaseException) -> OneLineError:
 # `kopa call` imports none of their seven modules.
 GROUPS = {"bench": ("kopa.eval.cli", "bench"), "edge": ("kopa.edge.cli", "edge"), "study": ("kopa.study.cli", "study"),
           "mcp": ("kopa.cli_mcp", "mcp_group"), "rl": ("kopa.rl.cli", "rl"), "apigen": ("kopa.apigen.cli", "apigen"),
-          "compare": ("kopa.apigen.cli", "compare")}
+          "compare": ("kopa.compare.cli", "compare")}
 
 
 class KopaGroup(click.Group):

@@ -23,7 +23,7 @@ from kopa.apigen.values import ValueCache
 from kopa.apigen.verify import format_check, issue_keys, read_record
 from kopa.backends.spec import open_backend
 from kopa.catalog import load_catalog
-from kopa.synth.frames import documented_name, param_label, subject, value_phrase
+from kopa.korean.vocabulary import documented_name, param_label, subject, value_phrase
 from kopa.tools.runtime import ToolRuntime
 
 CATALOG = load_catalog()

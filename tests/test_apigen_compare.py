@@ -93,7 +93,7 @@ def test_compare_prints_the_side_by_side_table_with_robustness_rows(runs, tmp_pa
 
 def test_the_drift_row_counts_the_samples_whose_records_direct_calls_still_return(runs, tmp_path):
     root, _ = runs
-    from kopa.apigen.compare import reproduces_apigen
+    from kopa.compare.synth import reproduces_apigen
 
     verified = read_verified(root / "apigen")[:30]
     flags = reproduces_apigen(verified, DRIFT, CATALOG)
@@ -146,7 +146,7 @@ def test_both_datasets_are_scored_as_kopa_bench_episodes_by_the_offline_baseline
     """Every baseline plays both sides through `kopa bench run`'s runner: each side's run folder holds the
     scores the report's shares are computed from, the oracle matches every reference call on both sides, and
     the figures measured from the oracle's calls agree with its transcripts read independently."""
-    from kopa.apigen.compare import BASELINES
+    from kopa.compare.synth import BASELINES
 
     root, _ = runs
     out = tmp_path / "cmp"
@@ -177,7 +177,7 @@ def test_both_datasets_are_scored_as_kopa_bench_episodes_by_the_offline_baseline
 
 
 def test_a_sample_counts_as_documented_when_any_call_is_a_real_endpoint():
-    from kopa.apigen.compare import _documented
+    from kopa.compare.synth import _documented
 
     real = next(t.name for t in CATALOG if t.spec.real and t.family != "session")
     tail = next(t.name for t in CATALOG if not t.spec.real)
@@ -186,7 +186,7 @@ def test_a_sample_counts_as_documented_when_any_call_is_a_real_endpoint():
 
 
 def test_the_wilson_interval_is_the_textbook_one():
-    from kopa.apigen.compare import wilson
+    from kopa.compare.synth import wilson
 
     lo, hi = wilson([True] * 90 + [False] * 10)  # 90 of 100: 0.8256–0.9448 (Wilson 1927; Newcombe 1998, table I)
     assert (round(lo, 4), round(hi, 4)) == (0.8256, 0.9448)

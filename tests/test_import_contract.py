@@ -24,7 +24,7 @@ def _lint(tree: Path) -> subprocess.CompletedProcess[str]:
 def test_the_layers_hold():
     done = _lint(ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "Contracts: 3 kept, 0 broken." in done.stdout
+    assert "Contracts: 4 kept, 0 broken." in done.stdout
 
 
 def _copy_tree(tmp_path: Path) -> None:
@@ -53,4 +53,15 @@ def test_a_cycle_breaks_the_contract(tmp_path):
     done = _lint(tmp_path)
     assert done.returncode == 1
     assert "No cycles are allowed in kopa.backends." in done.stdout
-    assert "Contracts: 2 kept, 1 broken." in done.stdout
+    assert "Contracts: 3 kept, 1 broken." in done.stdout
+
+
+def test_apigen_reaching_into_phase_b_breaks_the_contract(tmp_path):
+    # APIGen sits above EDGE Phase B in the layers, so only the independence contract catches this
+    _copy_tree(tmp_path)
+    planted = tmp_path / "kopa" / "apigen" / "planted.py"
+    planted.write_text("from kopa.synth import dataset\n", encoding="utf-8")
+    done = _lint(tmp_path)
+    assert done.returncode == 1
+    assert "kopa.apigen.planted -> kopa.synth.dataset" in done.stdout
+    assert "Contracts: 3 kept, 1 broken." in done.stdout

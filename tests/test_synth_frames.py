@@ -5,15 +5,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 from kopa.catalog import load_catalog
-from kopa.synth.frames import (
-    documented_name,
-    entity_noun,
-    enum_meaning,
-    number_phrase,
-    spoken,
-    subject,
-    value_phrase,
-)
+from kopa.korean.numbers import number_phrase
+from kopa.korean.vocabulary import documented_name, entity_noun, enum_meaning, spoken, subject, value_phrase
 from kopa.synth.junction import field_label, is_statistics
 from kopa.synth.templates import _pivot
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from kopa.korean.numbers import number_phrase
 from kopa.llm.cache import CachedChatModel, CacheMiss
 from kopa.llm.client import ChatReply
-from kopa.synth.frames import number_phrase
 from kopa.synth.query import ChatWriter, TemplateWriter, _condition, josa
 from kopa.synth.trajectory import AnswerInfo, BlockInfo, JunctionInfo, Literal_, QueryInput
 

@@ -3,7 +3,7 @@
 `TemplateGenerator` (offline, deterministic) writes a Korean query per style as a person asks it — what the
 endpoint answers by its subject, names and dates as people write them, a code with the name its record gives
 it ("산북초등학교(행정표준코드 7004459)"), in one of several shapes per style (the wording Phase B's writer
-uses: `kopa.synth.frames`) — and draws every argument from what the backend has returned (`ValueCache`),
+uses: `kopa.korean.vocabulary`) — and draws every argument from what the backend has returned (`ValueCache`),
 enums, documented defaults and the virtual today — it invents nothing, so what fails verification fails on
 the backend's own terms: mostly values the tool itself returned, and at GUESS_RATE a value another tool
 returned under the same name. Verified examples feed back: a prompt with examples reuses the sentence shape
@@ -32,17 +32,17 @@ from kopa.catalog.models import ParamSpec, Tool
 from kopa.catalog.view import param_view
 from kopa.edge.fill import Given, Guess, OneOf, Source, first_value
 from kopa.edge.plan import date_form, dated_value
-from kopa.llm.client import ChatModel
-from kopa.synth.frames import (
-    date_phrase,
+from kopa.korean.dates import date_phrase
+from kopa.korean.particles import josa
+from kopa.korean.vocabulary import (
     documented_name,
-    josa,
     param_label,
     stated_enum,
     stated_name,
     subject,
     value_phrase,
 )
+from kopa.llm.client import ChatModel
 
 T = TypeVar("T")
 GENERATION_TEMPERATURE = 0.7  # the seed's

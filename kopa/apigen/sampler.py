@@ -20,7 +20,7 @@ from kopa.catalog.loader import Catalog
 from kopa.catalog.models import ParamSpec, Tool
 from kopa.catalog.view import param_view
 from kopa.edge.plan import date_form, is_generic
-from kopa.synth.frames import stated_enum, stated_name
+from kopa.korean.vocabulary import stated_enum, stated_name
 
 Style = Literal["simple", "multiple", "parallel", "parallel_multiple"]
 STYLES: tuple[Style, ...] = ("simple", "multiple", "parallel", "parallel_multiple")

@@ -27,8 +27,8 @@ from kopa.catalog.loader import Catalog
 from kopa.catalog.view import param_view
 from kopa.edge.plan import GENERIC_NAMES
 from kopa.edge.proposer import first_json_object
+from kopa.korean.vocabulary import documented_name, subject
 from kopa.llm.client import ChatModel
-from kopa.synth.frames import documented_name, subject
 
 CRITERIA = ("objective", "function_choice", "call_count", "no_errors", "relevant_results")
 REASONS = {"objective": "ungrounded_argument", "function_choice": "wrong_function", "call_count": "duplicate_call",
@@ -100,7 +100,7 @@ def _bigrams(text: str) -> set[str]:
 
 def _names(tool: XTool, catalog: Catalog) -> list[str]:
     """What a query may call the tool: its Korean title and, for a catalog tool, what it answers as a person
-    names it (`kopa.synth.frames.subject`: '유가증권시장 상장 종목' for '주식 - 유가증권 종목기본정보'); a
+    names it (`kopa.korean.vocabulary.subject`: '유가증권시장 상장 종목' for '주식 - 유가증권 종목기본정보'); a
     record's own tool by the head of its description."""
     if tool.name in catalog:
         spec = catalog[tool.name]

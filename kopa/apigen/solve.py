@@ -24,9 +24,8 @@ from kopa.catalog.loader import Catalog
 from kopa.eval.episode import ScoredEpisode, Transcript
 from kopa.eval.golden import GoldenError
 from kopa.eval.runner import RunConfig, run_bench, transcript_name
-from kopa.eval.targets import compute_target
+from kopa.eval.targets import compute_target, write_tasks
 from kopa.eval.task import GoldenStep, InjectedState, SetupAction, Task
-from kopa.synth.dataset import write_tasks
 
 
 def apigen_task(record: XRecord, catalog: Catalog, today: str) -> Task | None:

@@ -23,8 +23,8 @@ from pydantic import BaseModel, ConfigDict
 from kopa.catalog.models import Tool
 from kopa.edge.phase_a import ArgumentFiller
 from kopa.edge.proposer import KIND_TOKENS, name_tokens
+from kopa.korean.vocabulary import stated_name
 from kopa.rng import stream
-from kopa.synth.frames import stated_name
 from kopa.tools.runtime import ToolRuntime
 
 ROUNDS = 3  # probe rounds: a tool that needs a value another tool returns waits for a later round

@@ -19,8 +19,8 @@ import re
 from typing import Any, Protocol
 
 from kopa.eval.task import AnswerKey, Rubric
-from kopa.eval.text import normalise_text
 from kopa.eval.verdict import ResponseVerdict
+from kopa.korean.text import normalise_text
 
 __all__ = ["Judge", "LLMJudge", "OfflineJudge", "find_form", "render_rubric"]
 

@@ -8,14 +8,16 @@ from pathlib import Path
 
 import click
 import orjson
+import yaml
 
 from kopa.backends.base import Backend
 from kopa.backends.spec import open_backend
-from kopa.backends.world import WorldError, read_stamp, world_stamp, write_stamp
+from kopa.backends.world import WorldError, WorldStamp, read_stamp, world_stamp, write_stamp
 from kopa.errors import UserError
 from kopa.eval.environment import Environment
 from kopa.eval.golden import GoldenError, execute_golden
 from kopa.eval.task import TARGET_DIR, GoldenCall, Target, Task, TaskSet, target_path
+from kopa.fileio import write_atomic
 
 TARGET_BACKEND = "sim"  # seed 0, scale small: the world every target is computed on
 PACKAGE = Path(__file__).resolve().parents[1]  # the installed (or checked-out) `kopa` package
@@ -91,3 +93,23 @@ def write_set_targets(found: TaskSet, tasks: list[Task], *, every_domain: bool) 
     targets = write_targets(tasks, found.targets_dir, backend)
     write_stamp(found.root, stamp)
     return targets
+
+
+def write_tasks(out: Path, pairs: list[tuple[Task, Target]], world: WorldStamp | None, what: str) -> None:
+    """Tasks and their targets as a task set in `out`, one YAML and one JSON file per domain, `what` heading
+    each YAML file; world.json vouches for them only once all are in."""
+    by_domain: dict[str, list[tuple[Task, Target]]] = {}
+    for pair in pairs:
+        by_domain.setdefault(pair[0].domain, []).append(pair)
+    write_stamp(out, None)  # until the new tasks and targets are all in, no world.json vouches for them
+    for folder in ("tasks", "targets"):
+        (out / folder).mkdir(parents=True, exist_ok=True)
+        for stale in (out / folder).iterdir():
+            stale.unlink()
+    for domain, group in sorted(by_domain.items()):
+        tasks = [task.model_dump(mode="json", exclude_defaults=True) for task, _ in group]
+        text = yaml.safe_dump({"tasks": tasks}, allow_unicode=True, sort_keys=False, width=120)
+        write_atomic(out / "tasks" / f"{domain}.yaml", f"# {what} ({domain})\n{text}".encode())
+        targets = [target.model_dump(mode="json") for _, target in group]
+        write_atomic(out / "targets" / f"{domain}.json", orjson.dumps(targets, option=orjson.OPT_INDENT_2) + b"\n")
+    write_stamp(out, world)  # `kopa bench run --tasks` and `kopa rl rollouts --tasks` refuse another world

@@ -31,17 +31,17 @@ from typing import TYPE_CHECKING
 
 import duckdb
 import orjson
-import yaml
 
 from kopa.backends.base import suggest
 from kopa.backends.parsed import parse_backend
 from kopa.backends.spec import open_backend
-from kopa.backends.world import WorldStamp, world_stamp, write_stamp
+from kopa.backends.world import WorldStamp, world_stamp
 from kopa.catalog.loader import load_catalog
 from kopa.edge.graph import ToolGraph
 from kopa.errors import UserError
 from kopa.eval.contamination import audit, audit_table
-from kopa.eval.task import Target, Task, load_tasks
+from kopa.eval.targets import write_tasks
+from kopa.eval.task import load_tasks
 from kopa.executor import Executor, LocalExecutor, can_fork
 from kopa.fileio import RunFolder, read_json, read_lines, sql_literal, write_atomic, writes_run
 from kopa.plots import pyplot
@@ -480,26 +480,6 @@ def write_task_set(out: Path, items: list[Candidate], world: WorldStamp | None) 
     """`items` as a task set in `out` (tasks/*.yaml, targets/*.json, world.json): what `kopa bench run --tasks`,
     `kopa rl export --tasks` and the RL tools read."""
     write_tasks(out, [(c.task, c.target) for c in items], world, "EDGE Phase B synthesized tasks")
-
-
-def write_tasks(out: Path, pairs: list[tuple[Task, Target]], world: WorldStamp | None, what: str) -> None:
-    """Tasks and their targets as a task set in `out`, one YAML and one JSON file per domain, `what` heading
-    each YAML file; world.json vouches for them only once all are in."""
-    by_domain: dict[str, list[tuple[Task, Target]]] = {}
-    for pair in pairs:
-        by_domain.setdefault(pair[0].domain, []).append(pair)
-    write_stamp(out, None)  # until the new tasks and targets are all in, no world.json vouches for them
-    for folder in ("tasks", "targets"):
-        (out / folder).mkdir(parents=True, exist_ok=True)
-        for stale in (out / folder).iterdir():
-            stale.unlink()
-    for domain, group in sorted(by_domain.items()):
-        tasks = [task.model_dump(mode="json", exclude_defaults=True) for task, _ in group]
-        text = yaml.safe_dump({"tasks": tasks}, allow_unicode=True, sort_keys=False, width=120)
-        write_atomic(out / "tasks" / f"{domain}.yaml", f"# {what} ({domain})\n{text}".encode())
-        targets = [target.model_dump(mode="json") for _, target in group]
-        write_atomic(out / "targets" / f"{domain}.json", orjson.dumps(targets, option=orjson.OPT_INDENT_2) + b"\n")
-    write_stamp(out, world)  # `kopa bench run --tasks` and `kopa rl rollouts --tasks` refuse another world
 
 
 SEQUENTIAL = frozenset({"SEQ", "FAN", "DRV"})

@@ -44,9 +44,10 @@ from kopa.eval.golden import GoldenError, GoldenExecutor
 from kopa.eval.lint import LintResult, lint_task, mentions
 from kopa.eval.targets import compute_target
 from kopa.eval.task import AnswerKey, GoldenStep, Target, Task
+from kopa.korean.dates import date_phrase
+from kopa.korean.text import foreign_script
 from kopa.record.transports import ReplayMiss
 from kopa.rng import stream
-from kopa.synth.frames import date_phrase
 from kopa.synth.handoffs import intermediate_values
 from kopa.synth.judges import ModelJudge, Question, agreed
 from kopa.synth.junction import number
@@ -61,7 +62,6 @@ if TYPE_CHECKING:
 # not `leak`: that is Stage 2's, as one of its two judges.
 MALFORMED_KINDS = frozenset({"tool", "golden", "schema", "chain", "typed", "unstated", "unobtainable", "number",
                              "precision", "unit", "string", "rubric", "self-score", "headroom"})
-_FOREIGN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\u3040-\u30ff\uf900-\ufaff]")  # Han, kana
 _ERROR_WORDS = re.compile(r"(?i)^(?:none|null|error|에러|오류|없음|정보 없음|-)$")
 _REF_HEAD = re.compile(r"\{\s*([A-Za-z_][A-Za-z0-9_]*)|\$([A-Za-z_][A-Za-z0-9_]*)")
 MAX_ANSWER_CHARS = 200
@@ -108,7 +108,7 @@ def stage1(candidate: Candidate, catalog: Catalog, backend: Backend, lint: LintR
     failed = [c.tool for c in target.calls if not c.ok]
     if failed:
         return "erroneous", f"golden calls failed: {', '.join(failed)}"
-    foreign = _FOREIGN.findall(task.query)
+    foreign = foreign_script(task.query)
     if foreign:
         return "malformed", f"foreign-script tokens in the query: {''.join(foreign)}"
     try:

@@ -20,7 +20,8 @@ import numpy as np
 from kopa.catalog.models import Tool
 from kopa.catalog.view import field_view
 from kopa.edge.plan import date_form
-from kopa.synth.frames import ISO_DAY, calendar_day, description_label, spoken
+from kopa.korean.dates import ISO_DAY, calendar_day
+from kopa.korean.vocabulary import description_label, spoken
 
 PHI = 5  # the paper's fan-out budget φ
 JunctionKind = Literal["SEQ", "FAN", "DRV"]
@@ -69,7 +70,7 @@ def distinct(values: list[Any]) -> list[str]:
 
 def field_label(tool: Tool, name: str) -> str:
     """How a question names an output field: the catalog's `say`, else its description up to the first
-    separator, as a person says it (`kopa.synth.frames.spoken`)."""
+    separator, as a person says it (`kopa.korean.vocabulary.spoken`)."""
     for f in tool.spec.output:
         if f.name == name:
             return f.say or spoken(description_label(f.description)) or name

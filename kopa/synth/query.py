@@ -4,7 +4,7 @@
 start by what the user knows (a name, a date, a kind), each junction extending it by its type (SEQ "X의 Y",
 FAN "X 각각의 Y", DRV the stated reduction with its observed pivot) — and the ask worded by the answer
 type, stating the precision in the phrase AUTHORING.md requires. It is told the structure, the subjects
-(`kopa.synth.frames`) and the values the user states, never an intermediate value, so it cannot leak one.
+(`kopa.korean.vocabulary`) and the values the user states, never an intermediate value, so it cannot leak one.
 `ChatWriter` asks an OpenAI-compatible model (through `CachedChatModel`, so a run replays offline) with a
 type-specific prompt and the same information.
 """
@@ -19,16 +19,10 @@ from typing import Protocol
 import numpy as np
 import orjson
 
-from kopa.synth.frames import (
-    HANGUL,
-    calendar_day,
-    date_phrase,
-    entity_noun,
-    is_code_like,
-    josa,
-    number_phrase,
-    spoken,
-)
+from kopa.korean.dates import calendar_day, date_phrase
+from kopa.korean.numbers import number_phrase
+from kopa.korean.particles import josa
+from kopa.korean.vocabulary import HANGUL, entity_noun, is_code_like, spoken
 from kopa.synth.trajectory import AnswerInfo, JunctionInfo, Literal_, QueryInput
 
 PRECISION_PHRASE = {0: "정수로 반올림", 1: "소수점 첫째 자리까지", 2: "소수점 둘째 자리까지", 3: "소수점 셋째 자리까지"}
@@ -42,7 +36,7 @@ class TemplateWriter:
     """Deterministic Korean questions: each step's records named as a noun phrase a person would use.
 
     The start names what the user knows (a company, a district, a date, a kind of report) and what the
-    service answers (`kopa.synth.frames.subject`); each junction extends the phrase by its type — SEQ "X의
+    service answers (`kopa.korean.vocabulary.subject`); each junction extends the phrase by its type — SEQ "X의
     Y", FAN "X 각각의 Y", DRV the stated reduction ("X 중 …이 가장 큰 것의 Y", "… 이상인 것들 각각의 Y") —
     and the ask is worded by the answer type. Never a tool title, a wire or paging parameter, a code the
     chain looks up, a raw yyyymmdd or "the n-th item"."""

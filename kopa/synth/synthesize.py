@@ -11,8 +11,8 @@ import numpy as np
 from kopa.eval.golden import GoldenError
 from kopa.eval.targets import compute_target
 from kopa.eval.task import AnswerSpec, GoldenStep, Task
+from kopa.korean.vocabulary import subject
 from kopa.rng import stream
-from kopa.synth.frames import subject
 from kopa.synth.templates import BLOCKS, stated_cmp
 from kopa.synth.trajectory import (
     NARROW_SHARE,

@@ -25,7 +25,7 @@ from typing import Any
 from kopa.catalog.models import Tool
 from kopa.edge.graph import Edge
 from kopa.eval.task import AnswerSpec, GoldenStep, Rubric, RubricFact
-from kopa.synth.frames import subject
+from kopa.korean.vocabulary import subject
 from kopa.synth.junction import common_fields, distinct, field_label, is_measure, number
 from kopa.synth.trajectory import (
     _HANGUL,

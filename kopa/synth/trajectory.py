@@ -36,8 +36,8 @@ from kopa.edge.plan import date_form, dated_value, is_generic
 from kopa.eval.environment import Environment
 from kopa.eval.golden import GoldenError, GoldenExecutor
 from kopa.eval.task import AnswerSpec, GoldenStep, InjectedState, SetupAction, Target, Task
+from kopa.korean.vocabulary import is_contains, stated_enum, stated_name, value_phrase
 from kopa.rng import stream
-from kopa.synth.frames import is_contains, stated_enum, stated_name, value_phrase
 from kopa.synth.junction import (
     PHI,
     Selection,
@@ -130,7 +130,7 @@ class BlockInfo(_Model):
     lookup: str | None = None  # source None: what the lookup of each stated value answers (its subject)
     steps: list[str]  # the block's steps (a parallel group's members, or the branch taken)
     tools: list[str]
-    subjects: list[str]  # what each call answers, as a person names it (kopa.synth.frames)
+    subjects: list[str]  # what each call answers, as a person names it (kopa.korean.vocabulary)
     fields: list[str]  # labels of the source fields each block call takes
     values: list[str] = []  # what the block's calls received (never written into the query)
     quantity: str | None = None  # CMP: the compared quantity; COND: the tested one (labels)
@@ -834,5 +834,5 @@ class QueryInput(_Model):
     block: BlockInfo | None = None
     as_of: str | None = None  # the injected date, stated when a real-time tool is in the chain
     answer: AnswerInfo
-    subjects: dict[str, str]  # step id → what the step's tool answers, as a person names it (kopa.synth.frames)
+    subjects: dict[str, str]  # step id → what the step's tool answers, as a person names it (kopa.korean.vocabulary)
     literals: list[Literal_]

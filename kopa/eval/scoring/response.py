@@ -19,8 +19,8 @@ import sympy
 
 from kopa.eval.judge import Judge, OfflineJudge
 from kopa.eval.task import AnswerKey, AnswerSpec, Rubric, RubricFact
-from kopa.eval.text import normalise_text
 from kopa.eval.verdict import ResponseVerdict
+from kopa.korean.text import normalise_text
 from kopa.tools.expression import ExpressionError, parse_expression
 
 __all__ = [

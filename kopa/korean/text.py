@@ -1,5 +1,6 @@
-"""Answer text in one form, so that equal answers compare equal: the normalisation the RESPONSE scorer and
-the offline judge share (benchmark/SCORING.md, "String answers")."""
+"""Korean text read for comparison: answer text in one form, so that equal answers compare equal (the
+normalisation the RESPONSE scorer and the offline judge share, benchmark/SCORING.md, "String answers"), and
+the foreign-script tokens a Korean question must not carry ("전월 대비 人口 증감", "보험상品")."""
 
 from __future__ import annotations
 
@@ -60,3 +61,13 @@ def normalise_text(text: str) -> str:
         else:
             out.append(" " if unicodedata.category(c)[0] in ("P", "S") else c)
     return " ".join("".join(out).split())
+
+
+# Han characters and kana inside Korean text: a query or a name that mixes scripts ("人口", "상品"), which the
+# paper's Stage 1 drops as malformed
+_FOREIGN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\u3040-\u30ff\uf900-\ufaff]+")
+
+
+def foreign_script(text: str) -> list[str]:
+    """The runs of Han or kana characters in `text`, in order (none in a Korean question)."""
+    return _FOREIGN.findall(text)

@@ -1,4 +1,4 @@
-"""How a person names what an endpoint answers and states a value: the query writer's vocabulary.
+"""How a person names what an endpoint answers and states a value: the query writers' vocabulary.
 
 A question names the data the way a user knows it ("삼성전자의 전환사채권 발행결정", "2025년 11월 3일 코스닥
 일별 매매"), never by the catalog's title, a wire parameter or a paging window. Two things feed it, both read
@@ -14,10 +14,11 @@ from the catalog as a model sees it (DESIGN.md decision 2):
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 
 from kopa.catalog.models import ParamSpec, Tool
+from kopa.korean.dates import DAY, MONTH, YEAR, date_phrase
+from kopa.korean.particles import josa
 
 HANGUL = re.compile(r"[가-힣]")
 _SECTION = re.compile(r"^.*(?: - |_\(?[A-Z]+\)?_|_)")  # "공시정보 - ", "국토교통부_(TAGO)_", "예금보험공사_"
@@ -28,40 +29,10 @@ _ASPECTS = ("연도별 통계", "월별 통계", "점검 결과", "통계", "대
             "이력", "일정")
 _TRAILING_PAREN = re.compile(r"\s*\((?:상세|[^)]*훈련과정|시험교시 과목)\)$")
 _CODE_WORDS = ("코드", "번호", "ID", "아이디", "고유", "식별")
-_DAY = re.compile(r"^(19|20)\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])$")
-_MONTH = re.compile(r"^(19|20)\d{2}(0[1-9]|1[0-2])$")
-_YEAR = re.compile(r"^(19|20)\d{2}$")
-ISO_DAY = re.compile(r"^(19|20)\d{2}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$")
 _DATE_WORDS = ("일자", "날짜", "기준일", "YYYYMMDD", "일(", "시작일", "종료일")
 _MONTH_WORDS = ("년월", "YYYYMM", "기준월")
 _YEAR_WORDS = ("연도", "년도", "YYYY")
 _CATCH_ALL = ("기타", "그외", "그 외", "등")
-_DIGIT_BATCHIM = {"0": True, "1": True, "2": False, "3": True, "4": False, "5": False, "6": True, "7": True,
-                  "8": True, "9": False}
-
-
-def _batchim(word: str) -> tuple[bool, bool]:
-    """(ends in a final consonant, that consonant is ㄹ) for the last readable character of `word`."""
-    for ch in reversed(word.strip()):
-        if "가" <= ch <= "힣":
-            final = (ord(ch) - 0xAC00) % 28
-            return final != 0, final == 8
-        if ch.isdigit():
-            return _DIGIT_BATCHIM[ch], ch in "178"
-        if ch.isalpha():
-            return ch.lower() in "lmn", ch.lower() == "l"
-    return False, False
-
-
-def josa(word: str, pair: str) -> str:
-    """`word` with the particle of `pair` ('을/를', '이/가', '은/는', '으로/로') that its ending takes."""
-    final, rieul = _batchim(word)
-    with_final, without = pair.split("/")
-    if pair == "으로/로":
-        return word + ("로" if not final or rieul else "으로")
-    if pair == "와/과":
-        return word + ("과" if final else "와")
-    return word + (with_final if final else without)
 
 
 def description_label(description: str) -> str:
@@ -100,25 +71,6 @@ def param_label(param: ParamSpec) -> str:
     return description_label(param.description)
 
 
-def number_phrase(text: str) -> str:
-    """A number as a Korean reader writes it: '6000' → '6,000', '470000000' → '4억 7,000만',
-    '2340000000000' → '2조 3,400억'; a decimal as it is."""
-    if not re.fullmatch(r"-?\d+", text):
-        return text
-    n = int(text)
-    if abs(n) < 100_000_000:
-        return f"{n:,}"
-    sign, n = ("-" if n < 0 else ""), abs(n)
-    parts = []
-    for unit, size in (("조", 10**12), ("억", 10**8), ("만", 10**4)):
-        if n >= size:
-            parts.append(f"{n // size:,}{unit}")
-            n %= size
-    if n:
-        parts.append(f"{n:,}")
-    return sign + " ".join(parts)
-
-
 def subject(tool: Tool) -> str:
     """What the endpoint answers, as a person names it."""
     if tool.spec.ask:
@@ -138,32 +90,6 @@ def subject(tool: Tool) -> str:
         if aspect is not None:
             text = f"{text[: -len(aspect) - 1]}의 {aspect}"
     return text or tool.spec.title
-
-
-def calendar_day(value: str) -> dt.date | None:
-    """The day '20260128' or '2026-01-28' names; None for anything else, an impossible day (20250230) or a
-    service's placeholder (20000000) among them."""
-    if not (_DAY.match(value) or ISO_DAY.match(value)):
-        return None
-    digits = value.replace("-", "")
-    try:
-        return dt.date(int(digits[:4]), int(digits[4:6]), int(digits[6:]))
-    except ValueError:
-        return None
-
-
-def date_phrase(value: str) -> str | None:
-    """'20251103' (or '2025-11-03') → '2025년 11월 3일', '202511' → '2025년 11월', '2025' → '2025년'; None
-    otherwise."""
-    if ISO_DAY.match(value):
-        value = value.replace("-", "")
-    if _DAY.match(value):
-        return f"{value[:4]}년 {int(value[4:6])}월 {int(value[6:8])}일"
-    if _MONTH.match(value):
-        return f"{value[:4]}년 {int(value[4:6])}월"
-    if _YEAR.match(value):
-        return f"{value}년"
-    return None
 
 
 def enum_meaning(param: ParamSpec, value: str) -> str | None:
@@ -235,11 +161,11 @@ def value_phrase(param: ParamSpec, value: object) -> str | None:
     desc = param.description
     if param_label(param) == "대수" and text.isdigit():  # the National Assembly's term: '제22대 국회'
         return f"제{text}대 국회"
-    if _DAY.match(text) and any(w in desc for w in _DATE_WORDS):
+    if DAY.match(text) and any(w in desc for w in _DATE_WORDS):
         return date_phrase(text)
-    if _MONTH.match(text) and any(w in desc for w in _MONTH_WORDS + _DATE_WORDS):
+    if MONTH.match(text) and any(w in desc for w in _MONTH_WORDS + _DATE_WORDS):
         return date_phrase(text)
-    if _YEAR.match(text) and any(w in desc for w in _YEAR_WORDS):
+    if YEAR.match(text) and any(w in desc for w in _YEAR_WORDS):
         return date_phrase(text)
     return None
 

@@ -1,0 +1,51 @@
+"""Numbers as a Korean reader writes them, and how the end of one is read aloud."""
+
+from __future__ import annotations
+
+import re
+
+_SINO = "영일이삼사오육칠팔구"
+_SMALL_PLACES = {1: "십", 2: "백", 3: "천"}
+_LARGE_PLACES = ("만", "억", "조", "경")
+_TRAILING_NUMBER = re.compile(r"(\d[\d,]*(?:\.\d+)?)$")
+
+
+def number_phrase(text: str) -> str:
+    """A number as a Korean reader writes it: '6000' → '6,000', '470000000' → '4억 7,000만',
+    '2340000000000' → '2조 3,400억'; a decimal as it is."""
+    if not re.fullmatch(r"-?\d+", text):
+        return text
+    n = int(text)
+    if abs(n) < 100_000_000:
+        return f"{n:,}"
+    sign, n = ("-" if n < 0 else ""), abs(n)
+    parts = []
+    for unit, size in (("조", 10**12), ("억", 10**8), ("만", 10**4)):
+        if n >= size:
+            parts.append(f"{n // size:,}{unit}")
+            n %= size
+    if n:
+        parts.append(f"{n:,}")
+    return sign + " ".join(parts)
+
+
+def spoken_ending(text: str) -> str:
+    """`text` with a number at its end replaced by the last syllable it is read with (Sino-Korean): '3' →
+    '삼', '20' → '십', '1,500' → '백', '120000' → '만', '3.5' → '오'; other text unchanged. A particle
+    agrees with how the number is read ('3이', '20이', '1,500이'), which no spelling of digits shows."""
+    found = _TRAILING_NUMBER.search(text)
+    if found is None:
+        return text
+    number = found.group(1).replace(",", "")
+    if "." in number:
+        syllable = _SINO[int(number[-1])]
+    else:
+        digits = number.lstrip("0") or "0"
+        zeros = len(digits) - len(digits.rstrip("0"))
+        if digits == "0" or zeros == 0:
+            syllable = _SINO[int(digits[-1])]
+        elif zeros < 4:
+            syllable = _SMALL_PLACES[zeros]
+        else:
+            syllable = _LARGE_PLACES[min(zeros // 4, len(_LARGE_PLACES)) - 1]
+    return text[: found.start()] + syllable
