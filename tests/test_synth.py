@@ -25,6 +25,7 @@ from kopa.eval.targets import compute_target
 from kopa.eval.task import AnswerKey, AnswerSpec, Target, task_set
 from kopa.rng import stream
 from kopa.synth.audit import query_audit
+from kopa.synth.candidate import BlockInfo, Candidate
 from kopa.synth.dataset import CHUNK, SynthError, _load_graph_run, filter_run, synth_run, write_dataset
 from kopa.synth.filters import (
     MALFORMED_KINDS,
@@ -43,7 +44,7 @@ from kopa.synth.filters import (
 from kopa.synth.junction import PHI, _argbest, _threshold, field_label, is_date, numbers, roundest
 from kopa.synth.query import TemplateWriter
 from kopa.synth.synthesize import synthesize
-from kopa.synth.trajectory import BlockInfo, Candidate, ChainBuild, SynthContext
+from kopa.synth.trajectory import ChainBuild, SynthContext
 from kopa.tools.runtime import ToolRuntime
 from sim.truth import endpoint_for_url
 
@@ -1078,7 +1079,7 @@ def test_a_search_is_stated_by_a_name_of_the_field_it_searches(graph_run):
     assert query in build.stated_filters(laws, {}) and build.stated_value(query) == "도로법"
     # the small G* holds no law tool: an episode that offers it and issues its key
     from kopa.eval.task import Task
-    from kopa.synth.trajectory import _state
+    from kopa.synth.tasks import injected_state as _state
 
     task = Task(id="law-probe", query="-", domain="law", platforms=["law"], available_tools=[laws.name], golden=[],
                 reward_basis=["ENVIRONMENT"], state=_state(CATALOG, [laws.name], build.ctx.today))

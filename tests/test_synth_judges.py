@@ -14,12 +14,13 @@ from kopa.edge.config import EdgeConfig
 from kopa.edge.run import build_graph
 from kopa.llm.cache import CachedChatModel, CacheMiss
 from kopa.llm.client import ChatReply
+from kopa.synth.candidate import Candidate
 from kopa.synth.filters import filter_candidates
 from kopa.synth.handoffs import intermediate_values
 from kopa.synth.judges import evidence, judge_pair, parse_vote
 from kopa.synth.query import TemplateWriter
 from kopa.synth.synthesize import synthesize
-from kopa.synth.trajectory import Candidate, SynthContext
+from kopa.synth.trajectory import SynthContext
 
 CATALOG = load_catalog()
 TOOLS = [t for t in CATALOG if t.platform in {"krx", "kdic", "assembly", "dart"} and t.spec.real

@@ -9,8 +9,8 @@ import pytest
 from kopa.korean.numbers import number_phrase
 from kopa.llm.cache import CachedChatModel, CacheMiss
 from kopa.llm.client import ChatReply
+from kopa.synth.candidate import AnswerInfo, BlockInfo, JunctionInfo, Literal_, QueryInput
 from kopa.synth.query import ChatWriter, TemplateWriter, _condition, josa
-from kopa.synth.trajectory import AnswerInfo, BlockInfo, JunctionInfo, Literal_, QueryInput
 
 
 def _spec(**extra) -> QueryInput:

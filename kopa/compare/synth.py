@@ -42,6 +42,7 @@ from kopa.eval.environment import Environment
 from kopa.eval.golden import GoldenError, execute_golden
 from kopa.fileio import read_json, write_atomic
 from kopa.plots import pyplot
+from kopa.synth.candidate import Candidate
 from kopa.synth.dataset import (
     PAPER_ROWS,
     SynthError,
@@ -51,7 +52,6 @@ from kopa.synth.dataset import (
     shape_of,
     shape_statistics,
 )
-from kopa.synth.trajectory import Candidate
 from kopa.tools.runtime import ToolRuntime
 
 Progress = Callable[[str, int, int], None]

@@ -15,8 +15,8 @@ from kopa.catalog.loader import Catalog
 from kopa.eval.lint import mentions
 from kopa.eval.task import load_tasks
 from kopa.rng import stream
+from kopa.synth.candidate import Candidate
 from kopa.synth.handoffs import intermediate_values
-from kopa.synth.trajectory import Candidate
 
 _NTH = re.compile(r"(?:첫|두|세|네|다섯|\d+)\s*번째")
 _RAW_DAY = re.compile(r"(?<!\d)(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?!\d)")

@@ -47,11 +47,12 @@ from kopa.fileio import RunFolder, read_json, read_lines, sql_literal, write_ato
 from kopa.plots import pyplot
 from kopa.synth.audit import mix, query_audit
 from kopa.synth.audit import render as render_audit
+from kopa.synth.candidate import Candidate, Failure
 from kopa.synth.filters import Drop, Repeats, filter_candidates
 from kopa.synth.junction import PHI
 from kopa.synth.query import QueryWriter, TemplateWriter
 from kopa.synth.synthesize import SHAPE_TRIES, synthesize
-from kopa.synth.trajectory import MAX_PAGES, Candidate, Failure, SynthContext
+from kopa.synth.trajectory import MAX_PAGES, SynthContext
 
 if TYPE_CHECKING:
     from kopa.synth.judges import ModelJudge

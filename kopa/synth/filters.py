@@ -48,10 +48,10 @@ from kopa.korean.dates import date_phrase
 from kopa.korean.text import foreign_script
 from kopa.record.transports import ReplayMiss
 from kopa.rng import stream
+from kopa.synth.candidate import Candidate
 from kopa.synth.handoffs import intermediate_values
 from kopa.synth.judges import ModelJudge, Question, agreed
 from kopa.synth.junction import number
-from kopa.synth.trajectory import Candidate
 from kopa.wire.paging import max_page_size
 
 if TYPE_CHECKING:

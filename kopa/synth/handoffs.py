@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kopa.synth.trajectory import Candidate
+from kopa.synth.candidate import Candidate
 
 
 def intermediate_values(candidate: Candidate) -> list[str]:

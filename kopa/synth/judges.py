@@ -23,8 +23,8 @@ import orjson
 from pydantic import BaseModel
 
 from kopa.llm.client import ChatModel
+from kopa.synth.candidate import Candidate
 from kopa.synth.handoffs import intermediate_values
-from kopa.synth.trajectory import Candidate
 
 Question = Literal["leak", "decorative"]
 Verdict = Literal["yes", "no", "abstain"]

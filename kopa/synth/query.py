@@ -23,7 +23,7 @@ from kopa.korean.dates import calendar_day, date_phrase
 from kopa.korean.numbers import number_phrase
 from kopa.korean.particles import josa
 from kopa.korean.vocabulary import HANGUL, entity_noun, is_code_like, spoken
-from kopa.synth.trajectory import AnswerInfo, JunctionInfo, Literal_, QueryInput
+from kopa.synth.candidate import AnswerInfo, JunctionInfo, Literal_, QueryInput
 
 PRECISION_PHRASE = {0: "정수로 반올림", 1: "소수점 첫째 자리까지", 2: "소수점 둘째 자리까지", 3: "소수점 셋째 자리까지"}
 class QueryWriter(Protocol):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from kopa.backends.base import Backend
 from kopa.eval.runner import run_episode
 from kopa.eval.scoring.episode import score_stored
-from kopa.synth.trajectory import Candidate
+from kopa.synth.candidate import Candidate
 
 
 class ModelSolver:

@@ -6,25 +6,15 @@ are the parts, this is the whole."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from kopa.eval.golden import GoldenError
 from kopa.eval.targets import compute_target
 from kopa.eval.task import AnswerSpec, GoldenStep, Task
 from kopa.korean.vocabulary import subject
 from kopa.rng import stream
+from kopa.synth.candidate import AnswerInfo, BlockInfo, Candidate, Failure, QueryInput
+from kopa.synth.tasks import available_tools, injected_state
 from kopa.synth.templates import BLOCKS, stated_cmp
-from kopa.synth.trajectory import (
-    NARROW_SHARE,
-    AnswerInfo,
-    BlockInfo,
-    Candidate,
-    ChainBuild,
-    Failure,
-    QueryInput,
-    SynthContext,
-    _state,
-)
+from kopa.synth.trajectory import NARROW_SHARE, ChainBuild, SynthContext
 
 # The paper's mix (seed §5.5): a single sequential junction 34.4%, a template alone 28.9% (SEM 17.0, CMP 9.0,
 # COND 2.8), MIXED 36.7%. A slot draws its shape and junction count, then retries the same draw on new starts
@@ -120,7 +110,7 @@ def _finish(ctx: SynthContext, index: int, writer, build: ChainBuild, block: Blo
     category = kinds[0] if len(kinds) == 1 else "MIXED"
     titles = {s.id: ctx.catalog[s.call].spec.title for s in _flat(build.steps) if s.call}
     subjects = {s.id: subject(ctx.catalog[s.call]) for s in _flat(build.steps) if s.call}
-    tools = _available(ctx, build.tools, build.rng)
+    tools = available_tools(build.tools, (e.target for t in build.tools for e in ctx.out.get(t, [])), build.rng)
     data_tools = [t for t in build.tools if ctx.catalog[t].family != "session"]
     first = ctx.catalog[data_tools[0]]
     domain = first.domain or next((ctx.catalog[t].domain for t in data_tools if ctx.catalog[t].domain), None)
@@ -128,7 +118,7 @@ def _finish(ctx: SynthContext, index: int, writer, build: ChainBuild, block: Blo
         return Failure(index=index, reason="no_domain")
     draft = Task(id=f"edge-{ctx.seed}-{index:06d}", query="-", domain=domain,
                  platforms=sorted({ctx.catalog[t].platform for t in data_tools}), available_tools=tools,
-                 state=_state(ctx.catalog, tools, ctx.today), golden=build.steps, answer=spec,
+                 state=injected_state(ctx.catalog, tools, ctx.today), golden=build.steps, answer=spec,
                  reward_basis=["RESPONSE"], tags=["edge-synth", pattern])
     live = any("실시간" in ctx.catalog[t].spec.title or "실시간" in ctx.catalog[t].spec.description
                for t in data_tools)
@@ -150,10 +140,3 @@ def _finish(ctx: SynthContext, index: int, writer, build: ChainBuild, block: Blo
 
 def _flat(steps: list[GoldenStep]) -> list[GoldenStep]:
     return [x for s in steps for x in ([s] if s.parallel is None else s.parallel)]
-
-
-def _available(ctx: SynthContext, used: list[str], rng: np.random.Generator) -> list[str]:
-    """The chain's tools and up to three distractors: other targets of the chain's tools' retained edges."""
-    near = sorted({e.target for t in used for e in ctx.out.get(t, [])} - set(used))
-    picks = [near[int(i)] for i in rng.permutation(len(near))[:3]] if near else []
-    return sorted(set(used) | set(picks))

@@ -26,16 +26,9 @@ from kopa.catalog.models import Tool
 from kopa.edge.graph import Edge
 from kopa.eval.task import AnswerSpec, GoldenStep, Rubric, RubricFact
 from kopa.korean.vocabulary import subject
+from kopa.synth.candidate import AnswerInfo, BlockInfo
 from kopa.synth.junction import common_fields, distinct, field_label, is_measure, number
-from kopa.synth.trajectory import (
-    _HANGUL,
-    EDGE_TRIES,
-    START_TRIES,
-    AnswerInfo,
-    BlockInfo,
-    ChainBuild,
-    _places,
-)
+from kopa.synth.trajectory import _HANGUL, EDGE_TRIES, START_TRIES, ChainBuild, _places
 
 CALC = "evaluate_expression"
 COUNT_LABEL = "건수"  # a SEM fact that is how many records a call lists (AnswerInfo field / by: None)

@@ -20,11 +20,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import orjson
-from pydantic import BaseModel, ConfigDict
 
 from kopa.backends.base import Backend
 from kopa.catalog.loader import Catalog
@@ -35,9 +34,10 @@ from kopa.edge.graph import Edge, ToolGraph
 from kopa.edge.plan import date_form, dated_value, is_generic
 from kopa.eval.environment import Environment
 from kopa.eval.golden import GoldenError, GoldenExecutor
-from kopa.eval.task import AnswerSpec, GoldenStep, InjectedState, SetupAction, Target, Task
+from kopa.eval.task import AnswerSpec, GoldenStep, Task
 from kopa.korean.vocabulary import is_contains, stated_enum, stated_name, value_phrase
 from kopa.rng import stream
+from kopa.synth.candidate import AnswerInfo, JunctionInfo, Literal_
 from kopa.synth.junction import (
     PHI,
     Selection,
@@ -52,6 +52,7 @@ from kopa.synth.junction import (
     numbers,
     tied_at_best,
 )
+from kopa.synth.tasks import injected_state
 from kopa.wire.paging import is_paged, max_page_size, page_args
 
 # A step whose full answer needs more pages than this is not read in full: the edge is skipped. The paper's
@@ -73,91 +74,6 @@ REAL_SHARE = 0.6
 NARROW_SHARE = 0.3
 EARLIER_DAYS = 4  # a dated start with nothing for today tries this many days back (a long weekend)
 _HANGUL = re.compile(r"[가-힣]")
-
-
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Literal_(_Model):
-    """An argument a user states (not handed on by a junction): written into the query as `phrase`."""
-
-    step: str
-    param: str
-    label: str
-    value: str
-    phrase: str  # how a person states the value (a name, a date as a date, an enum's meaning)
-    contains: bool = False  # a search on part of a name ("이름에 '삼성'이 들어간")
-
-
-class JunctionInfo(_Model):
-    kind: Literal["SEQ", "FAN", "DRV"]
-    source: str  # step ids
-    target: str
-    source_tool: str
-    target_tool: str
-    field: str  # T_i.f_i
-    param: str  # T_{i+1}.a_i
-    field_label: str
-    cardinality: int  # n_i: distinct values of the field in the executed result
-    records: int  # records the source step read: the paper's cardinality of the handoff
-    total: int | None  # what the service reported as the total count
-    pages: int = 1  # pages the source step read (the most any one of its calls read)
-    process: str | None = None  # DRV: max · min · ge · le · eq · after
-    pivot_field: str | None = None
-    pivot_label: str | None = None
-    pivot: str | None = None
-    passed: list[str] = []  # the values handed on, as golden execution hands them on
-
-
-class AnswerInfo(_Model):
-    kind: Literal["field", "count", "sum", "max", "argmax", "list", "facts", "difference", "total"]
-    step: str
-    field: str | None = None
-    label: str | None = None
-    by: str | None = None  # argmax: the field ordered by
-    by_label: str | None = None
-    precision: int | None = None
-    number: bool = False  # a number answer (count, sum and max always are)
-
-
-class BlockInfo(_Model):
-    """A non-sequential template (SEM / CMP / COND) and what the writer says about it."""
-
-    kind: Literal["SEM", "CMP", "COND"]
-    source: str | None  # the step whose result feeds the block (None: the user states both CMP values)
-    records: int | None = None  # records the source returned: the block's handoff, counted as a junction's
-    lookup: str | None = None  # source None: what the lookup of each stated value answers (its subject)
-    steps: list[str]  # the block's steps (a parallel group's members, or the branch taken)
-    tools: list[str]
-    subjects: list[str]  # what each call answers, as a person names it (kopa.korean.vocabulary)
-    fields: list[str]  # labels of the source fields each block call takes
-    values: list[str] = []  # what the block's calls received (never written into the query)
-    quantity: str | None = None  # CMP: the compared quantity; COND: the tested one (labels)
-    quantity_field: str | None = None  # ... and its field (None for CMP on record counts)
-    op: str | None = None  # COND: ">=" or "<"
-    threshold: str | None = None  # COND: an observed-value pivot
-    taken: int | None = None  # COND: 0 when the condition held (first branch), 1 otherwise
-
-
-class Candidate(_Model):
-    """One executed trajectory as a task, with what the writer, the filter and the report need."""
-
-    index: int
-    pattern: str  # junction types in order, e.g. SEQ+FAN
-    category: str  # the paper's type: SEQ / FAN / DRV for one junction, MIXED for longer compositions
-    junctions: list[JunctionInfo]
-    block: BlockInfo | None = None
-    answer: AnswerInfo
-    titles: dict[str, str]  # step id → the tool's Korean title
-    literals: list[Literal_]
-    task: Task
-    target: Target
-
-
-class Failure(_Model):
-    index: int
-    reason: str  # no_start · dead_end · no_answer · not_reproduced · answer_error
 
 
 @dataclass
@@ -208,7 +124,7 @@ class SynthContext:
         self.probe_task = Task(id="synth-probe", query="-", domain="finance", platforms=[],
                                available_tools=sorted(usable | {"evaluate_expression"}), golden=[],
                                reward_basis=["ENVIRONMENT"],
-                               state=_state(self.catalog, sorted(usable), self.today))
+                               state=injected_state(self.catalog, sorted(usable), self.today))
 
 
 def hands_back(edge: Edge, source: Tool) -> bool:
@@ -264,13 +180,6 @@ def chain_depths(out: dict[str, list[Edge]], onward: dict[tuple[str, str], list[
             if depth[e.key] == level - 1 and any(depth[nxt.key] >= level - 1 for nxt in onward[e.key]):
                 depth[e.key] = level
     return depth
-
-
-def _state(catalog: Catalog, tools: list[str], today: str) -> InjectedState:
-    platforms = sorted({catalog[t].platform for t in tools if catalog[t].auth is not None
-                        and catalog[t].family != "session"})
-    return InjectedState(predefined={"current_date": today},
-                         setup=[SetupAction(tool="issue_api_key", args={"platform": p}) for p in platforms])
 
 
 def param_label(param: ParamSpec | FieldSpec) -> str:
@@ -824,15 +733,3 @@ def _answerable_text(value: Any, handed: set[str]) -> bool:
     if not isinstance(value, str) or not value.strip() or len(value) > 40 or value in handed:
         return False
     return _HANGUL.search(value) is not None and number(value) is None
-
-
-class QueryInput(_Model):
-    """What the query writer is told about a trajectory: its structure, never its intermediate values."""
-
-    pattern: str
-    junctions: list[JunctionInfo]
-    block: BlockInfo | None = None
-    as_of: str | None = None  # the injected date, stated when a real-time tool is in the chain
-    answer: AnswerInfo
-    subjects: dict[str, str]  # step id → what the step's tool answers, as a person names it (kopa.korean.vocabulary)
-    literals: list[Literal_]
