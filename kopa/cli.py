@@ -79,9 +79,9 @@ class KopaGroup(click.Group):
             module, name = GROUPS[cmd_name]
             command = getattr(importlib.import_module(module), name)
             if cmd_name == "edge":  # Phase B's commands sit under `kopa edge`
-                from kopa.synth.cli import filter_command, sample_command, synth_command
+                from kopa.synth.cli import filter_command, intents_command, sample_command, synth_command
 
-                for sub in (synth_command, filter_command, sample_command):
+                for sub in (synth_command, filter_command, sample_command, intents_command):
                     command.add_command(sub)
             self.add_command(command, cmd_name)
         return super().get_command(ctx, cmd_name)

@@ -19,7 +19,7 @@ from kopa.cli_options import FaultsSpec
 
 # The commands that call tools on a backend a user chooses.
 TOOL_CALLING = {"kopa call", "kopa demo", "kopa bench run", "kopa bench baselines", "kopa edge graph build",
-                "kopa mcp serve", "kopa edge synth", "kopa rl rollouts", "kopa apigen generate",
+                "kopa mcp serve", "kopa edge synth", "kopa edge intents", "kopa rl rollouts", "kopa apigen generate",
                 "kopa apigen verify"}
 # Each seed's one name (anything else with "seed" in it is a second spelling of one of these).
 SEED_OPTIONS = {"--world-seed": "the world", "--policy-seeds": "episode sampling", "--path-seed": "EDGE paths",

@@ -26,7 +26,7 @@ from kopa.eval.task import AnswerKey, AnswerSpec, Target, task_set
 from kopa.rng import stream
 from kopa.synth.audit import query_audit
 from kopa.synth.candidate import BlockInfo, Candidate
-from kopa.synth.dataset import CHUNK, SynthError, _load_graph_run, filter_run, synth_run, write_dataset
+from kopa.synth.dataset import CHUNK, SynthError, filter_run, load_graph_run, synth_run, write_dataset
 from kopa.synth.filters import (
     MALFORMED_KINDS,
     _order_free,
@@ -72,11 +72,11 @@ def test_phase_b_reads_what_phase_a_publishes_not_its_resume_state(graph_run, tm
     bare.mkdir()
     for name in ("graph.json", "values.json"):
         (bare / name).write_bytes((out / name).read_bytes())
-    graph, cache, _ = _load_graph_run(bare)
+    graph, cache, _ = load_graph_run(bare)
     assert cache == phase.cache and graph.edges.keys() == phase.graph.edges.keys()
     (bare / "values.json").unlink()
     with pytest.raises(SynthError, match=r"needs graph\.json and values\.json"):
-        _load_graph_run(bare)
+        load_graph_run(bare)
 
 
 @pytest.fixture(scope="module")

@@ -85,6 +85,13 @@ def test_numbers_inside_text():
         resolve("t.records[2].note|number", SCOPE)
 
 
+def test_a_day_in_the_form_answers_write_it():
+    assert render("{today|iso}", SCOPE) == "2026-01-30"
+    assert render("{x|iso}", {"x": "2024-07-09"}) == "2024-07-09"
+    with pytest.raises(TemplateError, match="not a day"):
+        resolve("x|iso", {"x": "2024년"})
+
+
 def test_render_keeps_the_type_of_a_whole_reference():
     assert render("{t.records[?kind=공영]|len}", SCOPE) == 2
     assert render("합계 {t.records[*].amount|num|sum}건", SCOPE) == "합계 1640건"

@@ -27,7 +27,7 @@ from _common import TreePeak, isolated_cache, peak_rss_mb, report
 from kopa.backends.spec import open_backend
 from kopa.catalog.loader import load_catalog
 from kopa.eval.task import GoldenStep
-from kopa.synth.dataset import _load_graph_run, filter_run, synth_run
+from kopa.synth.dataset import filter_run, load_graph_run, synth_run
 from kopa.synth.junction import distinct, drv_choice, drv_options, junction_kind
 from kopa.synth.trajectory import ChainBuild, SynthContext
 
@@ -40,7 +40,7 @@ def children_peak_mb() -> float:
 
 
 def scaling(graph: Path, backend: str) -> None:
-    g, cache, _ = _load_graph_run(graph)
+    g, cache, _ = load_graph_run(graph)
     catalog = load_catalog()
     build = ChainBuild(SynthContext(g, catalog, open_backend(backend), cache, seed=0), 0)
     started = time.perf_counter()

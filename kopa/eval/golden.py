@@ -149,3 +149,27 @@ def execute_golden(task: Task, env: Environment) -> GoldenRun:
     run.key = executor.answer_key()
     run.answer = None if run.key is None else run.key.display
     return run
+
+
+@dataclass(frozen=True)
+class Span:
+    """The calls one golden step made (for one for_each element): every page of a `pages: all` read."""
+
+    step: GoldenStep
+    calls: range
+
+
+class TracingExecutor(GoldenExecutor):
+    """The golden executor, noting which step made which calls (lint's checks, and synthesis typing a
+    handoff by what each call received, reason about steps)."""
+
+    def __init__(self, task: Task, env: Environment) -> None:
+        super().__init__(task, env)
+        self.spans: list[Span] = []
+
+    def _call(self, step: GoldenStep, turn: int, scope: dict[str, Any]) -> dict[str, Any]:
+        first = len(self.env.calls)
+        try:
+            return super()._call(step, turn, scope)
+        finally:
+            self.spans.append(Span(step, range(first, len(self.env.calls))))

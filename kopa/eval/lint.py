@@ -31,7 +31,7 @@ from kopa.backends.base import Backend
 from kopa.catalog.loader import Catalog, load_catalog
 from kopa.catalog.models import ParamSpec, Tool
 from kopa.eval.environment import CallRecord, Environment
-from kopa.eval.golden import GoldenError, GoldenExecutor, GoldenRun
+from kopa.eval.golden import GoldenError, GoldenRun, Span, TracingExecutor
 from kopa.eval.scoring.response import score_response
 from kopa.eval.task import AnswerKey, GoldenStep, Task
 from kopa.eval.template import REF
@@ -117,29 +117,6 @@ class LintResult:
 # --------------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class _Span:
-    """The calls one golden step made (for one for_each element): every page of a `pages: all` read."""
-
-    step: GoldenStep
-    calls: range
-
-
-class _TracingExecutor(GoldenExecutor):
-    """The golden executor, noting which step made which calls: the checks reason about steps."""
-
-    def __init__(self, task: Task, env: Environment) -> None:
-        super().__init__(task, env)
-        self.spans: list[_Span] = []
-
-    def _call(self, step: GoldenStep, turn: int, scope: dict[str, Any]) -> dict[str, Any]:
-        first = len(self.env.calls)
-        try:
-            return super()._call(step, turn, scope)
-        finally:
-            self.spans.append(_Span(step, range(first, len(self.env.calls))))
-
-
-@dataclass(frozen=True)
 class _Returned:
     """One scalar an executed call returned: where it came from, and what kind of field held it."""
 
@@ -156,7 +133,7 @@ class _Context:
     task: Task
     catalog: Catalog
     calls: list[CallRecord]
-    spans: list[_Span]
+    spans: list[Span]
     run: GoldenRun
     steps: dict[str, GoldenStep]  # every step by id, the members of parallel groups included
     members: dict[str, list[str]]  # a parallel group's id → its members' ids
@@ -207,7 +184,7 @@ def _scalars(value: Any, name: str) -> Iterator[tuple[str, str]]:
         yield name, str(value)
 
 
-def _context(task: Task, catalog: Catalog, env: Environment, executor: _TracingExecutor) -> _Context:
+def _context(task: Task, catalog: Catalog, env: Environment, executor: TracingExecutor) -> _Context:
     steps = {s.id: s for s in _walk(task.golden)}
     members = {s.id: [m.id for m in _walk(s.parallel)] for s in steps.values() if s.parallel}
     step_of_call = {i: span.step.id for span in executor.spans for i in span.calls}
@@ -689,7 +666,7 @@ def lint_task(task: Task, backend: Backend) -> LintResult:
     if out.issues:
         return out
     env = Environment(task, backend)
-    executor = _TracingExecutor(task, env)
+    executor = TracingExecutor(task, env)
     try:
         run = executor.execute()
         run.key = executor.answer_key()

@@ -68,6 +68,13 @@ def _date_shift(value: Any, days: str) -> str:
     return d.strftime("%Y%m%d")
 
 
+def _iso_day(value: Any) -> str:
+    digits = str(value).replace("-", "")[:8]
+    if not (len(digits) == 8 and digits.isdigit()):
+        raise TemplateError(f"not a day: {value!r}")
+    return f"{digits[:4]}-{digits[4:6]}-{digits[6:]}"
+
+
 def _numbers_in(value: Any) -> list[int | float]:
     return [_num(m.replace("−", "-")) for m in _NUMBER_IN_TEXT.findall(str(value))]
 
@@ -140,6 +147,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "round": lambda v, n="0": round(float(_num(v)), int(n)),
     "strip": lambda v: str(v).strip(),
     "yyyymmdd": lambda v: str(v).replace("-", "")[:8],
+    "iso": lambda v: _iso_day(v),  # 20240709 or 2024-07-09 → 2024-07-09: a day as answers write it
     "days": _date_shift,  # {today|days:-1} → the previous calendar day, YYYYMMDD
     "year": lambda v: str(v).replace("-", "")[:4],
     "month": lambda v: str(v).replace("-", "")[:6],

@@ -94,7 +94,9 @@ class Candidate(_Model):
 
 class Failure(_Model):
     index: int
-    reason: str  # no_start · dead_end · no_answer · not_reproduced · answer_error
+    reason: str  # no_start · dead_end · no_answer · not_reproduced · answer_error · unfilled · not_in_graph …
+    intent: str | None = None  # the bank's intent that was drawn (intent synthesis)
+    detail: str | None = None  # what exactly was refused (a step, a handoff, an edge G* lacks)
 
 
 class QueryInput(_Model):

@@ -196,3 +196,63 @@ def _filter_shown(run_dir: Path, **options: Any) -> None:
     console.print((run_dir / "report.md").read_text(encoding="utf-8"))
     console.print(f"{len(kept)} tasks kept, {len(drops)} dropped in {time.perf_counter() - started:.1f} s → "
                   f"{run_dir}/dataset.jsonl, tasks/, targets/, dropped.jsonl, report.md")
+
+
+@click.command("intents", short_help="Phase B's question bank: realize each intent on G* and show what it asks.")
+@click.option("--graph", "graph_run", required=True, type=click.Path(exists=True, file_okay=False),
+              help="A finished `kopa edge graph build` run folder: the G* the intents are realized on.")
+@click.option("--only", default="", metavar="TEXT", help="Only the intents whose id contains TEXT (dart., .ceo).")
+@click.option("--tries", type=at_least(1), default=4, show_default=True,
+              help="Realizations of each intent (each with new slot values).")
+@click.option("--path-seed", type=SEED, default=0, show_default=True, help="The seed the slots are drawn with.")
+@click.option("--ignore-graph", is_flag=True,
+              help="Realize even the handoffs G* does not retain, and list them (what Phase A missed).")
+@backend_options
+def intents_command(graph_run: str, only: str, tries: int, path_seed: int, ignore_graph: bool, backend_spec: str,
+                    record_dir: str | None, faults: str | None) -> None:
+    """Each intent of the bank (kopa/synth/intents/bank/*.yaml) realized --tries times on --backend: the
+    questions it wrote with their answers, and why the other realizations were refused (a slot with nothing to
+    draw from, a handoff with another cardinality than the question asks for, an edge G* does not retain).
+    For people who write intents, and for anyone reading what the bank asks.
+
+    \b
+      kopa edge intents --graph runs/edge --only assembly.
+      kopa edge intents --graph runs/edge --tries 10 --ignore-graph
+    """
+    from collections import Counter
+
+    from kopa.backends.spec import open_backend
+    from kopa.catalog.loader import load_catalog
+    from kopa.synth.candidate import Candidate
+    from kopa.synth.dataset import MEMO_BYTES, load_graph_run
+    from kopa.synth.intents.realize import BankContext, realize
+
+    graph, _, _ = load_graph_run(Path(graph_run))
+    backend = open_backend(compose_backend(backend_spec, record_dir, faults)).memoized(MEMO_BYTES)
+    ctx = BankContext(graph, load_catalog(), backend, seed=path_seed, check_graph=not ignore_graph)
+    chosen = [i for i in ctx.intents if only in i.id]
+    if not chosen:
+        raise click.BadParameter(f"no intent id contains {only!r}", param_hint="--only")
+    kept = 0
+    for intent in chosen:
+        refused: Counter[str] = Counter()
+        details: dict[str, str] = {}
+        lines = []
+        for index in range(tries):
+            made = realize(ctx, intent, index, 0)
+            if isinstance(made, Candidate):
+                lines.append(f"    {made.task.query}  →  {made.target.answer}  ({made.target.optimal_calls} calls)")
+            else:
+                refused[made.reason] += 1
+                details.setdefault(made.reason, made.detail or "")
+        kept += len(lines)
+        console.print(f"[bold]{intent.id}[/bold] {intent.pattern}: {len(lines)}/{tries} realized")
+        for line in lines:
+            console.print(line, markup=False)
+        for reason, count in refused.most_common():
+            console.print(f"    ✗ {count} {reason}: {details[reason]}", markup=False)
+    console.print(f"{kept} of {len(chosen) * tries} realizations kept ({len(chosen)} intents)")
+    if ignore_graph and ctx.missing:
+        console.print("Handoffs G* does not retain (realized anyway):")
+        for hop, count in ctx.missing.most_common():
+            console.print(f"    {count} {hop}", markup=False)

@@ -73,7 +73,7 @@ class SynthError(UserError, ValueError):
     """A Phase B run folder or G* run that cannot be used."""
 
 
-def _load_graph_run(graph_run: Path) -> tuple[ToolGraph, dict[str, list[str]], str]:
+def load_graph_run(graph_run: Path) -> tuple[ToolGraph, dict[str, list[str]], str]:
     """G*, the value cache C and G*'s digest, from what a finished Phase A run publishes (graph.json and
     values.json; never its resume state)."""
     graph_path, values = graph_run / "graph.json", graph_run / "values.json"
@@ -146,7 +146,7 @@ def _context(graph_run: str, digest: str, backend: str, seed: int, hold_out: tup
              max_pages: int = MAX_PAGES) -> SynthContext:
     key = (graph_run, digest, backend, seed, hold_out, max_pages)
     if key not in _CONTEXTS:
-        graph, cache, _ = _load_graph_run(Path(graph_run))
+        graph, cache, _ = load_graph_run(Path(graph_run))
         _CONTEXTS[key] = SynthContext(graph, load_catalog(), open_backend(backend).memoized(MEMO_BYTES), cache, seed=seed,
                                       hold_out=frozenset(hold_out), max_pages=max_pages)
     return _CONTEXTS[key]
@@ -188,7 +188,7 @@ def synth_run(graph_run: Path, out: Path, n: int, *, seed: int = 0, workers: int
         raise SynthError("--workers > 1 and --executor ray cannot record: one recording is written by one process "
                          "(use --workers 1)")
     backend_spec = str(parse_backend(backend_spec).with_absolute_recording())
-    digest = _load_graph_run(graph_run)[2]
+    digest = load_graph_run(graph_run)[2]
     # the G* folder as an absolute path, like a recording's: `kopa edge filter` reads it from any folder
     _config(out, {"version": SYNTH_VERSION, "graph_run": str(graph_run.resolve()), "graph_sha256": digest, "seed": seed,
                   "backend": backend_spec,
@@ -339,7 +339,7 @@ def _filter_inputs(out: Path) -> tuple[list[Candidate], dict[str, list[str]], di
     key = f"{out}:{stat.st_mtime_ns}:{stat.st_size}"  # a re-synthesized run is read anew
     if key not in _RUN_INPUTS:
         config = _run_config(out)
-        _RUN_INPUTS[key] = (read_candidates(out), _load_graph_run(Path(config["graph_run"]))[1], config)
+        _RUN_INPUTS[key] = (read_candidates(out), load_graph_run(Path(config["graph_run"]))[1], config)
     return _RUN_INPUTS[key]
 
 
@@ -379,7 +379,7 @@ def filter_run(out: Path, progress: Callable[[str, int, int], None] | None = Non
     candidates = read_candidates(out)
     fresh, _ = recorded_backends(config["backend"])
     if workers == 1:
-        cache = _load_graph_run(Path(config["graph_run"]))[1]
+        cache = load_graph_run(Path(config["graph_run"]))[1]
         kept, drops, notes = _stages(candidates, cache, config, True, progress, judges, solver)
     else:
         # redundancy decided in rounds (`Repeats`): each round filters the next candidate of every group of

@@ -19,6 +19,7 @@ not a process node: it narrows the records to what the user named, and n is coun
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -89,7 +90,7 @@ def _parse(ref: str) -> _Path | None:
     return _Path(head.group(1), tuple(selectors), field, tuple(filters))
 
 
-def _selector(text: str, kinds: dict[str, str]) -> Selector | None:
+def _selector(text: str, kinds: Mapping[str, str]) -> Selector | None:
     cond = _CONDITION.match(text[1:]) if text.startswith("?") else None
     if cond is None:
         return None
@@ -98,7 +99,7 @@ def _selector(text: str, kinds: dict[str, str]) -> Selector | None:
     return Selector(field, op, value, named=slot is not None and kinds.get(slot["name"]) == "pick")
 
 
-def links_of(step: dict[str, Any], data_steps: set[str], kinds: dict[str, str]) -> list[Link]:
+def links_of(step: dict[str, Any], data_steps: set[str], kinds: Mapping[str, str]) -> list[Link]:
     """The links of one raw intent step (its <slots> unfilled) from the `data_steps` before it; `kinds`:
     each slot's kind (a pick names, the others state a process)."""
     each = step.get("for_each")
@@ -121,7 +122,7 @@ def links_of(step: dict[str, Any], data_steps: set[str], kinds: dict[str, str]) 
     return out
 
 
-def _link(path: _Path, param: str, kinds: dict[str, str], every: bool) -> Link:
+def _link(path: _Path, param: str, kinds: Mapping[str, str], every: bool) -> Link:
     field = path.field
     assert field is not None
     selectors = [s for s in (_selector(x, kinds) for x in path.selectors) if s is not None]

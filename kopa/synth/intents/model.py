@@ -40,7 +40,11 @@ class Pick(_Model):
     pages: Literal["one", "all"] = "one"
     where: str | None = Field(None, description="a selector over the probe's records, as in a reference: "
                                                 "'?SCHUL_KND_SC_NM=고등학교'")
-    say: str = Field(description="how the value is said, over one record's fields: '{SCHUL_NM}'")
+    say: str = Field(description="how the value is said, over one record's fields: '{SCHUL_NM}' ({F|date}: a day "
+                                 "as a person writes it, {F|number}: a number with its commas)")
+    parts: dict[str, str] = Field({}, description="more phrases over the same record, e.g. {day: '{PROC_DT|date}'}")
+    distinct: bool = Field(False, description="only values said by one record of the probe (a name two bills "
+                                              "share names neither)")
     differs_from: str | None = Field(None, description="another pick this one must differ from (a pair)")
 
 
@@ -187,9 +191,9 @@ def _check(intent: Intent, catalog: Catalog) -> None:
     texts = [*_strings(raw_steps), *(a.q for a in [*intent.asks, *intent.otherwise_asks]),
              *_strings([a.answer for a in [*intent.asks, *intent.otherwise_asks]])]
     for text in texts:
-        for slot, _ in placeholders(text):
-            if slot not in intent.slots and slot != "today":
-                raise ValueError(f"{text!r} names no slot {slot!r}; slots: {sorted(intent.slots)}")
+        for named, _ in placeholders(text):
+            if named not in intent.slots and named not in ("today", "threshold"):
+                raise ValueError(f"{text!r} names no slot {named!r}; slots: {sorted(intent.slots)}")
     known = set(ids) | {"item", "today"}
     for text in _strings(raw_steps) + _strings([a.answer for a in intent.asks]):
         for ref in REF.findall(text):

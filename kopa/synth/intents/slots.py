@@ -27,7 +27,7 @@ from kopa.synth.junction import PHI, _threshold, day_number, numbers
 
 Parts = dict[str, str]
 Probe = Callable[[str, dict[str, Any], str], list[dict[str, Any]]]  # (tool, args, pages) → records
-_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?:\|(date|number))?\}")
 
 
 class Unfilled(Exception):
@@ -79,14 +79,28 @@ def fill_choice(slot: Choice, rng: np.random.Generator) -> Parts:
 
 
 def said(template: str, record: dict[str, Any]) -> str | None:
-    """A pick's `say` over one record ('{SCHUL_NM}'); None when the record lacks a field or holds nothing."""
-    out = template
-    for name in _FIELD.findall(template):
-        value = record.get(name)
+    """A pick's `say` over one record ('{SCHUL_NM}', '{PROC_DT|date}'); None when the record lacks a field,
+    holds nothing there, or holds no day where a day is said."""
+    def one(match: re.Match[str]) -> str:
+        value = record.get(match[1])
         if value in (None, "") or isinstance(value, dict | list):
-            return None
-        out = out.replace("{" + name + "}", str(value).strip())
-    return out
+            raise _Unsaid
+        text = str(value).strip()
+        if match[2] == "date":
+            day = date_phrase(text.replace(".", "-")) if text else None
+            if day is None:
+                raise _Unsaid
+            return day
+        return number_phrase(text.replace(",", "")) if match[2] == "number" else text
+
+    try:
+        return _FIELD.sub(one, template)
+    except _Unsaid:
+        return None
+
+
+class _Unsaid(Exception):
+    pass
 
 
 def fill_pick(slot: Pick, filled: dict[str, Parts], probe: Probe, rng: np.random.Generator) -> Parts:
@@ -97,18 +111,21 @@ def fill_pick(slot: Pick, filled: dict[str, Parts], probe: Probe, rng: np.random
         except TemplateError as exc:
             raise Unfilled(f"where: {exc}") from exc
     avoid = filled[slot.differs_from]["say"] if slot.differs_from else None
-    by_say: dict[str, dict[str, Any]] = {}
+    by_say: dict[str, list[dict[str, Any]]] = {}
     for r in records:
         text = said(slot.say, r)
         if text is not None and text != avoid:
-            by_say.setdefault(text, r)
-    if not by_say:
+            by_say.setdefault(text, []).append(r)
+    names = sorted(n for n, rs in by_say.items() if not slot.distinct or len(rs) == 1)
+    if not names:
         raise Unfilled(f"the probe {slot.call} found nothing to name")
-    names = sorted(by_say)
     name = names[int(rng.integers(len(names)))]
-    record = by_say[name]
+    record = by_say[name][0]
+    parts = {k: said(v, record) for k, v in slot.parts.items()}
+    if any(v is None for v in parts.values()):
+        raise Unfilled(f"{name}: a part is not there ({slot.parts})")
     return {**{k: str(v) for k, v in record.items() if not isinstance(v, dict | list) and v is not None},
-            "say": name}
+            **{k: v for k, v in parts.items() if v is not None}, "say": name}
 
 
 def fill_observed(slot: Observed, records: list[dict[str, Any]], rng: np.random.Generator) -> Parts:
