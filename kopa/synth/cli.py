@@ -207,9 +207,11 @@ def _filter_shown(run_dir: Path, **options: Any) -> None:
 @click.option("--path-seed", type=SEED, default=0, show_default=True, help="The seed the slots are drawn with.")
 @click.option("--ignore-graph", is_flag=True,
               help="Realize even the handoffs G* does not retain, and list them (what Phase A missed).")
+@click.option("--bank", type=click.Path(exists=True, file_okay=False), default=None,
+              help="A folder of intent files (*.yaml) to realize instead of kopa's own bank (one being written).")
 @backend_options
-def intents_command(graph_run: str, only: str, tries: int, path_seed: int, ignore_graph: bool, backend_spec: str,
-                    record_dir: str | None, faults: str | None) -> None:
+def intents_command(graph_run: str, only: str, tries: int, path_seed: int, ignore_graph: bool, bank: str | None,
+                    backend_spec: str, record_dir: str | None, faults: str | None) -> None:
     """Each intent of the bank (kopa/synth/intents/bank/*.yaml) realized --tries times on --backend: the
     questions it wrote with their answers, and why the other realizations were refused (a slot with nothing to
     draw from, a handoff with another cardinality than the question asks for, an edge G* does not retain).
@@ -225,11 +227,13 @@ def intents_command(graph_run: str, only: str, tries: int, path_seed: int, ignor
     from kopa.catalog.loader import load_catalog
     from kopa.synth.candidate import Candidate
     from kopa.synth.dataset import MEMO_BYTES, load_graph_run
+    from kopa.synth.intents.model import BANK, load_bank
     from kopa.synth.intents.realize import BankContext, realize
 
     graph, _, _ = load_graph_run(Path(graph_run))
+    intents = load_bank(Path(bank) if bank else BANK)
     backend = open_backend(compose_backend(backend_spec, record_dir, faults)).memoized(MEMO_BYTES)
-    ctx = BankContext(graph, load_catalog(), backend, seed=path_seed, check_graph=not ignore_graph)
+    ctx = BankContext(graph, load_catalog(), backend, seed=path_seed, intents=intents, check_graph=not ignore_graph)
     chosen = [i for i in ctx.intents if only in i.id]
     if not chosen:
         raise click.BadParameter(f"no intent id contains {only!r}", param_hint="--only")
