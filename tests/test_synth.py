@@ -42,7 +42,6 @@ from kopa.synth.filters import (
     unreferenced_steps,
 )
 from kopa.synth.junction import PHI, _argbest, _threshold, field_label, is_date, numbers, roundest
-from kopa.synth.query import TemplateWriter
 from kopa.synth.synthesize import synthesize
 from kopa.synth.trajectory import ChainBuild, SynthContext
 from kopa.tools.runtime import ToolRuntime
@@ -85,13 +84,13 @@ def candidates(graph_run) -> list[Candidate]:
     ctx = SynthContext(phase.graph, CATALOG, open_backend("sim"), phase.cache, seed=0)
     # every other slot a single-junction chain: the drawn mix makes two in five a template and one in four
     # a longer chain, and the junction tests need single-junction chains of each type
-    built = [synthesize(ctx, i, TemplateWriter(), *(("seq", 1) if i % 2 == 0 else ())) for i in range(ATTEMPTS)]
+    built = [synthesize(ctx, i, None, *(("seq", 1) if i % 2 == 0 else ())) for i in range(ATTEMPTS)]
     # a FAN needs a start that answers with 2..φ values (about one single-junction chain in sixteen): more
     # single-junction slots until one is built
     for i in range(ATTEMPTS, ATTEMPTS + FAN_SLOTS):
         if any(isinstance(c, Candidate) and c.pattern == "FAN" for c in built):
             break
-        built.append(synthesize(ctx, i, TemplateWriter(), "seq", 1))
+        built.append(synthesize(ctx, i, None, "seq", 1))
     return [c for c in built if isinstance(c, Candidate)]
 
 
@@ -370,7 +369,7 @@ def test_the_same_index_builds_the_same_bytes(graph_run):
     _, phase = graph_run
     ctx = SynthContext(phase.graph, CATALOG, open_backend("sim"), phase.cache, seed=3)
     for i in (1, 2):
-        a, b = synthesize(ctx, i, TemplateWriter()), synthesize(ctx, i, TemplateWriter())
+        a, b = synthesize(ctx, i, None), synthesize(ctx, i, None)
         assert orjson.dumps(a.model_dump(mode="json")) == orjson.dumps(b.model_dump(mode="json"))
 
 
@@ -433,7 +432,7 @@ def _blocks(graph_run, kind: str, want: int = 2) -> list[Candidate]:
     ctx = SynthContext(phase.graph, CATALOG, open_backend("sim"), phase.cache, seed=0)
     found = []
     for i in range(BLOCK_ATTEMPTS):
-        c = synthesize(ctx, i, TemplateWriter(), shape=kind)
+        c = synthesize(ctx, i, None, shape=kind)
         if isinstance(c, Candidate) and c.pattern.split("+")[-1] == kind:
             found.append(c)
             if len(found) == want:
@@ -558,7 +557,7 @@ def test_held_out_platforms_are_never_synthesized(graph_run):
     _, phase = graph_run
     ctx = SynthContext(phase.graph, CATALOG, open_backend("sim"), phase.cache, seed=0,
                        hold_out=frozenset({"assembly", "dart"}))
-    built = [c for c in (synthesize(ctx, i, TemplateWriter()) for i in range(12)) if isinstance(c, Candidate)]
+    built = [c for c in (synthesize(ctx, i, None) for i in range(12)) if isinstance(c, Candidate)]
     assert built
     for c in built:
         assert not {"assembly", "dart"} & set(c.task.platforms)
@@ -1104,7 +1103,7 @@ def test_every_attempt_of_a_slot_starts_in_the_slot_s_one_domain(graph_run, monk
         init(self, ctx, index, attempt, domain)
 
     monkeypatch.setattr(trajectory.ChainBuild, "__init__", noting)
-    made = [synthesize(ctx, i, TemplateWriter()) for i in range(12)]
+    made = [synthesize(ctx, i, None) for i in range(12)]
     assert all(len(domains) == 1 and None not in domains for domains in seen.values())
     for c in made:
         if isinstance(c, Candidate) and c.category != "CMP":

@@ -18,7 +18,6 @@ from kopa.synth.candidate import Candidate
 from kopa.synth.filters import filter_candidates
 from kopa.synth.handoffs import intermediate_values
 from kopa.synth.judges import evidence, judge_pair, parse_vote
-from kopa.synth.query import TemplateWriter
 from kopa.synth.synthesize import synthesize
 from kopa.synth.trajectory import SynthContext
 
@@ -53,7 +52,7 @@ def clean(tmp_path_factory) -> list[Candidate]:
     """Candidates the exact checks keep (so only the model judges can drop them)."""
     phase, _ = build_graph(tmp_path_factory.mktemp("g"), EdgeConfig(T=2, M=40, seed=7), "sim", tools=TOOLS)
     ctx = SynthContext(phase.graph, CATALOG, open_backend("sim"), phase.cache, seed=0)
-    built = [c for c in (synthesize(ctx, i, TemplateWriter()) for i in range(12)) if isinstance(c, Candidate)]
+    built = [c for c in (synthesize(ctx, i, None) for i in range(12)) if isinstance(c, Candidate)]
     kept, _, _ = filter_candidates(built, CATALOG, open_backend("sim"), lambda: open_backend("sim"), {})
     assert len(kept) >= 3
     return kept[:3]

@@ -129,12 +129,12 @@ def generate_command(backend_spec: str, record_dir: str | None, faults: str | No
     started = time.perf_counter()
     try:
         with stage_bars(console) as tick:
-            items = generate_run(Path(out), count, factory, chosen, catalog, generator_name=name, backend_spec=spec,
+            tallied = generate_run(Path(out), count, factory, chosen, catalog, generator_name=name, backend_spec=spec,
                                  seed=seed, budget=budget, domains=_split(domains), platforms=_split(platforms),
                                  real_only=real_only, force=force, progress=tick)
     except ChatModelError as exc:
         raise click.ClickException(f"LLM role failed: {exc}") from exc
-    _print_summary(Path(out), name, items, started)
+    _print_summary(Path(out), name, tallied, started)
 
 
 @apigen.command("verify", short_help="Verify a JSONL file in the xlam format (format, execution, semantic).")
@@ -164,28 +164,28 @@ def verify_command(file: str, backend_spec: str, record_dir: str | None, faults:
     started = time.perf_counter()
     try:
         with stage_bars(console) as tick:
-            items = verify_run(Path(file), Path(out), chosen, catalog, backend_spec=spec, force=force, progress=tick)
+            tallied = verify_run(Path(file), Path(out), chosen, catalog, backend_spec=spec, force=force, progress=tick)
     except ChatModelError as exc:
         raise click.ClickException(f"LLM role failed: {exc}") from exc
-    _print_summary(Path(out), f"file:{Path(file).name}", items, started)
+    _print_summary(Path(out), f"file:{Path(file).name}", tallied, started)
 
 
-def _print_summary(out: Path, name: str, items, started: float) -> None:
+def _print_summary(out: Path, name: str, tallied, started: float) -> None:
     import orjson
 
-    from kopa.apigen.report import render_reasons, render_table, style_samples
+    from kopa.apigen.report import render_reasons, render_table
 
     stats = orjson.loads((out / "stats.json").read_bytes())
     console.print(render_table(name, stats["table"]), markup=False)
     console.print("")
     console.print(render_reasons(stats["table"]), markup=False)
-    samples = style_samples(items)
+    samples = tallied.samples
     if samples:
         console.print("\nOne verified sample per style:", markup=False)
     for style, record in samples.items():
         calls = orjson.dumps([{"name": c.name, "arguments": c.arguments} for c in record.answers]).decode()
         console.print(f"  [{style}] {record.query}\n    {calls}", markup=False)
-    console.print(f"\n{stats['table']['verified']} verified of {len(items)}; {stats['relevance']} relevance samples; "
+    console.print(f"\n{stats['table']['verified']} verified of {tallied.generated}; {stats['relevance']} relevance samples; "
                   f"{stats['calls']} tool calls; {time.perf_counter() - started:.1f} s → {out}/verified.jsonl, "
                   "verdicts.jsonl, relevance.jsonl, report.md", markup=False)
 

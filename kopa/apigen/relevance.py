@@ -44,20 +44,33 @@ def relevance_samples(verified: list[XRecord], seed: int, required: dict[str, se
     """`required`: tool name → its required parameters (the catalog's, or a record's own tools'); `served`:
     whether a record's query is asked of one of its offered tools (`kopa.apigen.semantic.serving_tool`, the
     rule verification holds a no-call record to)."""
-    wanted = round(len(verified) * SHARE)
+    wanted = wanted_samples(len(verified))
     out: list[XRecord] = []
     for k, record in enumerate(verified):
         if len(out) >= wanted:
             break
-        rng = stream(seed, "apigen-relevance", record.id)
-        kind = "drop_tool" if k % 2 == 0 else "drop_value"
-        made = _drop_value(record, rng, required) if kind == "drop_value" else None
-        if made is None:
-            made = _drop_tool(record)
-            made = None if made is not None and served(made) else made
+        made = relevance_sample(record, k, seed, required, served)
         if made is not None:
             out.append(made)
     return out
+
+
+def wanted_samples(verified: int) -> int:
+    """How many relevance samples `verified` verified ones give: the seed's share."""
+    return round(verified * SHARE)
+
+
+def relevance_sample(record: XRecord, k: int, seed: int, required: dict[str, set[str]],
+                     served: Callable[[XRecord], bool]) -> XRecord | None:
+    """The relevance sample the k-th verified record gives, if any: the set is the first `wanted_samples` of
+    these, in order, so a run writes them as its samples are verified and keeps that many at the end."""
+    rng = stream(seed, "apigen-relevance", record.id)
+    kind = "drop_tool" if k % 2 == 0 else "drop_value"
+    made = _drop_value(record, rng, required) if kind == "drop_value" else None
+    if made is None:
+        made = _drop_tool(record)
+        made = None if made is not None and served(made) else made
+    return made
 
 
 def _drop_tool(record: XRecord) -> XRecord | None:

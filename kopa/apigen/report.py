@@ -9,6 +9,7 @@ left out of the denominator.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,19 +30,65 @@ PAPER_TABLE = [("DeepSeek-Coder-33B-Inst", 13_769, 4_311, 15_496, 6_424, 34.42),
 STAGES = ("format", "execution", "semantic")
 
 
-def stage_table(items: list[Item]) -> dict[str, Any]:
-    counted = [i for i in items if i.verdict.counted]
-    fails = {s: sum(i.verdict.stage == s for i in counted) for s in STAGES}
-    verified = sum(i.verdict.passed for i in items)
-    reasons = {s: dict(sorted(Counter(i.verdict.reason for i in counted if i.verdict.stage == s).items()))
-               for s in STAGES}
-    apart = dict(sorted(Counter(i.verdict.reason for i in items if not i.verdict.counted).items()))
-    criteria = {c: dict(sorted(Counter(i.verdict.criteria.get(c, "-") for i in items if i.verdict.criteria).items()))
-                for c in CRITERIA}
-    return {"generated": len(items), "verified": verified, "fails": fails, "reasons": reasons,
-            "not_counted": apart, "not_counted_total": sum(apart.values()),
-            "retried_calls": sum(i.verdict.retried_calls for i in items),
-            "pass_rate": verified / (len(counted) or 1), "criteria": criteria}
+class Tally:
+    """What the report and the feedback loop's budget need of the samples decided so far, counted as they are
+    decided (a run never holds its samples): the stage table's counts, the calls spent, the first verified sample
+    of each style, and a tally of its own per style the prompt asked for (`sub`)."""
+
+    def __init__(self, sub: bool = True) -> None:
+        self.generated = 0
+        self.verified = 0
+        self.counted = 0
+        self.calls = 0
+        self.retried_calls = 0
+        self.fails: Counter[str] = Counter()
+        self.reasons: dict[str, Counter[str | None]] = {s: Counter() for s in STAGES}
+        self.not_counted: Counter[str | None] = Counter()
+        self.criteria: dict[str, Counter[str]] = {c: Counter() for c in CRITERIA}
+        self.samples: dict[str, XRecord] = {}  # the first verified sample of each style (the record's own)
+        self.styles: dict[str, Tally] | None = {} if sub else None
+
+    def add(self, item: Item) -> None:
+        v = item.verdict
+        self.generated += 1
+        self.calls += item.calls
+        self.retried_calls += v.retried_calls
+        self.verified += v.passed
+        if v.counted:
+            self.counted += 1
+            if v.stage is not None:
+                self.fails[v.stage] += 1
+                self.reasons[v.stage][v.reason] += 1
+        else:
+            self.not_counted[v.reason] += 1
+        if v.criteria:
+            for c in CRITERIA:
+                self.criteria[c][v.criteria.get(c, "-")] += 1
+        r = item.record
+        if v.passed and r is not None and r.style and r.style not in self.samples:
+            self.samples[r.style] = r
+        style = style_of(item)
+        if self.styles is not None and style:
+            self.styles.setdefault(style, Tally(sub=False)).add(item)
+
+    def table(self) -> dict[str, Any]:
+        apart = dict(sorted(self.not_counted.items()))  # type: ignore[arg-type]
+        return {"generated": self.generated, "verified": self.verified,
+                "fails": {s: self.fails[s] for s in STAGES},
+                "reasons": {s: dict(sorted(self.reasons[s].items())) for s in STAGES},  # type: ignore[arg-type]
+                "not_counted": apart, "not_counted_total": sum(apart.values()),
+                "retried_calls": self.retried_calls, "pass_rate": self.verified / (self.counted or 1),
+                "criteria": {c: dict(sorted(self.criteria[c].items())) for c in CRITERIA}}
+
+    def style_counts(self) -> dict[str, int]:
+        return {s: t.generated for s, t in sorted((self.styles or {}).items())}
+
+
+def stage_table(items: Iterable[Item]) -> dict[str, Any]:
+    tallied = Tally(sub=False)
+    for i in items:
+        tallied.add(i)
+    return tallied.table()
 
 
 def table_rows(name: str, table: dict[str, Any]) -> list[str]:
@@ -76,19 +123,10 @@ def style_of(item: Item) -> str | None:
     return item.record.style if item.record is not None else None
 
 
-def style_samples(items: list[Item]) -> dict[str, XRecord]:
-    """The first verified sample of each style."""
-    out: dict[str, XRecord] = {}
-    for i in items:
-        r = i.record
-        if i.verdict.passed and r is not None and r.style and r.style not in out:
-            out[r.style] = r
-    return out
-
-
-def render_report(name: str, items: list[Item], table: dict[str, Any], stats: dict[str, Any],
-                  relevance: list[XRecord]) -> str:
+def render_report(name: str, tallied: Tally, stats: dict[str, Any], relevance: list[str | None]) -> str:
+    """`relevance`: the construction of each relevance sample, in order."""
     about = stats["about"]
+    table = tallied.table()
     lines = [f"# APIGen — {name}", "",
              f"Generator `{about['generator']}`, semantic checker `{about['checker']}`, backend `{about['backend']}`; "
              f"{stats['calls']} tool calls spent ({about.get('probe_calls', 0)} probing the value cache"
@@ -107,14 +145,13 @@ def render_report(name: str, items: list[Item], table: dict[str, Any], stats: di
                      f"{counts.get('undecided', 0)} |")
     lines += ["", "## Styles", "", "| style | samples | verified | pass rate |", "|---|---:|---:|---:|"]
     for style in stats["styles"]:
-        mine = [i for i in items if style_of(i) == style]
-        sub = stage_table(mine)
-        lines.append(f"| {style} | {len(mine)} | {sub['verified']} | {100 * sub['pass_rate']:.1f}% |")
+        sub = (tallied.styles or {})[style].table()
+        lines.append(f"| {style} | {sub['generated']} | {sub['verified']} | {100 * sub['pass_rate']:.1f}% |")
     lines += ["", "## One verified sample per style", ""]
-    for style, r in style_samples(items).items():
+    for style, r in tallied.samples.items():
         calls = orjson.dumps([{"name": c.name, "arguments": c.arguments} for c in r.answers]).decode()
         lines += [f"- **{style}** `{r.id}`: {r.query}", f"  `{calls}`"]
-    kinds = Counter(r.provenance.get("construction") for r in relevance)
+    kinds = Counter(relevance)
     lines += ["", "## Relevance detection", "",
               f"{len(relevance)} samples ({', '.join(f'{k} {v}' for k, v in sorted(kinds.items())) or 'none'}) from "
               "the verified ones, the seed's 8,000 / 60,000 share: relevance.jsonl.", "",

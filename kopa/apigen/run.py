@@ -25,7 +25,8 @@ both:
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,8 +35,8 @@ from pydantic import BaseModel, ConfigDict
 
 from kopa.apigen.generator import Generator
 from kopa.apigen.record import XRecord, catalog_tool, parse_xlam_row, xlam_row
-from kopa.apigen.relevance import relevance_samples
-from kopa.apigen.report import render_report, stage_table, style_of, write_plots
+from kopa.apigen.relevance import relevance_sample, wanted_samples
+from kopa.apigen.report import Tally, render_report, write_plots
 from kopa.apigen.sampler import APISampler, ExampleSampler, PromptSampler, draw_style
 from kopa.apigen.semantic import RuleChecker, SemanticChecker, serving_tool
 from kopa.apigen.values import ValueCache, build_cache
@@ -117,7 +118,8 @@ def _runtime(spec: str, catalog: Catalog) -> ToolRuntime:
 
 def _config(out: Path, payload: dict, force: bool) -> None:
     RunFolder(out, what="an APIGen run", error=ApigenError).claim(
-        payload, body=orjson.dumps(payload, option=_SORTED), force=force, stale=("parts/*.jsonl", "values.json"))
+        payload, body=orjson.dumps(payload, option=_SORTED), force=force,
+        stale=("parts/*.jsonl", "values.json", "*.partial"))
 
 
 def _read_part(path: Path) -> list[Item] | None:
@@ -151,8 +153,10 @@ def generate_run(out: Path, n: int, generator_factory: Callable[[ValueCache, str
                  seed: int = 0, budget: int | None = None, domains: frozenset[str] = frozenset(),
                  platforms: frozenset[str] = frozenset(), real_only: bool = False, force: bool = False,
                  progress: Callable[[str, int, int], None] | None = None,
-                 stop_after_chunks: int | None = None) -> list[Item]:
-    """Generate and verify n samples (fewer when the budget of tool calls runs out), chunk by chunk."""
+                 stop_after_chunks: int | None = None) -> Tally:
+    """Generate and verify n samples (fewer when the budget of tool calls runs out), chunk by chunk; each chunk's
+    samples go to the output files as they are decided (`Outputs`), and what the run keeps of them is the
+    feedback loop's examples and the report's counts (the Tally it returns)."""
     _config(out, {"version": APIGEN_VERSION, "generator": generator_name, "checker": checker.name,
                   "backend": backend_spec, "seed": seed, "n": n, "budget": budget, "domains": sorted(domains),
                   "platforms": sorted(platforms), "real_only": real_only, "chunk": CHUNK}, force)
@@ -174,16 +178,18 @@ def generate_run(out: Path, n: int, generator_factory: Callable[[ValueCache, str
     if not apis.usable:
         raise ApigenError("no tool of the pool answered its probe: nothing to sample (check --domains/--platforms)")
     (out / "parts").mkdir(exist_ok=True)
-    items: list[Item] = []
-    spent = cache.calls
+    about = {"generator": generator_name, "checker": checker.name, "backend": backend_spec,
+             "probe_calls": cache.calls, "budget": budget}
+    outputs = Outputs(out, catalog, seed, about, most=n)
+    examples = ExampleSampler([])
     for chunk in range(-(-n // CHUNK)):
         if stop_after_chunks is not None and chunk >= stop_after_chunks:
             break
         part = out / "parts" / f"{chunk:05d}.jsonl"
         done = _read_part(part)
         if done is None:
-            examples = ExampleSampler([i.record for i in items if i.verdict.passed and i.record is not None])
             done = []
+            spent = cache.calls + outputs.tally.calls
             for index in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
                 if budget is not None and spent >= budget:
                     break
@@ -191,15 +197,15 @@ def generate_run(out: Path, n: int, generator_factory: Callable[[ValueCache, str
                 spent += item.calls
                 done.append(item)
             _write_part(part, done)
-        items += done
-        spent = cache.calls + sum(i.calls for i in items)
+        outputs.add(done)
+        for i in done:  # the next chunk's prompts take examples from the verified samples of this one
+            if i.verdict.passed and i.record is not None:
+                examples.add(i.record)
         if progress is not None:
-            progress("samples", len(items), n)
+            progress("samples", outputs.tally.generated, n)
         if len(done) < min(CHUNK, n - chunk * CHUNK):
             break  # the budget ran out inside this chunk
-    finish(out, items, catalog, seed, {"generator": generator_name, "checker": checker.name, "backend": backend_spec,
-                                       "probe_calls": cache.calls, "budget": budget})
-    return items
+    return outputs.finish()
 
 
 def _one_sample(index: int, seed: int, apis: APISampler, examples: ExampleSampler, prompts: PromptSampler,
@@ -234,7 +240,7 @@ def _one_sample(index: int, seed: int, apis: APISampler, examples: ExampleSample
 @writes_run("out", what="an APIGen run", error=ApigenError, writer="another `kopa apigen verify`")
 def verify_run(source: Path, out: Path, checker: SemanticChecker, catalog: Catalog, *, backend_spec: str = "sim",
                force: bool = False, progress: Callable[[str, int, int], None] | None = None,
-               stop_after_chunks: int | None = None) -> list[Item]:
+               stop_after_chunks: int | None = None) -> Tally:
     """Verify a JSONL file in the xlam format, chunk by chunk (resumable)."""
     try:
         data = source.read_bytes()
@@ -245,7 +251,8 @@ def verify_run(source: Path, out: Path, checker: SemanticChecker, catalog: Catal
                   "checker": checker.name, "backend": backend_spec, "chunk": CHUNK}, force)
     runtime = _runtime(backend_spec, catalog)
     (out / "parts").mkdir(exist_ok=True)
-    items: list[Item] = []
+    outputs = Outputs(out, catalog, 0, {"generator": f"file:{source.name}", "checker": checker.name,
+                                        "backend": backend_spec, "probe_calls": 0, "budget": None}, most=len(lines))
     for chunk in range(-(-len(lines) // CHUNK)):
         if stop_after_chunks is not None and chunk >= stop_after_chunks:
             break
@@ -255,12 +262,10 @@ def verify_run(source: Path, out: Path, checker: SemanticChecker, catalog: Catal
             done = [_one_record(index, lines[index], runtime, catalog, checker)
                     for index in range(chunk * CHUNK, min(len(lines), (chunk + 1) * CHUNK))]
             _write_part(part, done)
-        items += done
+        outputs.add(done)
         if progress is not None:
-            progress("records", len(items), len(lines))
-    finish(out, items, catalog, 0, {"generator": f"file:{source.name}", "checker": checker.name,
-                                    "backend": backend_spec, "probe_calls": 0, "budget": None})
-    return items
+            progress("records", outputs.tally.generated, len(lines))
+    return outputs.finish()
 
 
 def _one_record(index: int, line: bytes, runtime: ToolRuntime, catalog: Catalog, checker: SemanticChecker) -> Item:
@@ -279,33 +284,139 @@ def _one_record(index: int, line: bytes, runtime: ToolRuntime, catalog: Catalog,
 
 # ------------------------------------------------------------------------------------------ outputs
 
-def finish(out: Path, items: list[Item], catalog: Catalog, seed: int, about: dict[str, Any]) -> None:
-    write_atomic(out / "verdicts.jsonl", b"".join(orjson.dumps(i.verdict.model_dump(
-        include={"id", "passed", "stage", "reason", "counted", "detail", "retried_calls", "criteria"})) + b"\n" for i in items))
-    verified = [i for i in items if i.verdict.passed and i.record is not None]
-    _write_rows(out, "verified", [_noted(i, about) for i in verified])
-    required = {t.name: {p.name for p in t.spec.params if p.required} for t in catalog}
-    for i in verified:
-        assert i.record is not None
-        for tool in i.record.tools:
-            required.setdefault(tool.name, {k for k, p in tool.parameters.items() if p.required})
-    relevance = relevance_samples([i.record for i in verified if i.record is not None and i.record.answers], seed,
-                                  required, lambda r: serving_tool(r, catalog) is not None)
-    _write_rows(out, "relevance", [(r, {}) for r in relevance])
-    table = stage_table(items)
-    stats = {"table": table, "relevance": len(relevance), "about": about,
-             "calls": about.get("probe_calls", 0) + sum(i.calls for i in items),
-             "styles": _count(s for s in map(style_of, items) if s)}
-    write_atomic(out / "stats.json", orjson.dumps(stats, option=_SORTED))
-    write_plots(out / "plots", table)
-    (out / "report.md").write_text(render_report(out.name, items, table, stats, relevance), encoding="utf-8")
+class Outputs:
+    """The run's output files, written as samples are decided (a run of 200k calls held every sample, 3.6 GB):
+    verdicts.jsonl line by line, the verified rows and their notes, and relevance samples as each verified one
+    gives one — each to NAME.partial, made whole at `finish` (renamed, or copied with the rows' ids, which
+    depend on every row: `_write_rows`). A rerun rebuilds the partial files from parts/, so an interrupted run
+    resumes from its chunks as before. In memory: the Tally (the report's counts) and the relevance samples'
+    constructions."""
+
+    def __init__(self, out: Path, catalog: Catalog, seed: int, about: dict[str, Any], most: int) -> None:
+        self.out, self.catalog, self.seed, self.about = out, catalog, seed, about
+        self.tally = Tally()
+        self.verdicts = _Partial(out / "verdicts.jsonl")
+        self.verified = _Rows(out, "verified")
+        self.relevance = _Rows(out, "relevance")
+        self.constructions: list[str | None] = []
+        self.answered = 0  # verified samples with a call: the k of `relevance_sample`
+        # no more relevance samples are kept than `most` verified ones would give
+        self.most_relevance = wanted_samples(most)
+        self.required = {t.name: {p.name for p in t.spec.params if p.required} for t in catalog}
+
+    def add(self, items: list[Item]) -> None:
+        for i in items:
+            self.tally.add(i)
+            self.verdicts.write(orjson.dumps(i.verdict.model_dump(
+                include={"id", "passed", "stage", "reason", "counted", "detail", "retried_calls", "criteria"})) + b"\n")
+            if not i.verdict.passed or i.record is None:
+                continue
+            self.verified.add(*_noted(i, self.about))
+            for tool in i.record.tools:
+                self.required.setdefault(tool.name, {n for n, p in tool.parameters.items() if p.required})
+            if not i.record.answers:
+                continue
+            k, self.answered = self.answered, self.answered + 1
+            if self.relevance.count < self.most_relevance:
+                made = relevance_sample(i.record, k, self.seed, self.required,
+                                        lambda r: serving_tool(r, self.catalog) is not None)
+                if made is not None:
+                    self.relevance.add(made, {})
+                    self.constructions.append(made.provenance.get("construction"))
+
+    def finish(self) -> Tally:
+        """The files made whole; stats.json, the plot and report.md from the Tally."""
+        out = self.out
+        self.verdicts.finish(out / "verdicts.jsonl")
+        self.verified.finish(self.verified.count)
+        wanted = wanted_samples(self.tally.verified)
+        self.relevance.finish(wanted)
+        constructions = self.constructions[:wanted]
+        table = self.tally.table()
+        stats = {"table": table, "relevance": len(constructions), "about": self.about,
+                 "calls": self.about.get("probe_calls", 0) + self.tally.calls, "styles": self.tally.style_counts()}
+        write_atomic(out / "stats.json", orjson.dumps(stats, option=_SORTED))
+        write_plots(out / "plots", table)
+        (out / "report.md").write_text(render_report(out.name, self.tally, stats, constructions), encoding="utf-8")
+        return self.tally
 
 
-def _count(values) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for v in values:
-        out[v] = out.get(v, 0) + 1
-    return dict(sorted(out.items()))
+class _Partial:
+    """A file written line by line as NAME.partial beside its final path (truncated when a run starts: a rerun
+    writes it again from parts/)."""
+
+    def __init__(self, final: Path) -> None:
+        self.path = final.with_name(final.name + ".partial")
+        self.handle = self.path.open("wb")
+
+    def write(self, line: bytes) -> None:
+        self.handle.write(line)
+
+    def finish(self, final: Path) -> None:
+        self.handle.close()
+        os.replace(self.path, final)
+
+    def lines(self, limit: int) -> Iterator[bytes]:
+        """The first `limit` lines written (the file closed first)."""
+        self.handle.close()
+        with self.path.open("rb") as handle:
+            for _, line in zip(range(limit), handle, strict=False):
+                yield line
+
+
+class _Rows:
+    """NAME.jsonl, rows of the published xlam shape, and NAME.notes.jsonl beside it, line by line: what kopa
+    knows of each row and the shape has no place for. A row keeps its record's id where every id is an integer
+    (a verified input file's own); generated records, named `apigen-SEED-INDEX`, are numbered 1…n. Which of the
+    two is known only at the end, so the partial files hold each line without its id, which `finish` puts
+    first, as the published row has it."""
+
+    def __init__(self, out: Path, name: str) -> None:
+        self.out, self.name = out, name
+        self.rows = _Partial(out / f"{name}.jsonl")
+        self.notes = _Partial(out / f"{name}.notes.jsonl")
+        self.count = 0
+        self.own: list[int] | None = []  # the records' own ids while every one is an integer
+
+    def add(self, record: XRecord, extra: dict[str, Any]) -> None:
+        if self.own is not None and record.id.isdecimal():
+            self.own.append(int(record.id))
+        else:
+            self.own = None
+        self.count += 1
+        self.rows.write(_without_id(xlam_row(record, 0)))
+        self.notes.write(_without_id({"id": 0, "record": record.id, "style": record.style,
+                                      "provenance": record.provenance, **extra}))
+
+    def finish(self, limit: int) -> None:
+        """The first `limit` rows (and notes) with their ids, in place of the partial files."""
+        limit = min(limit, self.count)
+        own = self.own[:limit] if self.own is not None else None
+        ids = own if own is not None and len(set(own)) == len(own) else range(1, limit + 1)
+        for partial, name in ((self.rows, f"{self.name}.jsonl"), (self.notes, f"{self.name}.notes.jsonl")):
+            lines = (b'{"id":%d,' % i + line for i, line in zip(ids, partial.lines(limit), strict=True))
+            _write_streamed(self.out / name, lines)
+            partial.path.unlink()
+
+
+def _without_id(row: dict[str, Any]) -> bytes:
+    """A row's JSON with its leading id taken out: b'"query":…}\n', which `b'{"id":N,' +` makes whole."""
+    body = orjson.dumps({k: v for k, v in row.items() if k != "id"})
+    return body[1:] + b"\n"
+
+
+def _write_streamed(path: Path, lines: Iterable[bytes]) -> None:
+    """write_atomic for lines that come one by one: PATH.tmp (the run folder's lock keeps it this run's), renamed
+    over `path`."""
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        with tmp.open("wb") as handle:
+            for line in lines:
+                handle.write(line)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def _noted(item: Item, about: dict[str, Any]) -> tuple[XRecord, dict[str, Any]]:
@@ -317,22 +428,6 @@ def _noted(item: Item, about: dict[str, Any]) -> tuple[XRecord, dict[str, Any]]:
     provenance = {**item.record.provenance, "generator": about["generator"], "checker": about["checker"],
                   "backend": about["backend"], "results": results}
     return item.record.model_copy(update={"provenance": provenance}), {"verdicts": stages}
-
-
-def _write_rows(out: Path, name: str, records: list[tuple[XRecord, dict[str, Any]]]) -> None:
-    """NAME.jsonl, rows of the published xlam shape, and NAME.notes.jsonl beside it, line by line: what kopa
-    knows of each row and the shape has no place for. A row keeps its record's id where every id is an integer
-    (a verified input file's own); generated records, named `apigen-SEED-INDEX`, are numbered 1…n."""
-    own = [r.id for r, _ in records]
-    keep = all(i.isdecimal() for i in own) and len(set(own)) == len(own)
-    ids = [int(i) for i in own] if keep else list(range(1, len(records) + 1))
-    rows, notes = [], []
-    for row_id, (record, extra) in zip(ids, records, strict=True):
-        rows.append(orjson.dumps(xlam_row(record, row_id)) + b"\n")
-        notes.append(orjson.dumps({"id": row_id, "record": record.id, "style": record.style,
-                                   "provenance": record.provenance, **extra}) + b"\n")
-    write_atomic(out / f"{name}.jsonl", b"".join(rows))
-    write_atomic(out / f"{name}.notes.jsonl", b"".join(notes))
 
 
 def read_verified(out: Path) -> list[XRecord]:

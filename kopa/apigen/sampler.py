@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 import numpy as np
+import orjson
 from pydantic import BaseModel, ConfigDict
 
 from kopa.apigen.record import XRecord
@@ -28,6 +29,7 @@ STYLE_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
 CONTEXTS = ("plain", "scenario")  # the ask alone, or with a line of background
 DIFFICULTIES = ("easy", "hard")  # labels stated with every value, or values in running text
 EXAMPLES_PER_PROMPT = 2
+EXAMPLE_NOTES = ("shape",)  # of an example's provenance, what a generator reads (the offline one's sentence shape)
 MULTIPLE_TOOLS = 3  # tools offered in a multiple sample: the one to call and two from the same domain
 REAL_SHARE = 0.55  # drawn from the documented endpoints: they verify a little less often, and at least half
 # of the verified samples should touch one (issue 27)
@@ -140,18 +142,26 @@ class APISampler:
 
 
 class ExampleSampler:
-    """Few-shot examples from verified data of the same style (the seed's feedback loop)."""
+    """Few-shot examples from verified data of the same style (the seed's feedback loop). A run adds every verified
+    sample, so each is kept small: what a generator reads of an example (its id, query, answers, style and
+    sentence shape) as JSON, made a record again when drawn."""
 
     def __init__(self, verified: Sequence[XRecord]) -> None:
-        self.by_style: dict[str, list[XRecord]] = {}
+        self.by_style: dict[str, list[bytes]] = {}
         for r in verified:
-            self.by_style.setdefault(r.style or "", []).append(r)
+            self.add(r)
+
+    def add(self, record: XRecord) -> None:
+        kept = {"id": record.id, "query": record.query, "tools": [], "style": record.style,
+                "answers": [c.model_dump() for c in record.answers],
+                "provenance": {k: record.provenance[k] for k in EXAMPLE_NOTES if k in record.provenance}}
+        self.by_style.setdefault(record.style or "", []).append(orjson.dumps(kept))
 
     def sample(self, style: Style, rng: np.random.Generator) -> list[XRecord]:
         pool = self.by_style.get(style, [])
         if not pool:
             return []
-        return [pool[int(i)] for i in rng.permutation(len(pool))[:EXAMPLES_PER_PROMPT]]
+        return [XRecord.model_validate_json(pool[int(i)]) for i in rng.permutation(len(pool))[:EXAMPLES_PER_PROMPT]]
 
 
 class PromptSampler:

@@ -43,8 +43,9 @@ console = LazyConsole(soft_wrap=True)
 @click.option("--max-pages", type=at_least(1), default=250, show_default=True,
               help="Pages one call may read in full (the paper's largest handoff, 224,958 records, is 225 "
                    "pages of 1,000); a step whose answer needs more is not built.")
-@click.option("--writer", type=click.Choice(["template", "chat"]), default="template", show_default=True,
-              help="Query writer: deterministic Korean templates, or the chat model --role writer=… names.")
+@click.option("--writer", type=click.Choice(["intents", "chat"]), default="intents", show_default=True,
+              help="intents: the hand-written question bank realized on G* (offline, kopa/synth/intents/bank); "
+                   "chat: walks on G* put into words by the chat model --role writer=… names.")
 @role_option({"writer": "the chat model of --writer chat"})
 @click.option("--llm-cache", default="runs/llm-cache", show_default=True, type=click.Path(file_okay=False),
               help="--writer chat: where replies are cached by request hash (replayed offline).")
@@ -57,12 +58,16 @@ def synth_command(graph_run: str, out: str, count: int, path_seed: int, workers:
                   max_pages: int, writer: str, roles: dict[str, ModelRef], llm_cache: str,
                   force: bool, then_filter: bool, executor: str, address: str | None, backend_spec: str,
                   record_dir: str | None, faults: str | None) -> None:
-    """Synthesize trajectories on G* — sequential chains whose junctions are typed SEQ / FAN / DRV by executed
-    cardinality, and SEM / CMP / COND templates — each a KOPA-Bench task whose answer golden execution
-    derives; resumable per chunk. Trajectories execute on --backend (default `sim`, the world KOPA-Bench
-    targets are computed on), whatever backend G* was built with. With --record DIR the synthesis is
+    """Synthesize tasks question first: each slot draws a type toward the paper's mix, then a hand-written
+    intent of the bank (a question a person asks, with slots and the golden steps that answer it), fills
+    its slots from what the services return, executes it on G*'s retained edges and types every handoff SEQ
+    / FAN / DRV by its executed cardinality (SEM / CMP / COND templates besides); a realization whose
+    handoffs G* does not retain, or that comes out in another pattern than the question was written for, is
+    drawn again. Each task's answer is derived by executing its golden trajectory; resumable per chunk.
+    Trajectories execute on --backend (default `sim`, the world KOPA-Bench targets are computed on). With
+    --writer chat, walks on G* are put into words by a model instead. With --record DIR the synthesis is
     recorded (one worker), and `kopa edge filter` re-solves every task on a fresh backend and on the
-    recording.
+    recording. `kopa edge intents` shows what each intent asks.
 
     \b
       kopa edge synth --graph runs/edge --out runs/synth --count 2500 --workers 2
@@ -75,9 +80,9 @@ def synth_command(graph_run: str, out: str, count: int, path_seed: int, workers:
 
     from kopa.executor import open_executor
     from kopa.synth.dataset import synth_run
-    from kopa.synth.query import ChatWriter, QueryWriter, TemplateWriter
+    from kopa.synth.query import ChatWriter, QueryWriter
 
-    chosen: QueryWriter
+    chosen: QueryWriter | None
     if (writer == "chat") != ("writer" in roles):
         raise click.UsageError("--writer chat and --role writer=MODEL[@URL] go together: the role names the "
                                "model that writes")
@@ -87,7 +92,7 @@ def synth_command(graph_run: str, out: str, count: int, path_seed: int, workers:
         ref = roles["writer"]
         chosen = ChatWriter(cached_openai_model(ref.model, ref.base_url, llm_cache, role="writer"))
     else:
-        chosen = TemplateWriter()
+        chosen = None  # the intent bank
     hold_out = frozenset(p.strip() for p in hold_out_platforms.split(",") if p.strip())
     started = time.perf_counter()
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),

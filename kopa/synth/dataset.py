@@ -36,12 +36,12 @@ from kopa.backends.base import suggest
 from kopa.backends.parsed import parse_backend
 from kopa.backends.spec import open_backend
 from kopa.backends.world import WorldStamp, world_stamp
-from kopa.catalog.loader import load_catalog
+from kopa.catalog.loader import Catalog, load_catalog
 from kopa.edge.graph import ToolGraph
 from kopa.errors import UserError
 from kopa.eval.contamination import audit, audit_table
 from kopa.eval.targets import write_tasks
-from kopa.eval.task import load_tasks
+from kopa.eval.task import GoldenCall, load_tasks
 from kopa.executor import Executor, LocalExecutor, can_fork
 from kopa.fileio import RunFolder, read_json, read_lines, sql_literal, write_atomic, writes_run
 from kopa.plots import pyplot
@@ -49,8 +49,11 @@ from kopa.synth.audit import mix, query_audit
 from kopa.synth.audit import render as render_audit
 from kopa.synth.candidate import Candidate, Failure
 from kopa.synth.filters import Drop, Repeats, filter_candidates
+from kopa.synth.intents.draw import TRIES as INTENT_TRIES
+from kopa.synth.intents.draw import synthesize_intent
+from kopa.synth.intents.realize import BankContext
 from kopa.synth.junction import PHI
-from kopa.synth.query import QueryWriter, TemplateWriter
+from kopa.synth.query import QueryWriter
 from kopa.synth.synthesize import SHAPE_TRIES, synthesize
 from kopa.synth.trajectory import MAX_PAGES, SynthContext
 
@@ -58,7 +61,7 @@ if TYPE_CHECKING:
     from kopa.synth.judges import ModelJudge
     from kopa.synth.solver import ModelSolver
 
-SYNTH_VERSION = 24  # bump when a change makes the same seed build other trajectories: old parts are not reused
+SYNTH_VERSION = 25  # bump when a change makes the same seed build other trajectories: old parts are not reused
 CHUNK = 25
 MAX_ATTEMPTS_PER_TASK = 20  # slots allowed per wanted task before synthesis gives up
 # Answers a process keeps of the simulator's (as objects, kopa.backends.memo.keepable): synthesis asks the same
@@ -137,18 +140,24 @@ class ChunkJob:
     max_pages: int
     chunk: int
     part: str  # the part file the worker writes
+    walk: bool = False  # walks on G* put into words by a model (--writer chat), not the intent bank
 
 
-_CONTEXTS: dict[tuple, SynthContext] = {}  # per process: a worker builds its context once
+_CONTEXTS: dict[tuple, SynthContext | BankContext] = {}  # per process: a worker builds its context once
 
 
 def _context(graph_run: str, digest: str, backend: str, seed: int, hold_out: tuple[str, ...],
-             max_pages: int = MAX_PAGES) -> SynthContext:
-    key = (graph_run, digest, backend, seed, hold_out, max_pages)
+             max_pages: int = MAX_PAGES, walk: bool = False) -> SynthContext | BankContext:
+    """The run's context, built once per process: the intent bank's (`BankContext`), or the walk's
+    (`SynthContext`: G*'s reach and starts, the value cache C)."""
+    key = (graph_run, digest, backend, seed, hold_out, max_pages, walk)
     if key not in _CONTEXTS:
         graph, cache, _ = load_graph_run(Path(graph_run))
-        _CONTEXTS[key] = SynthContext(graph, load_catalog(), open_backend(backend).memoized(MEMO_BYTES), cache, seed=seed,
-                                      hold_out=frozenset(hold_out), max_pages=max_pages)
+        backend_ = open_backend(backend).memoized(MEMO_BYTES)
+        _CONTEXTS[key] = (SynthContext(graph, load_catalog(), backend_, cache, seed=seed, hold_out=frozenset(hold_out),
+                                       max_pages=max_pages) if walk else
+                          BankContext(graph, load_catalog(), backend_, seed=seed, hold_out=frozenset(hold_out),
+                                      max_pages=max_pages))
     return _CONTEXTS[key]
 
 
@@ -157,9 +166,12 @@ def _run_chunk(job: ChunkJob, writer: QueryWriter | None = None) -> bytes:
     part = Path(job.part)
     if part.exists():
         return part.read_bytes()
-    ctx = _context(job.graph_run, job.graph_sha256, job.backend, job.seed, job.hold_out, job.max_pages)
-    writer = writer or TemplateWriter()
-    data = b"".join(_line(synthesize(ctx, i, writer)) for i in range(job.chunk * CHUNK, (job.chunk + 1) * CHUNK))
+    ctx = _context(job.graph_run, job.graph_sha256, job.backend, job.seed, job.hold_out, job.max_pages, job.walk)
+    indices = range(job.chunk * CHUNK, (job.chunk + 1) * CHUNK)
+    if isinstance(ctx, BankContext):
+        data = b"".join(_line(synthesize_intent(ctx, i)) for i in indices)
+    else:
+        data = b"".join(_line(synthesize(ctx, i, writer)) for i in indices)
     write_atomic(part, data)
     return data
 
@@ -170,20 +182,19 @@ def synth_run(graph_run: Path, out: Path, n: int, *, seed: int = 0, workers: int
               max_pages: int = MAX_PAGES,
               progress: Callable[[int, int], None] | None = None, stop_after_chunks: int | None = None,
               executor: Executor | None = None) -> tuple[list[Candidate], list[Failure]]:
-    """Synthesize until n candidates exist (or n × MAX_ATTEMPTS_PER_TASK attempts were made). Chunks run
-    in `workers` processes (kopa.executor), or on `executor` (a Ray cluster) when one is given; a
-    model-backed writer runs in this process only."""
+    """Synthesize until n candidates exist (or n × MAX_ATTEMPTS_PER_TASK attempts were made): from the intent
+    bank, or — with a model `writer` — walks on G* the model puts into words. Chunks run in `workers`
+    processes (kopa.executor), or on `executor` (a Ray cluster) when one is given; a model writer runs in
+    this process only."""
 
-    writer = writer or TemplateWriter()
     platforms = tuple(sorted(set(load_catalog().platforms) - {"session"}))
     unknown = sorted(hold_out - set(platforms))
     if unknown:  # a misspelt platform held out nothing, and the run looked like a held-out split
         raise SynthError(f"--hold-out-platforms: unknown platform {', '.join(map(repr, unknown))}"
                          f"{suggest(unknown[0], platforms)}; platforms: {', '.join(platforms)}")
     remote = executor is not None and not executor.in_process
-    if (workers > 1 or remote) and writer.name != "template":
-        raise SynthError("--workers > 1 and --executor ray need the template writer (a model writer runs in one "
-                         "process)")
+    if (workers > 1 or remote) and writer is not None:
+        raise SynthError("--workers > 1 and --executor ray need the intent bank (a model writer runs in one process)")
     if (workers > 1 or remote) and recorded_backends(backend_spec)[1] is not None:
         raise SynthError("--workers > 1 and --executor ray cannot record: one recording is written by one process "
                          "(use --workers 1)")
@@ -192,14 +203,18 @@ def synth_run(graph_run: Path, out: Path, n: int, *, seed: int = 0, workers: int
     # the G* folder as an absolute path, like a recording's: `kopa edge filter` reads it from any folder
     _config(out, {"version": SYNTH_VERSION, "graph_run": str(graph_run.resolve()), "graph_sha256": digest, "seed": seed,
                   "backend": backend_spec,
-                  "phi": PHI, "writer": writer.name, "hold_out": sorted(hold_out), "chunk": CHUNK,
+                  "phi": PHI, "writer": writer.name if writer is not None else "intents", "hold_out": sorted(hold_out), "chunk": CHUNK,
                   "max_pages": max_pages}, force)
     parts = out / "parts"
     parts.mkdir(exist_ok=True)
     # absolute paths: a Ray worker runs in a folder of its own
     key = (str(graph_run.resolve()), digest, backend_spec, seed, tuple(sorted(hold_out)), max_pages)
-    if not _context(*key).starts:
+    walk = writer is not None
+    ctx = _context(*key, walk=walk)
+    if isinstance(ctx, SynthContext) and not ctx.starts:
         raise SynthError(f"{graph_run}: G* has no retained edge between usable tools")
+    if isinstance(ctx, BankContext) and not ctx.usable:
+        raise SynthError("the intent bank has no intent outside the held-out platforms")
     results: dict[int, list[Candidate | Failure]] = {}
     max_chunks = -(-n * MAX_ATTEMPTS_PER_TASK // CHUNK)
 
@@ -207,7 +222,7 @@ def synth_run(graph_run: Path, out: Path, n: int, *, seed: int = 0, workers: int
         return sum(isinstance(x, Candidate) for items in results.values() for x in items)
 
     def job(chunk: int) -> ChunkJob:
-        return ChunkJob(*key, chunk=chunk, part=str((parts / f"{chunk:05d}.jsonl").resolve()))
+        return ChunkJob(*key, chunk=chunk, part=str((parts / f"{chunk:05d}.jsonl").resolve()), walk=walk)
 
     last = max_chunks if stop_after_chunks is None else min(max_chunks, stop_after_chunks)
     if remote:
@@ -255,7 +270,7 @@ def _chunks_on(executor: Executor, job: Callable[[int], ChunkJob], results: dict
     return chunk
 
 
-def _chunks_here(writer: QueryWriter, workers: int, job: Callable[[int], ChunkJob],
+def _chunks_here(writer: QueryWriter | None, workers: int, job: Callable[[int], ChunkJob],
                  results: dict[int, list[Candidate | Failure]], n: int, last: int, found: Callable[[], int],
                  progress: Callable[[int, int], None] | None) -> int:
     """Chunks in this process or in `workers` processes forked from it. Returns the next chunk not handed
@@ -553,22 +568,36 @@ class TaskShape:
     """What the dataset statistics read of one task, whichever pipeline made it (`kopa compare synth` puts
     APIGen's samples through the same statistics)."""
 
-    calls: int  # tool calls the answer needs
+    calls: int  # tool calls the answer needs, each counted once however many pages it read
     parallel: bool  # two or more calls in one turn
     cardinalities: tuple[int, ...] = ()  # per junction: distinct values of the field handed on
     records: tuple[int, ...] = ()  # per junction: records the call feeding it returned (the paper's cardinality)
     pages: int = 1  # the most pages one call of the task read
+    page_reads: int = 0  # pages read beyond each call's first
     turns: int = 1  # sequential steps (hops)
     domain: str | None = None
     tools: tuple[str, ...] = ()  # data tools the answer calls
 
 
-def shape_of(c: Candidate) -> TaskShape:
+def call_pages(calls: list[GoldenCall], catalog: Catalog) -> list[int]:
+    """The pages each tool call read: golden execution records every page as a call of its own, the same
+    tool in the same turn with the same arguments but its paging window (PageNo, START_INDEX, …)."""
+    pages: dict[tuple, int] = {}
+    for call in calls:
+        paging = {p.name for p in catalog[call.tool].spec.params if p.paging} if call.tool in catalog else set()
+        key = (call.turn, call.tool, orjson.dumps({k: v for k, v in call.arguments.items() if k not in paging},
+                                                  option=orjson.OPT_SORT_KEYS))
+        pages[key] = pages.get(key, 0) + 1
+    return list(pages.values())
+
+
+def shape_of(c: Candidate, catalog: Catalog | None = None) -> TaskShape:
     steps = [s.call for s in _steps(c) if s.call]
-    return TaskShape(calls=c.target.optimal_calls, parallel=_parallel(c),
+    pages = call_pages(c.target.calls, catalog or load_catalog())
+    return TaskShape(calls=len(pages), parallel=_parallel(c),
                      cardinalities=tuple(j.cardinality for j in c.junctions) + _block_values(c),
                      records=tuple(j.records for j in c.junctions) + _block_records(c),
-                     pages=max([j.pages for j in c.junctions] + [2 if any(s.pages == "all" for s in _steps(c)) else 1]),
+                     pages=max(pages, default=1), page_reads=sum(pages) - len(pages),
                      turns=len({call.turn for call in c.target.calls}), domain=c.task.domain,
                      tools=tuple(dict.fromkeys(steps)))
 
@@ -591,11 +620,14 @@ def shape_statistics(shapes: list[TaskShape]) -> dict:
     junction fed more than one record is one-to-many); the distinct values handed on are reported apart."""
     total = len(shapes) or 1
     calls = [s.calls for s in shapes]
+    page_reads = [s.page_reads for s in shapes]
     cards = [k for s in shapes for k in s.cardinalities]
     records = [k for s in shapes for k in s.records]
     return {
         "tasks": len(shapes),
         "calls_mean": statistics.fmean(calls) if calls else 0.0, "calls_max": max(calls, default=0),
+        "page_reads_mean": statistics.fmean(page_reads) if page_reads else 0.0,
+        "page_reads_max": max(page_reads, default=0),
         "hops4": sum(x >= 4 for x in calls) / total,
         "parallel": sum(s.parallel for s in shapes) / total,
         "one_to_many": sum(any(k > 1 for k in s.records) for s in shapes) / total,
@@ -608,7 +640,8 @@ def shape_statistics(shapes: list[TaskShape]) -> dict:
 def statistics_of(kept: list[Candidate]) -> dict:
     mix = Counter(c.category for c in kept)
     single = [c for c in kept if len(c.junctions) == 1]
-    shared = shape_statistics([shape_of(c) for c in kept])
+    catalog = load_catalog()
+    shared = shape_statistics([shape_of(c, catalog) for c in kept])
     return {
         "tasks": shared["tasks"],
         "mix": {k: mix.get(k, 0) for k in PAPER_MIX},
@@ -616,6 +649,33 @@ def statistics_of(kept: list[Candidate]) -> dict:
         **{k: v for k, v in shared.items() if k != "tasks"},
         "patterns": dict(Counter(c.pattern for c in kept).most_common()),
     }
+
+
+def _tries(config: dict) -> str:
+    if config.get("writer") == "intents":
+        return f"each after {INTENT_TRIES} realizations of its drawn intent"
+    return f"each after {SHAPE_TRIES} tries of its drawn shape"
+
+
+def _intent_lines(candidates: list[Candidate], kept: list[Candidate], failures: list[Failure]) -> list[str]:
+    """Which of the bank's intents the run asked, and the ones whose realizations failed most."""
+    made = Counter(t.split(":", 1)[1] for c in candidates for t in c.task.tags if t.startswith("intent:"))
+    if not made and not any(f.intent for f in failures):
+        return []
+    held = Counter(t.split(":", 1)[1] for c in kept for t in c.task.tags if t.startswith("intent:"))
+    failed = Counter(f.intent for f in failures if f.intent)
+    why: dict[str, Counter[str]] = {}
+    for f in failures:
+        if f.intent:
+            why.setdefault(f.intent, Counter())[f.reason] += 1
+    lines = ["## Intents", "", f"{len(made)} intents of the bank realized as candidates, {len(held)} of them kept; "
+             f"most kept from one intent: {max(held.values(), default=0)}.", ""]
+    if failed:
+        lines += ["| intent | slots failed | why (most) | candidates |", "|---|---:|---|---:|"]
+        lines += [f"| {intent} | {n} | {why[intent].most_common(1)[0][0]} | {made.get(intent, 0)} |"
+                  for intent, n in failed.most_common(12)]
+        lines.append("")
+    return lines
 
 
 def render_report(name: str, candidates: list[Candidate], kept: list[Candidate], drops: list[Drop],
@@ -626,10 +686,10 @@ def render_report(name: str, candidates: list[Candidate], kept: list[Candidate],
              f"G* run `{config['graph_run']}` (sha256 {config['graph_sha256'][:12]}), backend `{config['backend']}`, "
              f"seed {config['seed']}, φ = {config['phi']}, writer `{config['writer']}`, held out: "
              f"{', '.join(config['hold_out']) or 'none'}.", "",
-             f"{len(failures)} slots failed (each after {SHAPE_TRIES} tries of its drawn shape) before "
-             f"{len(candidates)} candidates were executed "
+             f"{len(failures)} slots failed ({_tries(config)}) before {len(candidates)} candidates were executed "
              f"({', '.join(f'{k} {v}' for k, v in Counter(f.reason for f in failures).most_common()) or 'none'}); "
              f"**{s['tasks']} tasks** passed the three-stage filter (paper: 1,781).", "",
+             *_intent_lines(candidates, kept, failures),
              "## Type mix", "", "| type | tasks | share | paper |", "|---|---:|---:|---:|"]
     for k, paper in PAPER_MIX.items():
         lines.append(f"| {k} | {s['mix'][k]} | {100 * s['mix'][k] / total:.1f}% | {paper}% |")
@@ -639,8 +699,11 @@ def render_report(name: str, candidates: list[Candidate], kept: list[Candidate],
               f"| FAN + DRV share of single-junction sequential | "
               f"{100 * s['fan_drv_single'] / (s['single'] or 1):.1f}% ({s['fan_drv_single']}/{s['single']}) | "
               "64.9% (398/613) |",
-              f"| calls per task (mean / max) | {s['calls_mean']:.2f} / {s['calls_max']} | 4.13 / 36 |",
-              f"| tasks with ≥ 4 calls (hops) | {100 * s['hops4']:.1f}% | 57.6% |",
+              f"| tool calls per task (mean / max), each call once | {s['calls_mean']:.2f} / {s['calls_max']} | "
+              "4.13 / 36 |",
+              f"| page reads beyond a call's first (mean / max) | {s['page_reads_mean']:.2f} / "
+              f"{s['page_reads_max']} | — |",
+              f"| tasks with ≥ 4 tool calls (hops) | {100 * s['hops4']:.1f}% | 57.6% |",
               f"| sequential : parallel (two or more calls in one turn) | {100 * (1 - s['parallel']):.1f} : "
               f"{100 * s['parallel']:.1f} | 63.8 : 36.2 |", "",
               "## One-to-many chaining", "",
@@ -650,7 +713,8 @@ def render_report(name: str, candidates: list[Candidate], kept: list[Candidate],
               f"| **this run** | {100 * s['one_to_many']:.1f}% | {s['card_median']:g} | {s['card_max']:,} |", "",
               f"Cardinality is counted as the paper counts it: the records the call feeding a junction returned "
               f"(every page read). The distinct values of the connecting field: median {s['distinct_median']:g}, "
-              f"max {s['distinct_max']:,}. Tasks that read two or more pages of one call: {100 * s['paged']:.1f}%.",
+              f"max {s['distinct_max']:,}. Tasks whose calls really read two or more pages of one answer: "
+              f"{100 * s['paged']:.1f}%.",
               "", "## Structure patterns", "", "| pattern | tasks |", "|---|---:|"]
     lines += [f"| {p} | {k} |" for p, k in s["patterns"].items()]
     lines += ["", "## Drops", "", "| stage | reason | dropped |", "|---:|---|---:|"]

@@ -1,4 +1,6 @@
-"""One synthesized trajectory, end to end (seed §5.2–5.3): a slot draws its shape (a sequential chain of one
+"""One trajectory walked on G*, end to end (seed §5.2–5.3) — the synthesis `--writer chat` runs, a model
+putting each walk into words (offline synthesis starts from the intent bank instead, `kopa.synth.intents`):
+a slot draws its shape (a sequential chain of one
 to three junctions, or a template — SEM, CMP, COND — alone or after a prefix) and its domain, builds the
 chain on G* (kopa.synth.trajectory) and the template on it (kopa.synth.templates), then writes the query and
 re-computes the target from the golden trajectory. Here, above both: the chain builder and the templates
@@ -12,6 +14,7 @@ from kopa.eval.task import AnswerSpec, GoldenStep, Task
 from kopa.korean.vocabulary import subject
 from kopa.rng import stream
 from kopa.synth.candidate import AnswerInfo, BlockInfo, Candidate, Failure, QueryInput
+from kopa.synth.query import QueryWriter
 from kopa.synth.tasks import available_tools, injected_state
 from kopa.synth.templates import BLOCKS, stated_cmp
 from kopa.synth.trajectory import NARROW_SHARE, ChainBuild, SynthContext
@@ -36,11 +39,12 @@ SHAPE_TRIES = 6
 BLOCK_WIDTH = {"SEM": 2}  # tools a block calls from its source on different edges (CMP and COND: one, twice)
 
 
-def synthesize(ctx: SynthContext, index: int, writer, shape: str | None = None,
+def synthesize(ctx: SynthContext, index: int, writer: QueryWriter | None, shape: str | None = None,
                junctions: int | None = None) -> Candidate | Failure:
     """Trajectory `index`: its own random streams, so any index can be built alone, in any order.
     `shape` (seq, SEM, CMP, COND) and `junctions` (before a block: the prefix) fix what is otherwise drawn,
-    for tests of one template or one junction."""
+    for tests of one template or one junction. Without a writer the walk is built and its target derived,
+    its query left unwritten ("-"): what the walk is, before a model says it."""
     rng = stream(ctx.seed, "synth-shape", str(index))
     drawn = SHAPES[int(rng.choice(len(SHAPES), p=SHAPE_WEIGHTS))]
     shape = shape or drawn
@@ -122,10 +126,15 @@ def _finish(ctx: SynthContext, index: int, writer, build: ChainBuild, block: Blo
                  reward_basis=["RESPONSE"], tags=["edge-synth", pattern])
     live = any("실시간" in ctx.catalog[t].spec.title or "실시간" in ctx.catalog[t].spec.description
                for t in data_tools)
-    query = writer.write(QueryInput(pattern=pattern, junctions=build.junctions, block=block, answer=info,
-                                    subjects=subjects, literals=build.literals,
-                                    as_of=ctx.today if live else None),
-                         stream(ctx.seed, "synth-query", draft.id))
+    if writer is None:
+        query = draft.query
+    else:
+        query = writer.write(QueryInput(pattern=pattern, junctions=build.junctions, block=block, answer=info,
+                                        subjects=subjects, literals=build.literals,
+                                        as_of=ctx.today if live else None),
+                             stream(ctx.seed, "synth-query", draft.id))
+        if not query:
+            return Failure(index=index, reason="no_query")
     task = draft.model_copy(update={"query": query})
     try:
         target = compute_target(task, ctx.backend)

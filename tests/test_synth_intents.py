@@ -1,0 +1,128 @@
+"""EDGE Phase B question first: the intent bank loads against the catalog, handoffs are read from the golden
+references and typed by executed cardinality, a realization is refused when its handoffs are not what the
+question was written for or when G* does not retain them, and every intent of the bank asks a question the
+simulator answers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kopa.backends.spec import open_backend
+from kopa.catalog import load_catalog
+from kopa.edge.graph import ToolGraph
+from kopa.synth.candidate import Candidate
+from kopa.synth.intents.links import Link, cardinality, kind_of, links_of
+from kopa.synth.intents.model import IntentError, load_bank
+from kopa.synth.intents.realize import BankContext, realize
+
+CATALOG = load_catalog()
+KINDS = {"company": "pick", "month": "month", "price": "observed", "result": "choice"}
+
+
+def _links(step: dict, before: set[str]) -> list[Link]:
+    return links_of(step, before, KINDS)
+
+
+def test_each_way_of_handing_a_value_on_is_read_from_its_reference():
+    one = _links({"id": "o", "call": "get_dart_company_overview",
+                  "args": {"corp_code": "{corp.records[?corp_name=<company>][0].corp_code}"}}, {"corp"})
+    assert [(x.source, x.field, x.how, x.process, [s.field for s in x.narrowing]) for x in one] == [
+        ("corp", "corp_code", "one", None, ["corp_name"])]  # a name the question states narrows, selects nothing
+    mode = _links({"id": "c", "call": "get_dart_company_overview",
+                   "args": {"corp_code": "{filings.records[*].corp_code|mode}"}}, {"filings"})
+    assert (mode[0].how, mode[0].process, mode[0].field) == ("process", "mode", "corp_code")
+    best = _links({"id": "d", "call": "get_bill_detail", "args": {"BILL_ID": "{t.records|maxby:YES_TCNT|get:BILL_ID}"}},
+                  {"t"})
+    assert (best[0].process, best[0].pivot_field, best[0].field) == ("max", "YES_TCNT", "BILL_ID")
+    each = _links({"id": "p", "call": "get_bill_proposers", "for_each": "{bills.records[*].BILL_ID|unique}",
+                   "args": {"BILL_ID": "{item}"}}, {"bills"})
+    assert (each[0].how, each[0].field) == ("all", "BILL_ID")
+    kind = _links({"id": "s", "call": "get_assembly_member_sns",
+                   "for_each": "{m.records[?JOB_RES_NM=간사].MONA_CD|unique}", "args": {"MONA_CD": "{item}"}}, {"m"})
+    assert (kind[0].how, kind[0].process, kind[0].pivot_field) == ("process", "eq", "JOB_RES_NM")
+    over = _links({"id": "f", "call": "list_ex_rest_facilities",
+                   "for_each": "{food.records[?salePrice>=<price.value>].stdRestCd|unique}", "args": {"stdRestCd": "{item}"}},
+                  {"food"})
+    assert (over[0].process, over[0].pivot) == ("ge", "<price.value>")
+    records = {"id": "r", "call": "find_assembly_member", "for_each": "{m.records}", "args": {"MONA_CD": "{item.MONA_CD}"}}
+    assert [(x.field, x.how) for x in _links(records, {"m"})] == [("MONA_CD", "all")]
+    assert _links({"id": "x", "call": "evaluate_expression", "args": {"expression": "{a.records|len}"}}, {"a"}) == []
+    assert _links(one and {"id": "o", "call": "x", "args": {"corp_code": "{corp.records[0].corp_code}"}}, set()) == []
+
+
+def test_the_executed_cardinality_decides_the_junction_and_refuses_what_does_not_fit():
+    one, every = Link("s", "p", "f", "one"), Link("s", "p", "f", "all")
+    process = Link("s", "p", "f", "process", process="max", pivot_field="g")
+    assert kind_of(one, 1) == "SEQ" and kind_of(one, 2).startswith("order_dependent")
+    assert [kind_of(every, n) for n in (1, 2, 5)] == ["SEQ", "FAN", "FAN"]
+    assert kind_of(every, 6).startswith("too_many")
+    assert kind_of(process, 6) == "DRV" and kind_of(process, 5).startswith("not_drv")
+    named = links_of({"id": "o", "call": "c", "args": {"p": "{s.records[?name=<company>][0].code}"}}, {"s"}, KINDS)[0]
+    records = [{"name": "삼성전자", "code": "1"}, {"name": "삼성전자우", "code": "2"}, {"name": "삼성SDI", "code": "3"}]
+    assert cardinality(records, named, {"company": {"say": "삼성전자"}}) == 1  # over what the question names
+
+
+def _write(folder: Path, text: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "x.yaml").write_text(text, encoding="utf-8")
+    return folder
+
+
+BASE = """intents:
+  - id: t.one
+    pattern: SEQ
+    slots: {company: {kind: pick, call: search_dart_disclosures, say: "{corp_name}"}}
+    steps:
+      - {id: corp, call: find_dart_corp_code, args: {corp_name: "<company>"}}
+      - {id: o, call: get_dart_company_overview, args: {corp_code: "{corp.records[0].corp_code}"}}
+    asks: [{q: "<company>의 대표이사는 누구인가요?", answer: {type: string, value: "{o.records[0].ceo_nm}"}}]
+"""
+
+
+@pytest.mark.parametrize(("change", "error"), [
+    (("find_dart_corp_code", "find_dart_corp"), "unknown tool 'find_dart_corp'"),
+    (("corp_name: \"<company>\"", "corp_nm: \"<company>\""), "find_dart_corp_code takes no corp_nm"),
+    (("<company>의 대표이사", "<firm>의 대표이사"), "names no slot 'firm'"),
+    (("pattern: SEQ", "pattern: SEQ+BLOB"), "is not junction types"),
+    (("{o.records[0].ceo_nm}", "{ov.records[0].ceo_nm}"), "refers to no step 'ov'"),
+])
+def test_an_intent_that_does_not_fit_the_catalog_is_refused_with_its_file_and_id(tmp_path, change, error):
+    folder = _write(tmp_path / change[1].replace("/", "_")[:20], BASE.replace(*change))
+    with pytest.raises(IntentError, match=r"x\.yaml: intent t\.one: .*" + error.replace("(", r"\(").replace(")", r"\)")):
+        load_bank.__wrapped__(folder)
+
+
+def test_the_bank_loads_with_unique_ids_covering_every_platform():
+    bank = load_bank()
+    ids = [i.id for i in bank]
+    assert len(ids) == len(set(ids))
+    ctx_platforms = {CATALOG[s.get("call")].platform for i in bank for s in i.steps if s.get("call")}
+    assert ctx_platforms >= {"assembly", "dart"}
+
+
+@pytest.fixture(scope="module")
+def empty_graph_ctx():
+    """A G* with no edge at all: every handoff is one G* does not retain."""
+    return BankContext(ToolGraph([t.name for t in CATALOG if t.family != "session"]), CATALOG,
+                       open_backend("sim").memoized(256 * 2**20))
+
+
+TOP_FILER = """intents:
+  - id: t.top-filer
+    pattern: DRV
+    slots: {month: {kind: month, back: [1, 3]}}
+    steps:
+      - {id: filings, call: search_dart_disclosures, args: {bgn_de: "<month.first>", end_de: "<month.last>"}, pages: all}
+      - {id: company, call: get_dart_company_overview, args: {corp_code: "{filings.records[*].corp_code|mode}"}}
+    asks: [{q: "<month>에 공시를 가장 많이 낸 회사의 대표이사는 누구인가요?", answer: {type: string, value: "{company.records[0].ceo_nm}"}}]
+"""
+
+
+def test_a_handoff_g_star_does_not_retain_is_refused(empty_graph_ctx, tmp_path):
+    (intent,) = load_bank.__wrapped__(_write(tmp_path, TOP_FILER))
+    made = [realize(empty_graph_ctx, intent, i, 0) for i in range(4)]
+    refused = [m for m in made if not isinstance(m, Candidate)]
+    assert {m.reason for m in refused} >= {"not_in_graph"}
+    assert any(m.detail == "search_dart_disclosures.corp_code → get_dart_company_overview.corp_code" for m in refused)
