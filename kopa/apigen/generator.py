@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 import numpy as np
 import orjson
@@ -28,23 +28,35 @@ import orjson
 from kopa.apigen.record import XRecord, catalog_tool, tool_json
 from kopa.apigen.sampler import Prompt, cached_values, entity_params, stated_param, varying_param
 from kopa.apigen.values import ValueCache
+from kopa.apigen.wording import (
+    ASPECTS,
+    PERSONS,
+    PROVINCES,
+    SHAPES,
+    instance,
+    listing,
+    one_ask,
+    opener,
+    role,
+    statable,
+    stated_phrase,
+    subject_of,
+    two_asks,
+)
 from kopa.catalog.models import ParamSpec, Tool
 from kopa.catalog.view import param_view
 from kopa.edge.fill import Given, Guess, OneOf, Source, first_value
 from kopa.edge.plan import date_form, dated_value
 from kopa.korean.dates import date_phrase
-from kopa.korean.particles import josa
 from kopa.korean.vocabulary import (
     documented_name,
     param_label,
     stated_enum,
     stated_name,
-    subject,
     value_phrase,
 )
 from kopa.llm.client import ChatModel
 
-T = TypeVar("T")
 GENERATION_TEMPERATURE = 0.7  # the seed's
 # Share of free arguments the offline generator takes from any tool's answers under the same name, unchecked
 # against the documented pattern, instead of from the tool's own answers: the guesses a model makes from
@@ -73,10 +85,6 @@ def _typed(p: ParamSpec, value: Any) -> Any:
     return int(value) if p.type == "integer" and str(value).lstrip("-").isdigit() else value
 
 
-SCENARIOS = ("다음 주 회의 자료를 준비하고 있습니다.", "보고서에 넣을 내용을 확인하려고 합니다.",
-             "고객 문의에 답하려고 합니다.", "업무 참고용으로 필요합니다.")
-
-
 class TemplateGenerator:
     name = "template"
 
@@ -94,12 +102,13 @@ class TemplateGenerator:
         """APIGen's precedence: a value seen under the name anywhere is guessed unchecked at `guess_rate`
         (the checkers are what is studied), before the values that fit and the documented default. A code
         the parameter's docs name ('B10 서울특별시교육청') is taken at NAMED_SHARE: the query states it by
-        name. `stated`: only what a person states (an enum's meaning, a name), for a filter the query adds."""
+        name. `stated`: only what a person states (an enum's meaning, a name), for a filter the query adds.
+        Never a value no person writes (`wording.statable`: Han or kana in it, a record's number-title)."""
         yield OneOf(stated_enum(p) if stated else p.enum or ())
         yield Given(dated_value(param_view(p), self.day))  # a date as the docs show it, not a format identifier
         fits = self._named_first(p, [v for v in cached_values(p, self.cache, tool.name)
                                      if not stated or stated_name(v)])
-        seen = [v for v in self.cache.values.get(p.name) or () if not stated or stated_name(v)]
+        seen = [v for v in self.cache.values.get(p.name) or () if statable(v) and (not stated or stated_name(v))]
         yield Guess([_typed(p, v) for v in self._named_first(p, seen)], self.guess_rate)
         yield Guess([_typed(p, v) for v in fits if documented_name(p, v)], NAMED_SHARE)
         yield OneOf([_typed(p, v) for v in fits])
@@ -108,8 +117,13 @@ class TemplateGenerator:
     def _named_first(self, p: ParamSpec, values: list[str]) -> list[str]:
         """Of codes, those a record named, where any did: the query states the code with that name, as a person
         holding a school's or a company's code knows what it names."""
-        named = [v for v in values if self.cache.name_of(p.name, v) is not None]
+        named = [v for v in values if self._name_of(p.name, v) is not None]
         return named or values
+
+    def _name_of(self, field: str, code: object) -> str | None:
+        """The name a record gave a code, where a person could write it."""
+        name = self.cache.name_of(field, code)
+        return name if name is not None and statable(name) else None
 
     def _arguments(self, tool: Tool, rng: np.random.Generator, fixed: ParamSpec | None = None) -> dict[str, Any]:
         """Required entity parameters (a code where the API takes only a code); with none, one optional
@@ -156,18 +170,21 @@ class TemplateGenerator:
             p = tool.spec.param(name)
             if p.default is not None and str(p.default) == str(value):
                 continue
-            out.append(_mention(p, value, self.cache.name_of(name, value)))
-        return out
+            out.append(_mention(p, value, self._name_of(name, value)))
+        return sorted(out, key=lambda m: not m.dated)  # '2025년 기준 …' first: a date scopes all of the ask
 
     @staticmethod
-    def _about(mentions: list[Mention], subject: str, listed: list[Mention] | None = None, alone: bool = True) -> str:
-        """'2026년 1월 29일 기준 유가증권시장 일별 매매', '삼성전자의 주식 시세', '시군코드 41550인 빈집 현황'. A
-        phrase two arguments share (a range from today to today) is said once; a word a stated name already says
-        is not said again in the subject ('중앙 아동복지시설의 점검 결과', not '… 아동복지시설의 경기도
-        아동복지시설의 점검 결과'), nor, of the names a parallel ask lists, a word all of them say. Where a name
-        ends in what the endpoint answers ('해외출장 제5763호' of 국회의원 해외출장, '기획재정위원회' of 위원회,
-        '봉황약국' of 경기도 약국), the name alone says it — where the name is all the ask states and the ask is the
-        query's only one (beside another tool's ask, the subject tells the two apart)."""
+    def _about(mentions: list[Mention], subject: str, listed: list[Mention] | None = None, alone: bool = True,
+               rng: np.random.Generator | None = None) -> str:
+        """'2026년 1월 29일 기준 유가증권시장 일별 매매', '삼성전자의 주가', '경기도 가평군의 낚시터', '국제화 분야의
+        학원·교습소', '시군코드 41550인 빈집'. A phrase two arguments share (a range from today to today) is said
+        once; a word a stated name already says is not said again in the subject ('중앙 아동복지시설의 점검 결과',
+        not '… 아동복지시설의 경기도 아동복지시설의 점검 결과'), nor, of the names a parallel ask lists, a word all
+        of them say. Where a name ends in what the endpoint answers ('봉황약국' of 경기도 약국, '기획재정위원회' of
+        위원회), the name alone says it — where the name is all the ask states and the ask is the query's only one
+        (beside another tool's ask, the subject tells the two apart). A person asked about by name is asked about
+        as that person ('강도옥 국회의원 정보'); a region of the subject's province is said after the province
+        ('경기도 가평군의 낚시터'). `listed`: the values a parallel ask lists, said after the rest."""
         words = {w for m in mentions if m.name for w in str(m.value).split()}
         if listed and all(m.name for m in listed):
             words |= set.intersection(*(set(str(m.value).split()) for m in listed))
@@ -181,59 +198,77 @@ class TemplateGenerator:
         elif not kept:
             kept = subject  # every word said, but not the name alone: the subject stays whole
         phrases = list(dict.fromkeys(m.phrase for m in mentions))
-        if not kept and phrases:  # the name says all of it: '민원 처리 제8439호'
+        names = only_names and all(m.role == "name" for m in stated)
+        person = kept.split()[0] if kept.split() and kept.split()[0] in PERSONS else None
+        if names and kept and (kept in PERSONS or all(instance(m.label, kept) for m in stated)):
+            # the names are of what is asked: '강도옥 국회의원 정보', '무궁근린공원 화장실 공중화장실 정보'
+            phrases = [p.removesuffix("의") for p in phrases]
+            kept = f"{kept} 정보"
+        elif names and person is not None:  # '길상명 국회의원의 정치자금', not '길상명의 국회의원 정치자금'
+            phrases = [p.removesuffix("의") for p in phrases]
+            kept = f"{person}의 {kept[len(person):].strip()}"
+        head = kept.split()[0] if kept.split() else ""
+        if head in PROVINCES and any(m.role in ("region", "name") and not str(m.value).startswith(head)
+                                     for m in stated):
+            kept = kept[len(head):].strip()  # '경기도 가평군의 낚시터', not '가평군의 경기도 낚시터'
+            at = next(i for i, m in enumerate(stated) if m.role in ("region", "name"))
+            phrases.insert(min(at, len(phrases)), head)
+        if listed:
+            items = listing([m.phrase for m in listed], rng) if rng is not None else ", ".join(m.phrase for m in listed)
+            label = "" if listed[0].plain else f"{listed[0].label} "  # codes: '시군코드 41550, 41570'
+            if kept.endswith(" 정보") or (names and person is not None):
+                joined = f"{label}{items}"
+            elif listed[0].role in ("name", "region") and listed[0].plain and rng is not None and rng.random() < 0.5:
+                joined = f"{label}{items}의" if kept else f"{label}{items}"
+            else:
+                joined = f"{label}{items} 각각의" if kept else f"{label}{items}"
+            phrases.append(joined)
+        if not kept and phrases:  # the name says all of it: '봉황약국 정보'
             phrases[-1] = phrases[-1].removesuffix("의")
+            kept = "정보"
+        if phrases and phrases[-1].endswith("의"):  # '… 법률안의 의안 청원 연계 이력', not '… 연계의 이력'
+            kept = re.sub(rf"의 ({'|'.join(ASPECTS)})$", r" \1", kept)
         return " ".join([*phrases, kept]).strip()
 
     def generate(self, prompt: Prompt, tools: list[Tool], examples: list[XRecord],
                  rng: np.random.Generator) -> Generated:
-        shape = int(rng.integers(len(SINGLE_SHAPES) * len(JOINED_SHAPES)))
+        shape = int(rng.integers(SHAPES))
         if examples and isinstance(examples[0].provenance.get("shape"), int):
             shape = examples[0].provenance["shape"]  # feedback: the sentence shape of a verified example
         calls: list[dict[str, Any]] = []
-        asks: list[str] = []
+        asks: list[tuple[str, bool]] = []  # each ask's noun phrase, and whether it states a value
         mentions: list[dict[str, Any]] = []
 
         def note(i: int, said: list[Mention]) -> None:
             mentions.extend({"call": i, "param": m.param, "value": m.value, "phrase": m.phrase} for m in said)
 
-        if prompt.style in ("simple", "multiple"):
-            tool = tools[0]
-            args = self._arguments(tool, rng)
-            said = self._mentions(tool, args)
-            note(0, said)
-            calls.append({"name": tool.name, "arguments": args})
-            asks.append(self._about(said, subject(tool)))
-        else:
-            alone = len(tools) == 1
-            for k, tool in enumerate(tools):
-                p = varying_param(tool, self.cache)
-                if p is None:  # parallel_multiple: the tool called once
-                    args = self._arguments(tool, rng)
-                    said = self._mentions(tool, args)
-                    note(len(calls), said)
-                    calls.append({"name": tool.name, "arguments": args})
-                    asks.append(self._about(said, subject(tool), alone=alone))
-                    continue
-                base = self._arguments(tool, rng, fixed=p)
-                values = self._variants(tool, p, rng)
-                if prompt.style == "parallel_multiple" and k > 0:
-                    values = values[:2]
-                base_said = self._mentions(tool, base)
-                each = [_listed(p, v, self.cache.name_of(p.name, v)) for v in values]
-                for m in each:
-                    note(len(calls), [*base_said, m])
-                    calls.append({"name": tool.name, "arguments": {**base, p.name: m.value}})
-                listed = _listing([m.phrase for m in each], rng)
-                label = "" if each[0].plain else f"{param_label(p)} "  # codes: '시군코드 41550, 41570'
-                about = self._about(base_said, subject(tool), each, alone=alone)
-                asks.append(f"{label}{listed} 각각의 {about}" if about else f"{label}{listed}")
+        alone = len(tools) == 1 or prompt.style in ("simple", "multiple")
+        for k, tool in enumerate(tools[:1] if prompt.style in ("simple", "multiple") else tools):
+            p = None if prompt.style in ("simple", "multiple") else varying_param(tool, self.cache)
+            if p is None:  # the tool called once
+                args = self._arguments(tool, rng)
+                said = self._mentions(tool, args)
+                note(len(calls), said)
+                calls.append({"name": tool.name, "arguments": args})
+                asks.append((self._about(said, subject_of(tool), alone=alone), bool(said)))
+                continue
+            base = self._arguments(tool, rng, fixed=p)
+            values = self._variants(tool, p, rng)
+            if prompt.style == "parallel_multiple" and k > 0:
+                values = values[:2]
+            base_said = self._mentions(tool, base)
+            each = [_listed(p, v, self._name_of(p.name, v)) for v in values]
+            for m in each:
+                note(len(calls), [*base_said, m])
+                calls.append({"name": tool.name, "arguments": {**base, p.name: m.value}})
+            asks.append((self._about(base_said, subject_of(tool), each, alone=alone, rng=rng), True))
         if len(asks) == 1:
-            query = SINGLE_SHAPES[shape % len(SINGLE_SHAPES)](asks[0])
+            query = one_ask(asks[0][0], asks[0][1], shape)
         else:
-            query = JOINED_SHAPES[shape % len(JOINED_SHAPES)](asks[0], " ".join(asks[1:]))
+            phrases = [a if stated else f"{a} 목록" for a, stated in asks]
+            query = two_asks(phrases[0], " ".join(phrases[1:]), shape)
         if prompt.context == "scenario":
-            query = f"{_pick(SCENARIOS, rng)} {query}"
+            query = f"{opener(tools[0].domain, rng)} {query}"
         raw = json.dumps({"query": query, "answers": calls}, ensure_ascii=False)
         return Generated(raw=raw, notes={"shape": shape, "mentions": mentions})
 
@@ -242,13 +277,18 @@ class TemplateGenerator:
 class Mention:
     """How a query states one argument: `phrase` is the text it writes (removed whole, the query still reads
     as a question, one that lacks the value); `plain` when the value reads without its label (a name, a
-    date, an enum's meaning, a code with its name); `name` when the value is a name said as itself."""
+    date, an enum's meaning, a code with its name); `name` when the value is a name said as itself; `role`
+    what the value is to the question (`wording.role`); `label` the parameter's label, said once before a list
+    of codes nothing names."""
 
     param: str
     value: Any
     phrase: str
     plain: bool
     name: bool = False
+    role: str = "name"
+    dated: bool = False
+    label: str = ""
 
 
 def _named_code(p: ParamSpec, value: Any, name: str) -> str:
@@ -264,56 +304,30 @@ def _named_code(p: ParamSpec, value: Any, name: str) -> str:
 def _mention(p: ParamSpec, value: Any, name: str | None = None) -> Mention:
     said = value_phrase(p, value)
     named = documented_name(p, value) if said is None else None
+    label = param_label(p)
     if named is not None:  # a code its docs name: said by the name alone ('서울특별시교육청의')
-        return Mention(p.name, value, f"{named}의", True)
+        return Mention(p.name, value, f"{named}의", True, label=label)
     if said is None and name is not None:  # a code its record names: '산북초등학교(행정표준코드 7004459)의'
-        return Mention(p.name, value, f"{_named_code(p, value, name)}의", True)
+        return Mention(p.name, value, f"{_named_code(p, value, name)}의", True, label=label)
     if said is None:  # a code nothing names: said with its label ('시군코드 41550인')
-        return Mention(p.name, value, f"{param_label(p)} {value}인", False)
+        return Mention(p.name, value, f"{label} {value}인", False, label=label)
     if date_phrase(str(value)) == said:
-        return Mention(p.name, value, f"{said} 기준", True)
+        return Mention(p.name, value, f"{said} 기준", True, dated=True, label=label)
     # a name as itself; a phrase that renders the value ('제22대 국회', '3분기보고서', an enum's meaning)
-    # already says what it is
-    phrase = f"{said}의" if HANGUL_END.search(said) and not said.endswith("인") else said
-    return Mention(p.name, value, phrase, True, name=said == str(value))
+    # already says what it is; how it stands before what is asked depends on what it is (`wording.role`)
+    return Mention(p.name, value, stated_phrase(p, said), True, name=said == str(value), role=role(p),
+                   label=label)
 
 
 def _listed(p: ParamSpec, value: Any, name: str | None = None) -> Mention:
     """One of the values a parallel ask lists: a name or a date as a person writes it, a code with the name its
     record gives it, else bare (the label goes once before the list)."""
     said = value_phrase(p, value) or documented_name(p, value)
+    label = param_label(p)
     if said is None and name is not None:
-        return Mention(p.name, value, _named_code(p, value, name), True)
+        return Mention(p.name, value, _named_code(p, value, name), True, label=label)
     return Mention(p.name, value, str(value) if said is None else said, said is not None,
-                   name=said == str(value))
-
-
-HANGUL_END = re.compile(r"[가-힣]$")
-
-# How people ask for one thing, and for two at once, given the noun phrase of what they want.
-SINGLE_SHAPES: tuple[Callable[[str], str], ...] = (
-    lambda ask: f"{josa(ask, '을/를')} 알려 주세요.",
-    lambda ask: f"{josa(ask, '이/가')} 궁금해요.",
-    lambda ask: f"{josa(ask, '을/를')} 찾아 줄 수 있나요?",
-    lambda ask: f"{josa(ask, '은/는')} 어떻게 되나요?",
-    lambda ask: f"{josa(ask, '을/를')} 확인하고 싶어요.",
-)
-JOINED_SHAPES: tuple[Callable[[str, str], str], ...] = (
-    lambda first, second: f"{josa(first, '과/와')} {josa(second, '을/를')} 알려 주세요.",
-    lambda first, second: f"{josa(first, '을/를')} 알려 주고, {second}도 찾아 주세요.",
-    lambda first, second: f"{josa(first, '이/가')} 궁금해요. {second}도 같이 알려 줄래요?",
-)
-
-
-def _listing(items: list[str], rng: np.random.Generator) -> str:
-    """'A, B', 'A와 B', 'A, B, C'."""
-    if len(items) == 2 and rng.random() < 0.5:
-        return f"{josa(items[0], '과/와')} {items[1]}"
-    return ", ".join(items)
-
-
-def _pick(options: tuple[T, ...], rng: np.random.Generator) -> T:
-    return options[int(rng.integers(len(options)))]
+                   name=said == str(value), role=role(p), label=label)
 
 
 # ------------------------------------------------------------------------------------------ a chat model
@@ -346,8 +360,9 @@ class ChatGenerator:
         ask = " ".join([STYLE_ASK[prompt.style], CONTEXT_ASK[prompt.context], DIFFICULTY_ASK[prompt.difficulty]])
         body: dict[str, Any] = {"tools": [tool_json(catalog_tool(t)) for t in tools], "task": ask}
         if self.values is not None:
-            seen = {p.name: (self.values.values.get(p.name) or [])[:5] for t in tools for p in t.spec.params
-                    if self.values.values.get(p.name)}
+            seen = {p.name: [v for v in self.values.values.get(p.name) or [] if statable(v)][:5]
+                    for t in tools for p in t.spec.params}
+            seen = {k: v for k, v in seen.items() if v}
             if seen:
                 body["values_seen"] = seen  # values the backend really returned, to draw arguments from
         messages: list[dict[str, Any]] = [{"role": "system", "content": GENERATOR_PROMPT}]

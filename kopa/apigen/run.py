@@ -56,7 +56,7 @@ from kopa.fileio import RunFolder, read_lines, write_atomic, writes_run
 from kopa.rng import stream
 from kopa.tools.runtime import ToolRuntime
 
-APIGEN_VERSION = 3  # bump when the same seed would build other samples: old parts are not reused
+APIGEN_VERSION = 4  # bump when the same seed would build other samples: old parts are not reused
 CHUNK = 25
 _SORTED = orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2
 

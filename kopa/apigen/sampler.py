@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict
 
 from kopa.apigen.record import XRecord
 from kopa.apigen.values import ValueCache
+from kopa.apigen.wording import statable
 from kopa.catalog.loader import Catalog
 from kopa.catalog.models import ParamSpec, Tool
 from kopa.catalog.view import param_view
@@ -58,9 +59,9 @@ def draw_style(rng: np.random.Generator) -> Style:
 def cached_values(param: ParamSpec, cache: ValueCache, tool: str | None = None) -> list[str]:
     """Values the backend returned under the parameter's name — those `tool` itself returned when there are
     any — that fit its documented pattern (a model that reads the docs would not pass a 29-character code
-    where eight digits are documented)."""
+    where eight digits are documented) and that a person could write in a question (`wording.statable`)."""
     seen = (cache.own.get(tool) or {}).get(param.name) if tool else None
-    seen = seen or cache.values.get(param.name) or []
+    seen = [v for v in seen or cache.values.get(param.name) or [] if statable(v)]
     pattern = param_view(param).pattern  # the documented pattern (strings only), as a model reads it
     if pattern is None:
         return list(seen)

@@ -201,7 +201,10 @@ class _Build:
         try:
             self.executor.execute([step])
         except GoldenError as exc:
-            raise _Refused("step_failed", str(exc)[:200]) from exc
+            # the most frequent value shared by several: no single answer (a max or min tie is caught on the
+            # junction, where the records it picks from are known)
+            tie = "no single most frequent value" in str(exc)
+            raise _Refused("tie" if tie else "step_failed", str(exc)[:200]) from exc
         view = self.scope[step.id]
         for member in [step, *(step.parallel or [])]:
             v = self.scope[member.id]
@@ -503,7 +506,11 @@ def _literals(build: _Build, step: GoldenStep) -> list[Literal_]:
             continue
         value = str(step.args.get(name))
         whole = PLACEHOLDER.fullmatch(template)
-        phrase = build.filled[whole["name"]]["say"] if whole and not whole["part"] else value
+        # the slot as the question says it: a name, a date said as a date whatever part the call takes ('2025년
+        # 12월' for its first and last day), a choice by its words ('원안대로 가결된' for 원안가결); a part of a
+        # pick is the value itself
+        said = whole is not None and isinstance(build.intent.slots.get(whole["name"]), Dated | Choice)
+        phrase = build.filled[whole["name"]]["say"] if whole and (not whole["part"] or said) else value
         spec = specs[name]
         out.append(Literal_(step=step.id, param=name, label=param_label(spec), value=value, phrase=phrase,
                             contains=is_contains(spec)))
