@@ -6,6 +6,8 @@ not how good any model's judgement is."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from kopa.backends.spec import open_backend
@@ -17,9 +19,9 @@ from kopa.llm.client import ChatReply
 from kopa.synth.candidate import Candidate
 from kopa.synth.filters import filter_candidates
 from kopa.synth.handoffs import intermediate_values
+from kopa.synth.intents.model import load_bank
+from kopa.synth.intents.realize import BankContext, realize
 from kopa.synth.judges import evidence, judge_pair, parse_vote
-from kopa.synth.synthesize import synthesize
-from kopa.synth.trajectory import SynthContext
 
 CATALOG = load_catalog()
 TOOLS = [t for t in CATALOG if t.platform in {"krx", "kdic", "assembly", "dart"} and t.spec.real
@@ -51,8 +53,9 @@ NO = '{"verdict": "no", "reason": "fine"}'
 def clean(tmp_path_factory) -> list[Candidate]:
     """Candidates the exact checks keep (so only the model judges can drop them)."""
     phase, _ = build_graph(tmp_path_factory.mktemp("g"), EdgeConfig(T=2, M=40, seed=7), "sim", tools=TOOLS)
-    ctx = SynthContext(phase.graph, CATALOG, open_backend("sim"), phase.cache, seed=0)
-    built = [c for c in (synthesize(ctx, i, None) for i in range(12)) if isinstance(c, Candidate)]
+    bank = load_bank(Path(__file__).parent / "data" / "intents")
+    ctx = BankContext(phase.graph, CATALOG, open_backend("sim"), seed=0, intents=bank, check_graph=False)
+    built = [c for c in (realize(ctx, intent, k, 0) for k, intent in enumerate(bank)) if isinstance(c, Candidate)]
     kept, _, _ = filter_candidates(built, CATALOG, open_backend("sim"), lambda: open_backend("sim"), {})
     assert len(kept) >= 3
     return kept[:3]

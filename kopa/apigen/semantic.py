@@ -27,9 +27,15 @@ from kopa.catalog.loader import Catalog
 from kopa.catalog.view import param_view
 from kopa.edge.plan import GENERIC_NAMES
 from kopa.edge.proposer import first_json_object
-from kopa.korean.vocabulary import documented_name, subject
+from kopa.korean.vocabulary import documented_name, subject, value_phrase
 from kopa.llm.client import ChatModel
 
+CHOICE_FLOOR = 0.3  # below this no name of a tool matches the query: the rule cannot tell
+CHOICE_CLEAR = 0.6  # a name this well matched is what the query asks for ...
+CHOICE_MARGIN = 0.2  # ... when it beats a called tool's best-matched name by this much
+PART_SHARE = 0.75  # of an uncalled tool's own bigrams, the share a query must have to ask for it too ...
+PART_BIGRAMS = 3  # ... counted only where its name has this many that no called tool's name has
+MIN_NAME_BIGRAMS = 4  # a person's name for a tool counts from five characters ('예금보험 가입 금융회사', not '회사')
 CRITERIA = ("objective", "function_choice", "call_count", "no_errors", "relevant_results")
 REASONS = {"objective": "ungrounded_argument", "function_choice": "wrong_function", "call_count": "duplicate_call",
            "no_errors": "empty_result", "relevant_results": "off_schema_result"}
@@ -40,18 +46,20 @@ DECIDES = {
     "function_choice": "partly: fails when another offered tool's Korean title, or what it answers as a person names "
                        "it, matches the query clearly better than a called tool's (character bigrams); undecided "
                        "when no name matches",
-    "call_count": "partly: fails on two identical calls, and on too few: the query lists another value beside one "
-                  "a call states ('A와 B', 'A, B 및 C') that is a value of the same parameter — of its documented "
-                  "pattern (codes, dates), one of its enum, or one the value cache saw under its name — and no call "
-                  "asks about it; more calls than the user meant is not decided beyond what `objective` catches",
+    "call_count": "partly: fails on two identical calls, and on too few: `too_few_calls` where the query lists "
+                  "another value beside one a call states ('A와 B', 'A, B 및 C') that is a value of the same parameter "
+                  "— of its documented pattern (codes, dates), one of its enum, or one the value cache saw under its "
+                  "name — and no call asks about it; `partial_answer` where the calls serve only part of what the "
+                  "query asks: it states, anywhere, a name the value cache saw under a called parameter (or one of "
+                  "that parameter's enum meanings) that no call asks about, or it asks — in words no call's tool "
+                  "name or argument accounts for — for what an offered tool that no call uses answers (at least "
+                  f"{PART_SHARE:.0%} of that tool's name's character bigrams that no called tool's name has, "
+                  f"{PART_BIGRAMS} or more of them); more calls than the user meant is not decided beyond what "
+                  "`objective` catches",
     "no_errors": "fully: every call answered with records (an empty answer does not answer the query)",
     "relevant_results": "partly: the records carry fields the catalog documents for the tool; undecided for a "
                         "tool outside the catalog",
 }
-CHOICE_FLOOR = 0.3  # below this no name of a tool matches the query: the rule cannot tell
-CHOICE_CLEAR = 0.6  # a name this well matched is what the query asks for ...
-CHOICE_MARGIN = 0.2  # ... when it beats a called tool's best-matched name by this much
-MIN_NAME_BIGRAMS = 4  # a person's name for a tool counts from five characters ('예금보험 가입 금융회사', not '회사')
 
 
 class Semantic:
@@ -135,6 +143,9 @@ _BEFORE = [re.compile(rf"({_DATE_TEXT}|[^\s,、]+?){_CONJ}\s+$"), re.compile(rf"
            re.compile(rf"{_ITEM}\s+및\s+$")]
 _PARTICLE = re.compile(r"(?:의|은|는|이|가|을|를|에|에서|로|으로|도|와|과|만|까지|부터|인|들)$")
 _DAY = re.compile(r"(\d{4})년\s*(\d{1,2})월\s*(\d{1,2})일")
+_HANGUL = re.compile(r"[가-힣]")
+# what may follow a name a query states: a particle or a word of its own, then no more of the same word
+_TAIL = r"(?:의|은|는|이|가|을|를|에|에서|로|으로|도|와|과|만|까지|부터|인|이나|나|이랑|랑|하고|처럼)?(?![0-9A-Za-z가-힣])"
 
 
 def _item(text: str) -> str:
@@ -161,9 +172,11 @@ def listed_with(query: str, value: str) -> list[str]:
 class RuleChecker:
     name = "rules"
 
-    def __init__(self, catalog: Catalog, values: dict[str, list[str]] | None = None) -> None:
+    def __init__(self, catalog: Catalog, values: dict[str, list[str]] | None = None,
+                 names: dict[str, dict[str, str]] | None = None) -> None:
         self.catalog = catalog
         self.values = values or {}  # parameter name → values the value cache saw under it (APIGen's own runs)
+        self.names = names or {}  # code field → code → the name its record gives it (the value cache's)
 
     def _of_param(self, tool_name: str, param: str, item: str) -> bool:
         """Whether `item` is a value of the parameter: its documented pattern, an enum member, a cached value."""
@@ -195,6 +208,72 @@ class RuleChecker:
                         if item not in asked and not any(a.startswith(f"{item} ") for a in asked) \
                                 and self._of_param(call.name, param, item):
                             found.append((f"{call.name}.{param}", str(value), item))
+        return found
+
+    def _said(self, record: XRecord) -> list[str]:
+        """The texts by which the query states what the calls ask: every argument value as written (dates also
+        as YYYY년 M월 D일), a code's documented name and the name the value cache's records give it."""
+        said: list[str] = []
+        for call in record.answers:
+            for param, value in call.arguments.items():
+                if isinstance(value, dict | list) or value in (None, ""):
+                    continue
+                said += [str(value), *_written(value), *self._named_text(call.name, param, value)]
+                said += [n for n in (self.names.get(param, {}).get(str(value)),) if n]
+        return sorted(set(said), key=len, reverse=True)
+
+    def _named_text(self, tool_name: str, param: str, value: Any) -> list[str]:
+        if tool_name not in self.catalog:
+            return []
+        try:
+            named = documented_name(self.catalog[tool_name].spec.param(param), value)
+        except KeyError:
+            return []
+        return [] if named is None else [named]
+
+    def _candidates(self, tool_name: str, param: str) -> list[str]:
+        """Names a query may state for the parameter: those the value cache saw under it, and its enum's
+        meanings (Korean text only: a code is never stated bare in running text this rule can read)."""
+        names = list(self.values.get(param, ()))
+        if tool_name in self.catalog:
+            try:
+                spec = self.catalog[tool_name].spec.param(param)
+            except KeyError:
+                spec = None
+            if spec is not None and spec.enum:
+                names += [m for v in spec.enum if (m := value_phrase(spec, v)) is not None and "'" not in m]
+        return [n for n in dict.fromkeys(names) if len(n) >= 2 and _HANGUL.search(n)]
+
+    def _partial(self, record: XRecord) -> list[str]:
+        """What the query asks that no call serves (`partial_answer`): a name it states — one the value cache saw
+        under a called parameter, or one of that parameter's enum meanings — that no call asks about, read
+        anywhere in the query once the texts the calls do state are taken out; and an offered tool no call uses
+        whose name the rest of the query asks for, by the bigrams of its name that no called tool's name has."""
+        rest = record.query
+        for text in self._said(record):
+            rest = rest.replace(text, " ")
+        found = []
+        seen: set[tuple[str, str]] = set()
+        for call in record.answers:
+            for param, value in call.arguments.items():
+                if param.lower() in GENERIC_NAMES or (call.name, param) in seen:
+                    continue
+                seen.add((call.name, param))
+                for name in self._candidates(call.name, param):
+                    if re.search(rf"(?<![0-9A-Za-z가-힣]){re.escape(name)}{_TAIL}", rest):
+                        found.append(f"the query states {name!r} ({call.name}.{param}) and no call asks about it")
+                        break
+        called = {c.name for c in record.answers}
+        own = set().union(*(_bigrams(n) for t in record.tools if t.name in called for n in _names(t, self.catalog)))
+        q = _bigrams(rest)
+        for tool in record.tools:
+            if tool.name in called:
+                continue
+            for name in _names(tool, self.catalog):
+                distinct = _bigrams(name) - own
+                if len(distinct) >= PART_BIGRAMS and len(distinct & q) >= PART_SHARE * len(distinct):
+                    found.append(f"the query asks for what {tool.name} answers ({name!r}) and no call uses it")
+                    break
         return found
 
     def _exempt(self, tool_name: str, param: str, value: Any, library: dict[str, XTool]) -> bool:
@@ -247,15 +326,18 @@ class RuleChecker:
             criteria["function_choice"] = "undecided"
         else:
             criteria["function_choice"] = "pass"
-        # 3. call count: no call repeated, and no listed value left without its call
+        # 3. call count: no call repeated, no listed value left without its call, nothing asked left unserved
         keys = [orjson.dumps([c.name, c.arguments], option=orjson.OPT_SORT_KEYS) for c in record.answers]
         unasked = self._unasked(record, record.query)
-        criteria["call_count"] = "fail" if len(set(keys)) < len(keys) or unasked else "pass"
+        partial = [] if unasked else self._partial(record)
+        criteria["call_count"] = "fail" if len(set(keys)) < len(keys) or unasked or partial else "pass"
         if len(set(keys)) < len(keys):
             notes.append("the same call twice")
         elif unasked:
             where, value, item = unasked[0]
             notes.append(f"the query lists {item!r} beside {value!r} ({where}) and no call asks about it")
+        elif partial:
+            notes.append(partial[0])
         # 4. no errors: every call answered with records
         empty = [o.name for o in outcomes if not o.ok or o.records == 0]
         criteria["no_errors"] = "fail" if empty else "pass"
@@ -274,7 +356,8 @@ class RuleChecker:
         criteria["relevant_results"] = relevant
         failed = [c for c in CRITERIA if criteria[c] == "fail"]
         too_few = bool(failed) and failed[0] == "call_count" and len(set(keys)) == len(keys)
-        return Semantic(criteria, "; ".join(notes)[:300], reason="too_few_calls" if too_few else None)
+        reason = ("too_few_calls" if unasked else "partial_answer") if too_few else None
+        return Semantic(criteria, "; ".join(notes)[:300], reason=reason)
 
 
 CHECKER_PROMPT = """당신은 function-calling 학습 데이터의 의미 검증기(semantic checker)입니다.
