@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from kopa.backends.spec import open_backend
+from kopa.bank.model import load_bank
 from kopa.catalog import load_catalog
 from kopa.cli import main
 from kopa.edge.config import EdgeConfig
@@ -42,7 +43,6 @@ from kopa.synth.filters import (
     resolved_in_other_pages,
     unreferenced_steps,
 )
-from kopa.synth.intents.model import load_bank
 from kopa.synth.intents.realize import BankContext, realize
 from kopa.synth.junction import PHI, _argbest, _threshold, field_label, is_date, numbers, roundest
 from kopa.synth.synthesize import synthesize

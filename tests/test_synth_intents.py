@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from kopa.backends.spec import open_backend
+from kopa.bank.links import Link, cardinality, kind_of, links_of
+from kopa.bank.model import IntentError, load_bank
 from kopa.catalog import load_catalog
 from kopa.edge.graph import ToolGraph
 from kopa.synth.candidate import Candidate
-from kopa.synth.intents.links import Link, cardinality, kind_of, links_of
-from kopa.synth.intents.model import IntentError, load_bank
 from kopa.synth.intents.realize import BankContext, realize
 
 CATALOG = load_catalog()

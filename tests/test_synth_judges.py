@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from kopa.backends.spec import open_backend
+from kopa.bank.model import load_bank
 from kopa.catalog import load_catalog
 from kopa.edge.config import EdgeConfig
 from kopa.edge.run import build_graph
@@ -19,7 +20,6 @@ from kopa.llm.client import ChatReply
 from kopa.synth.candidate import Candidate
 from kopa.synth.filters import filter_candidates
 from kopa.synth.handoffs import intermediate_values
-from kopa.synth.intents.model import load_bank
 from kopa.synth.intents.realize import BankContext, realize
 from kopa.synth.judges import evidence, judge_pair, parse_vote
 

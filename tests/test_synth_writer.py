@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from kopa.bank.model import load_bank
 from kopa.llm.cache import CachedChatModel, CacheMiss
 from kopa.llm.client import ChatReply
 from kopa.synth.candidate import AnswerInfo, JunctionInfo, Literal_, QueryInput
-from kopa.synth.intents.model import load_bank
 from kopa.synth.query import ChatWriter
 
 

@@ -173,7 +173,7 @@ def generate_run(out: Path, n: int, generator_factory: Callable[[ValueCache, str
                           "raise --budget or narrow the pool (--platforms, --domains, --real-only)")
     generator = generator_factory(cache, runtime.state.current_date)
     if isinstance(checker, RuleChecker) and not checker.values:  # the rules know the names the cache saw
-        checker = RuleChecker(catalog, cache.values)
+        checker = RuleChecker(catalog, cache.seen(), cache.named)
     apis, prompts = APISampler(catalog, cache), PromptSampler()
     if not apis.usable:
         raise ApigenError("no tool of the pool answered its probe: nothing to sample (check --domains/--platforms)")

@@ -219,6 +219,7 @@ class RuleChecker:
                 if isinstance(value, dict | list) or value in (None, ""):
                     continue
                 said += [str(value), *_written(value), *self._named_text(call.name, param, value)]
+                said += self._meaning(call.name, param, value)
                 said += [n for n in (self.names.get(param, {}).get(str(value)),) if n]
         return sorted(set(said), key=len, reverse=True)
 
@@ -230,6 +231,17 @@ class RuleChecker:
         except KeyError:
             return []
         return [] if named is None else [named]
+
+    def _meaning(self, tool_name: str, param: str, value: Any) -> list[str]:
+        """An enum value as the query may state it: its documented meaning ('T' → 국가기술자격)."""
+        if tool_name not in self.catalog:
+            return []
+        try:
+            spec = self.catalog[tool_name].spec.param(param)
+        except KeyError:
+            return []
+        said = value_phrase(spec, value) if spec.enum else None
+        return [] if said is None else [said.split("'")[1] if "'" in said else said]
 
     def _candidates(self, tool_name: str, param: str) -> list[str]:
         """Names a query may state for the parameter: those the value cache saw under it, and its enum's
@@ -247,23 +259,37 @@ class RuleChecker:
     def _partial(self, record: XRecord) -> list[str]:
         """What the query asks that no call serves (`partial_answer`): a name it states — one the value cache saw
         under a called parameter, or one of that parameter's enum meanings — that no call asks about, read
-        anywhere in the query once the texts the calls do state are taken out; and an offered tool no call uses
-        whose name the rest of the query asks for, by the bigrams of its name that no called tool's name has."""
-        rest = record.query
-        for text in self._said(record):
-            rest = rest.replace(text, " ")
+        anywhere in the query outside the texts that state what the calls ask and the words of the called tools'
+        names (a name just before one of them qualifies it: '경기도 의정부시'); and an offered tool no call uses whose name the rest of the query asks
+        for, by the bigrams of its name that no called tool's name has."""
+        query = record.query
+        called = {c.name for c in record.answers}
+        # what the calls ask, as the query states it, and the words of the called tools' own names ('현행' of
+        # 시행일 기준 현행 법령 is what is asked, not a value of it)
+        words = {w for t in record.tools if t.name in called for n in _names(t, self.catalog) for w in n.split()
+                 if len(w) >= 2}
+        spans = [(m.start(), m.end()) for text in [*self._said(record), *words]
+                 for m in re.finditer(re.escape(text), query)]
         found = []
         seen: set[tuple[str, str]] = set()
         for call in record.answers:
-            for param, value in call.arguments.items():
+            for param in call.arguments:
                 if param.lower() in GENERIC_NAMES or (call.name, param) in seen:
                     continue
                 seen.add((call.name, param))
                 for name in self._candidates(call.name, param):
-                    if re.search(rf"(?<![0-9A-Za-z가-힣]){re.escape(name)}{_TAIL}", rest):
+                    for m in re.finditer(rf"(?<![0-9A-Za-z가-힣]){re.escape(name)}{_TAIL}", query):
+                        start, end = m.start(), m.start() + len(name)
+                        after = end + len(query[end:]) - len(query[end:].lstrip())
+                        if any(a < end and start < b for a, b in spans) or any(a == after for a, _ in spans):
+                            continue  # part of a stated value, or a qualifier of one
                         found.append(f"the query states {name!r} ({call.name}.{param}) and no call asks about it")
                         break
-        called = {c.name for c in record.answers}
+                    if found:
+                        return found
+        rest = query
+        for text in self._said(record):
+            rest = rest.replace(text, " ")
         own = set().union(*(_bigrams(n) for t in record.tools if t.name in called for n in _names(t, self.catalog)))
         q = _bigrams(rest)
         for tool in record.tools:

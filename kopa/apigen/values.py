@@ -58,6 +58,16 @@ class ValueCache(BaseModel):
             for field, (code, name) in record_names(record).items():
                 self.named.setdefault(field, {}).setdefault(code, name)
 
+    def seen(self) -> dict[str, list[str]]:
+        """Field name → every value any answer gave under it: `values` (kept up to PER_FIELD across tools) with
+        what each tool's own answers added — what the rule checker knows a name by."""
+        out = {field: list(values) for field, values in self.values.items()}
+        for fields in self.own.values():
+            for field, values in fields.items():
+                bucket = out.setdefault(field, [])
+                bucket += [v for v in values if v not in bucket]
+        return out
+
     def name_of(self, field: str, code: object) -> str | None:
         """The name a record gave `code` under `field`, if one did."""
         return self.named.get(field, {}).get(str(code))

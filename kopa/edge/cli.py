@@ -60,6 +60,10 @@ def graph_group() -> None:
                    "each executed twice with fresh arguments under a fresh fault seed; 0 skips it.")
 @click.option("--proposer", type=click.Choice(["offline", "openai"]), default="offline", show_default=True,
               help="Edge proposer: the offline lexical one, or a chat model (--role proposer=…) asked per candidate.")
+@click.option("--no-bank", is_flag=True,
+              help="Propose the skeleton's edges by the retriever and the proposer alone (the paper's skeleton): "
+                   "without the handoffs of the question bank's questions (kopa/bank/data), which Phase B's "
+                   "intents need in G*.")
 @click.option("--filler", type=click.Choice(["offline", "openai"]), default="offline", show_default=True,
               help="First-call argument filler: the offline rules, or a chat model (--role filler=…).")
 @role_option({"proposer": "the chat model of --proposer openai", "filler": "the chat model of --filler openai"})
@@ -71,9 +75,10 @@ def graph_group() -> None:
 def graph_build(backend_spec: str, record_dir: str | None, faults: str | None, path_seed: int,
                 iterations: int, paths: int, workers: int, executor: str,
                 address: str | None, out: str, force: bool, no_truth: bool, sampler: str, probe_edges: int,
-                proposer: str, filler: str, roles: dict[str, ModelRef], llm_cache: str | None,
+                proposer: str, no_bank: bool, filler: str, roles: dict[str, ModelRef], llm_cache: str | None,
                 llm_mode: str) -> None:
-    """Skeleton (retriever + proposer), then T × M execution-grounded paths; resumable per iteration.
+    """Skeleton (retriever + proposer, and the handoffs the question bank's questions make), then T × M
+    execution-grounded paths; resumable per iteration.
 
     \b
       kopa edge graph build --faults realistic -T 100 -M 500 --out runs/edge   (the paper's configuration)
@@ -90,7 +95,7 @@ def graph_build(backend_spec: str, record_dir: str | None, faults: str | None, p
     from kopa.llm.client import ChatModelError
 
     spec = compose_backend(backend_spec, record_dir, faults)
-    config = EdgeConfig(seed=path_seed, T=iterations, M=paths, sampler=sampler)
+    config = EdgeConfig(seed=path_seed, T=iterations, M=paths, sampler=sampler, bank=not no_bank)
     out_dir = Path(out)
     chosen = llm_roles({"proposer": proposer, "filler": filler}, roles, llm_cache or str(out_dir / "llm-cache"),
                        llm_mode)

@@ -32,6 +32,9 @@ class EdgeConfig(BaseModel):
     Kx: int = Field(10, ge=0, description="cross-domain candidates kept per source tool")
     s_min: float = Field(0.3, ge=0.0, le=1.0, description="feasibility threshold for an edge to enter the skeleton")
     kappa: float = Field(2.0, ge=0.0, description="prior strength: alpha = 1 + kappa s, beta = 1 + kappa (1 - s)")
+    bank: bool = Field(True, description="also propose every handoff of the question bank's questions (kopa.bank) "
+                                         "as a skeleton edge, verified by execution like the proposer's: the "
+                                         "dependencies Phase B's questions need, which a top-K retriever misses")
     # execution-grounded loop (kopa.edge.run.build_graph, kopa.edge.phase_a.PhaseA)
     T: int = Field(100, ge=0, description="iterations")
     M: int = Field(500, ge=1, description="paths per iteration")

@@ -21,7 +21,7 @@ from kopa.catalog.view import ToolView
 from kopa.edge.config import EdgeConfig
 from kopa.edge.embed import Embedder
 from kopa.edge.plan import ParamSource, compile_plan
-from kopa.edge.proposer import EdgeProposer
+from kopa.edge.proposer import EdgeProposer, Proposal
 from kopa.edge.retriever import graph_tools, retrieve
 from kopa.fileio import write_atomic
 
@@ -103,6 +103,7 @@ class Edge(BaseModel):
     semantic_successes: int = 0
     pruned: bool = False
     pruned_at: int | None = None
+    seeded: bool = False  # a handoff of the question bank proposed it (kopa.bank.hops), beside or instead of the proposer
 
     @property
     def key(self) -> tuple[str, str]:
@@ -228,9 +229,16 @@ class ToolGraph:
 
 def build_skeleton(tools: Iterable[Tool | ToolView], embedder: Embedder, proposer: EdgeProposer,
                    config: EdgeConfig | None = None,
-                   progress: Callable[[int, int], None] | None = None) -> ToolGraph:
-    """retrieve → propose → keep s_e ≥ s_min with the prior. Deterministic for a deterministic embedder
-    and proposer. `progress(done, total)` is called after each proposal.
+                   progress: Callable[[int, int], None] | None = None,
+                   seeds: Iterable[tuple[str, str, str, str]] = ()) -> ToolGraph:
+    """retrieve → propose → keep s_e ≥ s_min with the prior; then the handoffs people's questions make
+    (`seeds`: source, target, parameter, field — the question bank's, kopa.bank.hops) as edges too, each
+    with its binding. Deterministic for a deterministic embedder and proposer. `progress(done, total)` is
+    called after each proposal.
+
+    A seeded pair the retriever never offered, or the proposer scored below s_min, enters with its binding
+    and the proposer's score raised to SEEDED_SCORE (a neutral prior: execution decides); a pair already an
+    edge gains the binding. Seeded edges are marked (`Edge.seeded`), and Phase A treats them as any other.
 
     Catalog tools are read through their public view (kopa.catalog.view) and only through it: the
     retriever, the proposer and the plans see what a model would see."""
@@ -256,4 +264,33 @@ def build_skeleton(tools: Iterable[Tool | ToolView], embedder: Embedder, propose
                            rationale=proposal.rationale))
         if progress is not None:
             progress(i, len(candidates))
+    _seed(graph, by_name, proposer, config, seeds)
     return graph
+
+
+SEEDED_SCORE = 0.5  # the prior of a seeded edge the proposer did not admit: Beta(2, 2) at κ = 2
+
+
+def _seed(graph: ToolGraph, by_name: dict[str, ToolView], proposer: EdgeProposer, config: EdgeConfig,
+          seeds: Iterable[tuple[str, str, str, str]]) -> None:
+    wanted: dict[tuple[str, str], dict[str, str]] = {}
+    for source, target, param, field in sorted(seeds):
+        if source in by_name and target in by_name and source != target:
+            wanted.setdefault((source, target), {})[param] = field
+    for (source, target), bindings in wanted.items():
+        existing = graph.edges.get((source, target))
+        if existing is not None:
+            merged = {**existing.bindings, **bindings}
+            plan = compile_plan(by_name[target], Proposal(source=source, target=target, score=existing.score,
+                                                          bindings=merged, defaults=existing.defaults))
+            graph.add(existing.model_copy(update={"bindings": merged, "plan": plan, "seeded": True}))
+            continue
+        proposal = proposer.propose(by_name[source], by_name[target])
+        merged = {**proposal.bindings, **bindings}
+        proposal = proposal.model_copy(update={"bindings": merged, "score": max(proposal.score, SEEDED_SCORE)})
+        a, b = prior(proposal.score, config.kappa)
+        graph.add(Edge(source=source, target=target, score=proposal.score, alpha=a, beta=b, prior_alpha=a,
+                       prior_beta=b, cross_domain=by_name[source].domain != by_name[target].domain,
+                       bindings=merged, defaults=proposal.defaults, plan=compile_plan(by_name[target], proposal),
+                       rationale=f"a question of the bank hands {', '.join(f'{p}←{f}' for p, f in bindings.items())}"
+                                 f"; {proposal.rationale}", seeded=True))

@@ -27,6 +27,8 @@ class SuccessFigures(BaseModel):
     retained: int
     pruned_count: int
     attempted: int
+    seeded: int = 0  # skeleton edges a handoff of the question bank proposed (kopa.bank.hops)
+    seeded_retained: int = 0
 
 
 def success_figures(graph: ToolGraph) -> SuccessFigures:
@@ -45,7 +47,8 @@ def success_figures(graph: ToolGraph) -> SuccessFigures:
     return SuccessFigures(skeleton=rate(tried), g_star=rate(kept), pruned=rate(pruned),
                           pruned_never=never(pruned), retained_never=never(kept), edges=len(edges),
                           retained=sum(not e.pruned for e in edges), pruned_count=sum(e.pruned for e in edges),
-                          attempted=len(tried))
+                          attempted=len(tried), seeded=sum(e.seeded for e in edges),
+                          seeded_retained=sum(e.seeded and not e.pruned for e in edges))
 
 
 class ProbeFigures(BaseModel):
@@ -135,7 +138,10 @@ def render_markdown(title: str, figures: SuccessFigures, history: list[dict[str,
              f"over {len(history)} iterations (paper: +31 pp, +28 pp)", "", f"![Convergence]({PLOTS}/convergence.png)", "",
              "## Execution success of edge sets (ablation 4)", "", *_ablation_table(figures, probe),
              "", f"{figures.edges} skeleton edges, {figures.attempted} attempted, {figures.retained} retained, "
-             f"{figures.pruned_count} pruned.", *_probe_note(probe), "",
+             f"{figures.pruned_count} pruned." + (
+                 f" The question bank's questions proposed {figures.seeded} of the skeleton's edges (their "
+                 f"handoffs, beside the proposer's candidates); {figures.seeded_retained} of them are retained."
+                 if figures.seeded else ""), *_probe_note(probe), "",
              f"![Prior vs posterior]({PLOTS}/prior_posterior.png)", ""]
     if truth is not None:
         lines += ["## Against the simulator's true bindings", "",

@@ -22,7 +22,9 @@ import orjson
 
 from kopa.backends.base import Backend
 from kopa.backends.spec import open_backend
-from kopa.catalog.loader import load_catalog
+from kopa.bank.hops import bank_hops
+from kopa.bank.model import load_bank
+from kopa.catalog.loader import Catalog, load_catalog
 from kopa.edge.config import EdgeConfig
 from kopa.edge.embed import HashingEmbedder
 from kopa.edge.graph import ToolGraph, build_skeleton
@@ -46,13 +48,16 @@ def restore_posteriors(graph: ToolGraph, rows: list[list]) -> None:
             setattr(edge, name, value)
 
 
-def config_digest(config: EdgeConfig, backend_spec: str, roles: dict[str, str] | None = None) -> str:
+def config_digest(config: EdgeConfig, backend_spec: str, roles: dict[str, str] | None = None,
+                  seeds: str | None = None) -> str:
     """The run folder's identity. LLM roles other than the offline defaults (`roles`: role → model) are
-    part of it, so a folder built with one proposer never resumes with another; default runs keep the
-    digest they always had."""
+    part of it, so a folder built with one proposer never resumes with another; so is the digest of the
+    question bank's handoffs it seeded (`seeds`), so a folder never resumes on another bank's skeleton."""
     payload: dict[str, Any] = {"config": config.model_dump(mode="json"), "backend": backend_spec}
     if roles:
         payload["roles"] = dict(sorted(roles.items()))
+    if seeds:
+        payload["seeds"] = seeds
     return hashlib.sha256(orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
@@ -62,12 +67,13 @@ class EdgeRunError(UserError, ValueError):
 
 class EdgeRun:
     def __init__(self, out_dir: Path, config: EdgeConfig, backend_spec: str, *, force: bool = False,
-                 roles: dict[str, str] | None = None) -> None:
+                 roles: dict[str, str] | None = None, seeds: str | None = None) -> None:
         self.out = out_dir
         self.config = config
         self.backend_spec = backend_spec
         manifest = {"config": config.model_dump(mode="json"), "backend": backend_spec,
-                    **({"roles": roles} if roles else {}), "digest": config_digest(config, backend_spec, roles)}
+                    **({"roles": roles} if roles else {}), **({"seeds": seeds} if seeds else {}),
+                    "digest": config_digest(config, backend_spec, roles, seeds)}
         # the backend and roles are part of the identity: shown beside the configuration when they differ
         RunFolder(out_dir, what="an EDGE run", error=EdgeRunError).claim(manifest, body=orjson.dumps(manifest, option=orjson.OPT_INDENT_2), force=force,
                           stale=("checkpoint.json", "skeleton.json", "edges.duckdb"))
@@ -167,7 +173,10 @@ def build_graph(out_dir: Path, config: EdgeConfig, backend_spec: str = "sim", *,
     `filler(today)` makes the first-call argument filler (default: the offline ArgumentFiller);
     `roles` names the non-default LLM roles for the run folder's digest (see config_digest)."""
     catalog = load_catalog()
-    run = EdgeRun(out_dir, config, backend_spec, force=force, roles=roles)
+    tools = tools if tools is not None else [t for t in catalog if t.family != "session"]
+    seeds = seed_hops(catalog, {t.name for t in tools}) if config.bank else []
+    digest = hashlib.sha256(orjson.dumps(seeds)).hexdigest() if seeds else None
+    run = EdgeRun(out_dir, config, backend_spec, force=force, roles=roles, seeds=digest)
     backend: Backend = open_backend(backend_spec)
     owned = executor is None
     executor = executor or open_executor("local", workers=workers)
@@ -179,9 +188,8 @@ def build_graph(out_dir: Path, config: EdgeConfig, backend_spec: str = "sim", *,
             # A worker's replica would fill first calls with the offline rules: another graph.
             raise UserError("an LLM filler runs in this process: use --workers 1 with the local executor "
                             "(its answers are cached, so a rerun is fast)")
-        tools = tools if tools is not None else [t for t in catalog if t.family != "session"]
         skeleton = run.skeleton(lambda: build_skeleton(tools, embedder or HashingEmbedder(),
-                                                       proposer or OfflineProposer(), config))
+                                                       proposer or OfflineProposer(), config, seeds=seeds))
         graph, replica = _phase_graph(out_dir / "skeleton.json", config, backend_spec)
         phase = PhaseA(graph, catalog, backend, config, replica=replica)
         if filler is not None:
@@ -202,6 +210,12 @@ def build_graph(out_dir: Path, config: EdgeConfig, backend_spec: str = "sim", *,
     if phase.iteration >= config.T:
         run.finish(phase, skeleton)
     return phase, skeleton
+
+
+def seed_hops(catalog: Catalog, tools: set[str]) -> list[tuple[str, str, str, str]]:
+    """The question bank's handoffs between the graph's tools: (source, target, parameter, field)."""
+    return [(h.source, h.target, h.param, h.field) for h in bank_hops(load_bank(), catalog)
+            if h.source in tools and h.target in tools]
 
 
 def _phase_graph(path: Path, config: EdgeConfig, backend_spec: str) -> tuple[ToolGraph, ReplicaSpec]:

@@ -44,7 +44,7 @@ console = LazyConsole(soft_wrap=True)
               help="Pages one call may read in full (the paper's largest handoff, 224,958 records, is 225 "
                    "pages of 1,000); a step whose answer needs more is not built.")
 @click.option("--writer", type=click.Choice(["intents", "chat"]), default="intents", show_default=True,
-              help="intents: the hand-written question bank realized on G* (offline, kopa/synth/intents/bank); "
+              help="intents: the hand-written question bank realized on G* (offline, kopa/bank/data); "
                    "chat: walks on G* put into words by the chat model --role writer=… names.")
 @role_option({"writer": "the chat model of --writer chat"})
 @click.option("--llm-cache", default="runs/llm-cache", show_default=True, type=click.Path(file_okay=False),
@@ -217,7 +217,7 @@ def _filter_shown(run_dir: Path, **options: Any) -> None:
 @backend_options
 def intents_command(graph_run: str, only: str, tries: int, path_seed: int, ignore_graph: bool, bank: str | None,
                     backend_spec: str, record_dir: str | None, faults: str | None) -> None:
-    """Each intent of the bank (kopa/synth/intents/bank/*.yaml) realized --tries times on --backend: the
+    """Each intent of the bank (kopa/bank/data/*.yaml) realized --tries times on --backend: the
     questions it wrote with their answers, and why the other realizations were refused (a slot with nothing to
     draw from, a handoff with another cardinality than the question asks for, an edge G* does not retain).
     For people who write intents, and for anyone reading what the bank asks.
@@ -229,10 +229,10 @@ def intents_command(graph_run: str, only: str, tries: int, path_seed: int, ignor
     from collections import Counter
 
     from kopa.backends.spec import open_backend
+    from kopa.bank.model import BANK, load_bank
     from kopa.catalog.loader import load_catalog
     from kopa.synth.candidate import Candidate
     from kopa.synth.dataset import MEMO_BYTES, load_graph_run
-    from kopa.synth.intents.model import BANK, load_bank
     from kopa.synth.intents.realize import BankContext, realize
 
     graph, _, _ = load_graph_run(Path(graph_run))

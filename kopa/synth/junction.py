@@ -17,14 +17,14 @@ from typing import Any, Literal
 
 import numpy as np
 
+from kopa.bank.links import JunctionKind
 from kopa.catalog.models import Tool
 from kopa.catalog.view import field_view
 from kopa.edge.plan import date_form
+from kopa.eval.lint import PHI  # the paper's fan-out budget φ
 from kopa.korean.dates import ISO_DAY, calendar_day
 from kopa.korean.vocabulary import description_label, spoken
 
-PHI = 5  # the paper's fan-out budget φ
-JunctionKind = Literal["SEQ", "FAN", "DRV"]
 Process = Literal["max", "min", "ge", "le", "eq", "after", "mode"]
 # Characters that would break a reference or a selector if they were written into one.
 _UNSAFE = re.compile(r"[\[\]{}|$]")

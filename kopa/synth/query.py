@@ -15,9 +15,9 @@ from typing import Protocol
 import numpy as np
 import orjson
 
+from kopa.bank.model import Intent, load_bank
 from kopa.korean.sentence import PLACEHOLDER
 from kopa.synth.candidate import QueryInput
-from kopa.synth.intents.model import Intent, load_bank
 
 PRECISION_PHRASE = {0: "정수로 반올림", 1: "소수점 첫째 자리까지", 2: "소수점 둘째 자리까지", 3: "소수점 셋째 자리까지"}
 EXAMPLES = 4  # the bank's questions shown to the model, of the walk's type first

@@ -4,9 +4,9 @@ built alone, in any order, on any worker."""
 
 from __future__ import annotations
 
+from kopa.bank.model import Intent
 from kopa.rng import stream
 from kopa.synth.candidate import Candidate, Failure
-from kopa.synth.intents.model import Intent
 from kopa.synth.intents.realize import BankContext, realize
 
 # The paper's type mix (seed §5.5) as draw weights; a type whose intents realize less often is kept less

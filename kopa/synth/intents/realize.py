@@ -3,7 +3,7 @@ golden steps, every handoff typed by the cardinality it really had and checked a
 edges, then the task written and its target re-derived by executing the golden trajectory again.
 
 A realization is refused — and another drawn — when a step finds nothing, when a handoff does not have the
-cardinality its reference asks for (`kopa.synth.intents.links`), when G* does not hold the edge a handoff
+cardinality its reference asks for (`kopa.bank.links`), when G* does not hold the edge a handoff
 takes, when the junctions come out in another pattern than the question was written for, or when the
 re-execution makes other calls than the build did.
 """
@@ -21,6 +21,8 @@ from typing import Any
 import numpy as np
 
 from kopa.backends.base import Backend
+from kopa.bank.links import Link, cardinality, kind_of, links_of, narrowed
+from kopa.bank.model import Choice, Dated, Intent, Observed, Pick, load_bank
 from kopa.catalog.loader import Catalog
 from kopa.edge.graph import Edge, ToolGraph
 from kopa.eval.environment import Environment
@@ -33,8 +35,6 @@ from kopa.korean.sentence import PLACEHOLDER, SentenceError, fill
 from kopa.korean.vocabulary import is_contains, param_label, subject
 from kopa.rng import stream
 from kopa.synth.candidate import AnswerInfo, BlockInfo, Candidate, Failure, JunctionInfo, Literal_
-from kopa.synth.intents.links import Link, cardinality, kind_of, links_of, narrowed
-from kopa.synth.intents.model import Choice, Dated, Intent, Observed, Pick, load_bank
 from kopa.synth.intents.slots import (
     Parts,
     Unfilled,

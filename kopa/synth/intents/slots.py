@@ -18,11 +18,11 @@ from typing import Any
 
 import numpy as np
 
+from kopa.bank.model import Choice, Dated, Observed, Pick
 from kopa.eval.template import TemplateError, resolve
 from kopa.korean.dates import date_phrase, day_phrase
 from kopa.korean.numbers import number_phrase
 from kopa.korean.sentence import PLACEHOLDER
-from kopa.synth.intents.model import Choice, Dated, Observed, Pick
 from kopa.synth.junction import PHI, _threshold, day_number, numbers
 
 Parts = dict[str, str]

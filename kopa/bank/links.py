@@ -23,11 +23,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from kopa.eval.lint import PHI
 from kopa.eval.template import REF, _split_pipes
 from kopa.korean.sentence import PLACEHOLDER
-from kopa.synth.junction import PHI, JunctionKind, distinct
 
 How = Literal["one", "all", "process"]
+JunctionKind = Literal["SEQ", "FAN", "DRV"]
 _CONDITION = re.compile(r"^\s*([^!=<>~]+?)\s*(!=|>=|<=|!~|=|~|>|<)\s*(.*?)\s*$")
 _HEAD = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)")
 _OPS = {"=": "eq", "~": "eq", ">=": "ge", "<=": "le", ">": "after", "<": "le", "!=": "eq", "!~": "eq"}
@@ -167,4 +168,5 @@ def kind_of(link: Link, n: int) -> JunctionKind | str:
 
 
 def cardinality(records: list[dict[str, Any]], link: Link, filled: dict[str, dict[str, str]]) -> int:
-    return len(distinct([r.get(link.field) for r in narrowed(records, link, filled)]))
+    """n: the distinct non-empty values of the link's field in the records the question's names leave."""
+    return len({str(v) for r in narrowed(records, link, filled) if (v := r.get(link.field)) not in (None, "")})

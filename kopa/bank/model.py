@@ -18,7 +18,7 @@ from kopa.eval.task import AnswerSpec, GoldenStep
 from kopa.eval.template import REF
 from kopa.korean.sentence import PLACEHOLDER, placeholders
 
-BANK = Path(__file__).with_name("bank")
+BANK = Path(__file__).with_name("data")
 PATTERN = re.compile(r"^(?:(?:SEQ|FAN|DRV)(?:\+(?:SEQ|FAN|DRV))*(?:\+(?:SEM|CMP|COND))?|SEM|CMP|COND)$")
 
 
