@@ -24,6 +24,7 @@ from kopa.backends.base import Backend
 from kopa.bank.links import Link, cardinality, kind_of, links_of, narrowed
 from kopa.bank.model import Choice, Dated, Intent, Observed, Pick, load_bank
 from kopa.catalog.loader import Catalog
+from kopa.catalog.models import Tool
 from kopa.edge.graph import Edge, ToolGraph
 from kopa.eval.environment import Environment
 from kopa.eval.golden import GoldenError, TracingExecutor
@@ -182,14 +183,16 @@ class _Build:
         except KeyError as exc:
             raise _Refused("intent_error", f"step {raw.get('id')}: slot {exc} is not filled yet") from exc
         mark = (len(self.env.calls), self.executor.run.turns, len(self.executor.spans))
-        view = self._execute(step)
-        if self._truncated(step, view):
+        self._execute(step)
+        calls = self._calls_of(step)
+        if any(_truncated(view) for _, view in calls):
             self._undo(step, mark)
-            step = _every_page(step)
-            if not self._pageable(step, view):
+            if not all(is_paged(tool.family) and math.ceil((view["total_count"] or 0) / max_page_size(tool))
+                       <= self.ctx.max_pages for tool, view in calls if _truncated(view)):
                 raise _Refused("too_many_pages", step.id)
-            view = self._execute(step)
-            if self._truncated(step, view):
+            step = _every_page(step)
+            self._execute(step)
+            if any(_truncated(view) for _, view in self._calls_of(step)):
                 raise _Refused("truncated", step.id)
         self.steps.append(step)
         for member in [step, *(step.parallel or [])]:
@@ -222,27 +225,13 @@ class _Build:
         self.executor.run.turns = mark[1]
         del self.executor.spans[mark[2]:]
 
-    def _calls_of(self, step: GoldenStep) -> list[dict[str, Any]]:
-        views: list[dict[str, Any]] = []
+    def _calls_of(self, step: GoldenStep) -> list[tuple[Tool, dict[str, Any]]]:
+        """Each call the step made, with its tool: one per member of a group, per item of a fan-out."""
+        out: list[tuple[Tool, dict[str, Any]]] = []
         for member in step.parallel or [step]:
-            v = self.scope[member.id]
-            views += v.get("items", [v]) if member.for_each is not None else [v]
-        return views
-
-    def _truncated(self, step: GoldenStep, view: dict[str, Any]) -> bool:
-        return any(v["total_count"] is not None and v["total_count"] > len(v["records"]) for v in self._calls_of(step))
-
-    def _pageable(self, step: GoldenStep, view: dict[str, Any]) -> bool:
-        for member in step.parallel or [step]:
-            tool = self.ctx.catalog[member.call or ""]
-            if not is_paged(tool.family):
-                return False
-        # the truncated read was undone: its totals are still in `view`
-        totals = [v["total_count"] or 0 for v in view.get("items", [view])] if step.parallel is None else [
-            v["total_count"] or 0 for v in view["items"]]
-        tools = [self.ctx.catalog[m.call or ""] for m in step.parallel or [step]]
-        return all(math.ceil(t / max_page_size(tools[min(i, len(tools) - 1)])) <= self.ctx.max_pages
-                   for i, t in enumerate(totals))
+            tool, view = self.ctx.catalog[member.call or ""], self.scope[member.id]
+            out += [(tool, v) for v in (view.get("items", [view]) if member.for_each is not None else [view])]
+        return out
 
     def pages(self, step_id: str) -> int:
         """The most pages one call of the step read."""
@@ -253,6 +242,10 @@ class _Build:
         seen = [str(self.env.calls[s.calls[0]].arguments.get(param)) for s in self.executor.spans
                 if s.step.id == step_id and s.calls]
         return list(dict.fromkeys(seen))
+
+
+def _truncated(view: dict[str, Any]) -> bool:
+    return view["total_count"] is not None and view["total_count"] > len(view["records"])
 
 
 def _every_page(step: GoldenStep) -> GoldenStep:
