@@ -28,8 +28,8 @@ def _links(step: dict, before: set[str]) -> list[Link]:
 def test_each_way_of_handing_a_value_on_is_read_from_its_reference():
     one = _links({"id": "o", "call": "get_dart_company_overview",
                   "args": {"corp_code": "{corp.records[?corp_name=<company>][0].corp_code}"}}, {"corp"})
-    assert [(x.source, x.field, x.how, x.process, [s.field for s in x.narrowing]) for x in one] == [
-        ("corp", "corp_code", "one", None, ["corp_name"])]  # a name the question states narrows, selects nothing
+    assert [(x.source, x.field, x.how, x.process, x.narrowing) for x in one] == [
+        ("corp", "corp_code", "one", None, ("?corp_name=<company>",))]  # a name narrows, selects nothing
     mode = _links({"id": "c", "call": "get_dart_company_overview",
                    "args": {"corp_code": "{filings.records[*].corp_code|mode}"}}, {"filings"})
     assert (mode[0].how, mode[0].process, mode[0].field) == ("process", "mode", "corp_code")
@@ -46,6 +46,12 @@ def test_each_way_of_handing_a_value_on_is_read_from_its_reference():
                    "for_each": "{food.records[?salePrice>=<price.value>].stdRestCd|unique}", "args": {"stdRestCd": "{item}"}},
                   {"food"})
     assert (over[0].process, over[0].pivot) == ("ge", "<price.value>")
+    # a kind the question states before a reduction narrows; the reduction is the process node
+    latest = _links({"id": "t", "call": "get_law_text",
+                     "args": {"ID": "{laws.records[?소관부처명=<result.say>]|maxby:공포일자|get:법령ID}"}}, {"laws"})
+    assert (latest[0].process, latest[0].narrowing, latest[0].field) == ("max", ("?소관부처명=<result.say>",), "법령ID")
+    korean = _links({"id": "t", "call": "get_law_text", "args": {"ID": "{found.records[0].법령ID}"}}, {"found"})
+    assert (korean[0].field, korean[0].how) == ("법령ID", "one")  # a service's Korean field names hand on too
     records = {"id": "r", "call": "find_assembly_member", "for_each": "{m.records}", "args": {"MONA_CD": "{item.MONA_CD}"}}
     assert [(x.field, x.how) for x in _links(records, {"m"})] == [("MONA_CD", "all")]
     assert _links({"id": "x", "call": "evaluate_expression", "args": {"expression": "{a.records|len}"}}, {"a"}) == []
@@ -58,7 +64,9 @@ def test_the_executed_cardinality_decides_the_junction_and_refuses_what_does_not
     assert kind_of(one, 1) == "SEQ" and kind_of(one, 2).startswith("order_dependent")
     assert [kind_of(every, n) for n in (1, 2, 5)] == ["SEQ", "FAN", "FAN"]
     assert kind_of(every, 6).startswith("too_many")
-    assert kind_of(process, 6) == "DRV" and kind_of(process, 5).startswith("not_drv")
+    assert kind_of(process, 6) == "DRV"
+    # a selection over a handful is typed by what it hands on, as the paper types by n ≤ φ
+    assert kind_of(process, 5, passed=1) == "SEQ" and kind_of(process, 5, passed=2) == "FAN"
     named = links_of({"id": "o", "call": "c", "args": {"p": "{s.records[?name=<company>][0].code}"}}, {"s"}, KINDS)[0]
     records = [{"name": "삼성전자", "code": "1"}, {"name": "삼성전자우", "code": "2"}, {"name": "삼성SDI", "code": "3"}]
     assert cardinality(records, named, {"company": {"say": "삼성전자"}}) == 1  # over what the question names

@@ -92,6 +92,11 @@ def test_a_day_in_the_form_answers_write_it():
         resolve("x|iso", {"x": "2024년"})
 
 
+def test_a_number_padded_with_zeros_as_codes_write_it():
+    assert render("{n|zfill:4}00", {"n": "15"}) == "001500"  # 제15조 as law.go.kr's JO code
+    assert render("{n|zfill:4}", {"n": 7}) == "0007"
+
+
 def test_render_keeps_the_type_of_a_whole_reference():
     assert render("{t.records[?kind=공영]|len}", SCOPE) == 2
     assert render("합계 {t.records[*].amount|num|sum}건", SCOPE) == "합계 1640건"

@@ -245,7 +245,8 @@ class RuleChecker:
 
     def _candidates(self, tool_name: str, param: str) -> list[str]:
         """Names a query may state for the parameter: those the value cache saw under it, and its enum's
-        meanings (Korean text only: a code is never stated bare in running text this rule can read)."""
+        meanings (Korean text only: a code is never stated bare in running text this rule can read; a name of
+        one syllable is a word before it is a name)."""
         names = list(self.values.get(param, ()))
         if tool_name in self.catalog:
             try:
@@ -258,7 +259,7 @@ class RuleChecker:
 
     def _partial(self, record: XRecord) -> list[str]:
         """What the query asks that no call serves (`partial_answer`): a name it states — one the value cache saw
-        under a called parameter, or one of that parameter's enum meanings — that no call asks about, read
+        under a parameter of an offered tool, or one of that parameter's enum meanings — that no call asks about, read
         anywhere in the query outside the texts that state what the calls ask and the words of the called tools'
         names (a name just before one of them qualifies it: '경기도 의정부시'); and an offered tool no call uses whose name the rest of the query asks
         for, by the bigrams of its name that no called tool's name has."""
@@ -271,22 +272,20 @@ class RuleChecker:
         spans = [(m.start(), m.end()) for text in [*self._said(record), *words]
                  for m in re.finditer(re.escape(text), query)]
         found = []
-        seen: set[tuple[str, str]] = set()
-        for call in record.answers:
-            for param in call.arguments:
-                if param.lower() in GENERIC_NAMES or (call.name, param) in seen:
-                    continue
-                seen.add((call.name, param))
-                for name in self._candidates(call.name, param):
-                    for m in re.finditer(rf"(?<![0-9A-Za-z가-힣]){re.escape(name)}{_TAIL}", query):
-                        start, end = m.start(), m.start() + len(name)
-                        after = end + len(query[end:]) - len(query[end:].lstrip())
-                        if any(a < end and start < b for a, b in spans) or any(a == after for a, _ in spans):
-                            continue  # part of a stated value, or a qualifier of one
-                        found.append(f"the query states {name!r} ({call.name}.{param}) and no call asks about it")
-                        break
-                    if found:
-                        return found
+        # the called tools' parameters, then those of the offered tools no call uses (their values stated is
+        # their ask left unserved)
+        params = [(c.name, p) for c in record.answers for p in c.arguments]
+        params += [(t.name, p) for t in record.tools if t.name not in called for p in t.parameters]
+        for tool_name, param in dict.fromkeys(params):
+            if param.lower() in GENERIC_NAMES:
+                continue
+            for name in self._candidates(tool_name, param):
+                for m in re.finditer(rf"(?<![0-9A-Za-z가-힣]){re.escape(name)}{_TAIL}", query):
+                    start, end = m.start(), m.start() + len(name)
+                    after = end + len(query[end:]) - len(query[end:].lstrip())
+                    if any(a <= start and end <= b for a, b in spans) or any(a == after for a, _ in spans):
+                        continue  # part of a stated value or of what is asked, or a qualifier of a stated value
+                    return [f"the query states {name!r} ({tool_name}.{param}) and no call asks about it"]
         rest = query
         for text in self._said(record):
             rest = rest.replace(text, " ")

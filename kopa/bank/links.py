@@ -10,10 +10,11 @@ distinct values of the field in the source's records) must be:
             2 ≤ n ≤ φ; more would be an unbounded fan-out;
 - `process` a reduction or a selection the question states — max / min (`maxby`, `minby`), the most
             frequent (`mode`), a kind (`[?f=v]`), a threshold (`[?f>=v]`, `[?f<=v]`) or a day (`[?d>v]`) —
-            which is a DRV junction: n > φ (over a handful a person asks plainly).
+            which is a DRV junction when n > φ (over a handful, SEQ or FAN by what it hands on).
 
 A selector on a value the question names (`[?corp_name=<company>]`: the one company of a name search) is
-not a process node: it narrows the records to what the user named, and n is counted over those.
+not a process node: it narrows the records to what the user named, and n is counted over those; so does a
+selector before a reduction ("법무부 소관 법령 가운데 가장 최근에 공포된 것": the kind narrows, the max selects).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from kopa.eval.lint import PHI
-from kopa.eval.template import REF, _split_pipes
+from kopa.eval.template import REF, _split_pipes, resolve
 from kopa.korean.sentence import PLACEHOLDER
 
 How = Literal["one", "all", "process"]
@@ -39,7 +40,8 @@ class Selector:
     field: str
     op: str
     value: str  # as written in the intent (a <slot> where the question states it)
-    named: bool  # the value is a name the question states (a pick slot): it narrows, it selects nothing
+    text: str  # the whole selector, '?corp_name=<company>'
+    kind: str | None  # the kind of slot its value is (pick, choice, observed, …); None for a literal
 
 
 @dataclass(frozen=True)
@@ -50,7 +52,7 @@ class Link:
     param: str
     field: str
     how: How
-    narrowing: tuple[Selector, ...] = ()
+    narrowing: tuple[str, ...] = ()  # selectors (as written) that leave what the question names or states
     process: str | None = None  # max · min · mode · eq · ge · le · after
     pivot_field: str | None = None
     pivot: str | None = None  # as written in the intent (a <slot.value> for an observed pivot)
@@ -82,7 +84,7 @@ def _parse(ref: str) -> _Path | None:
                 break
         else:
             return None
-    field = rest[1:] if rest.startswith(".") and re.fullmatch(r"\.[A-Za-z_][A-Za-z0-9_]*", rest) else None
+    field = rest[1:] if rest.startswith(".") and re.fullmatch(r"\.[A-Za-z_가-힣][A-Za-z0-9_가-힣]*", rest) else None
     if rest and field is None:
         return None
     for f in filters:
@@ -97,7 +99,7 @@ def _selector(text: str, kinds: Mapping[str, str]) -> Selector | None:
         return None
     field, op, value = cond.groups()
     slot = PLACEHOLDER.fullmatch(value)
-    return Selector(field, op, value, named=slot is not None and kinds.get(slot["name"]) == "pick")
+    return Selector(field, op, value, text, kinds.get(slot["name"]) if slot is not None else None)
 
 
 def links_of(step: dict[str, Any], data_steps: set[str], kinds: Mapping[str, str]) -> list[Link]:
@@ -124,47 +126,53 @@ def links_of(step: dict[str, Any], data_steps: set[str], kinds: Mapping[str, str
 
 
 def _link(path: _Path, param: str, kinds: Mapping[str, str], every: bool) -> Link:
+    """How the reference hands its field on. A reduction (`maxby`, `minby`, `mode`) is the process node, and
+    every selector before it narrows the records to what the question states (a kind, a name). Without one,
+    the process node is the selector on an observed pivot, else the last selector on a kind the question
+    states (`[?REP_DIV=대표발의]`, a choice); a name the question gives (a pick) only ever narrows."""
     field = path.field
     assert field is not None
     selectors = [s for s in (_selector(x, kinds) for x in path.selectors) if s is not None]
-    narrowing = tuple(s for s in selectors if s.named)
-    chosen = [s for s in selectors if not s.named]
+    texts = tuple(s.text for s in selectors)
     for f in path.filters:
         name, _, arg = f.partition(":")
         if name in ("maxby", "minby"):
-            return Link(path.head, param, field, "process", narrowing,
-                        "max" if name == "maxby" else "min", arg)
+            return Link(path.head, param, field, "process", texts, "max" if name == "maxby" else "min", arg)
         if name == "mode":
-            return Link(path.head, param, field, "process", narrowing, "mode", field)
-    if chosen:
-        s = chosen[0]
-        return Link(path.head, param, field, "process", narrowing, _OPS[s.op], s.field, s.value)
+            return Link(path.head, param, field, "process", texts, "mode", field)
+    stating = [s for s in selectors if s.kind != "pick"]
+    if stating:
+        chosen = next((s for s in reversed(stating) if s.kind == "observed"), stating[-1])
+        narrowing = tuple(s.text for s in selectors if s is not chosen)
+        return Link(path.head, param, field, "process", narrowing, _OPS[chosen.op], chosen.field, chosen.value)
     one = not every and "0" in path.selectors
-    return Link(path.head, param, field, "one" if one else "all", narrowing)
+    return Link(path.head, param, field, "one" if one else "all", texts)
 
 
 def narrowed(records: list[dict[str, Any]], link: Link, filled: dict[str, dict[str, str]]) -> list[dict[str, Any]]:
-    """The source's records the question's own names leave (all of them, without narrowing selectors)."""
-    out = records
-    for s in link.narrowing:
-        slot = PLACEHOLDER.fullmatch(s.value)
-        want = filled[slot["name"]][slot["part"] or "say"] if slot is not None else s.value
-        if s.op in ("=", "!="):
-            out = [r for r in out if (str(r.get(s.field)) == want) == (s.op == "=")]
-        else:
-            out = [r for r in out if (want in str(r.get(s.field))) == (s.op == "~")]
-    return out
+    """The source's records the narrowing selectors leave (all of them, without any), read as golden
+    execution reads a selector (kopa.eval.template), with the question's values filled in."""
+    if not link.narrowing:
+        return records
+    selectors = "".join(f"[{PLACEHOLDER.sub(lambda m: filled[m['name']][m['part'] or 'say'], s)}]"
+                        for s in link.narrowing)
+    found = resolve(f"s.records{selectors}", {"s": {"records": records}})
+    return found if isinstance(found, list) else [found]
 
 
-def kind_of(link: Link, n: int) -> JunctionKind | str:
-    """The junction kind the executed cardinality n gives this link, or why n does not fit how it hands on."""
+def kind_of(link: Link, n: int, passed: int = 1) -> JunctionKind | str:
+    """The junction kind the executed cardinality n gives this link (`passed`: how many values it handed
+    on), or why n does not fit how it hands on. A process node over n ≤ φ values is no DRV (seed §5.3 types
+    by n): the handoff is SEQ or FAN by what passed."""
     if link.how == "one":
         return "SEQ" if n == 1 else f"order_dependent: records[0] of {n} distinct {link.field}"
     if link.how == "all":
         if n == 1:
             return "SEQ"
         return "FAN" if n <= PHI else f"too_many: {n} distinct {link.field} handed on one by one"
-    return "DRV" if n > PHI else f"not_drv: a {link.process} over {n} distinct {link.field}"
+    if n > PHI:
+        return "DRV"
+    return "SEQ" if passed == 1 else "FAN"
 
 
 def cardinality(records: list[dict[str, Any]], link: Link, filled: dict[str, dict[str, str]]) -> int:

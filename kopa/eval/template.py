@@ -148,6 +148,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "strip": lambda v: str(v).strip(),
     "yyyymmdd": lambda v: str(v).replace("-", "")[:8],
     "iso": lambda v: _iso_day(v),  # 20240709 or 2024-07-09 → 2024-07-09: a day as answers write it
+    "zfill": lambda v, n: str(_num(v) if isinstance(v, int | float) else v).zfill(int(n)),  # 15 → 0015 (JO codes)
     "days": _date_shift,  # {today|days:-1} → the previous calendar day, YYYYMMDD
     "year": lambda v: str(v).replace("-", "")[:4],
     "month": lambda v: str(v).replace("-", "")[:6],

@@ -13,7 +13,9 @@ from collections.abc import Mapping
 
 from kopa.korean.particles import particle
 
-PLACEHOLDER = re.compile(r"<(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\.(?P<part>[A-Za-z0-9_]+))?(?::(?P<particle>[가-힣]+))?>")
+# a slot is named in ASCII; a part may be a service's own field name, Korean ones included (<law.법령명한글>)
+PLACEHOLDER = re.compile(r"<(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\.(?P<part>[A-Za-z0-9_가-힣]+))?"
+                         r"(?::(?P<particle>[가-힣]+))?>")
 
 
 class SentenceError(ValueError):

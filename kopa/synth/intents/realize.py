@@ -185,14 +185,15 @@ class _Build:
         mark = (len(self.env.calls), self.executor.run.turns, len(self.executor.spans))
         self._execute(step)
         calls = self._calls_of(step)
-        if any(_truncated(view) for _, view in calls):
+        if any(_truncated(view) for _, _, view in calls):
             self._undo(step, mark)
+            cut = [(member, tool, view) for member, tool, view in calls if _truncated(view)]
             if not all(is_paged(tool.family) and math.ceil((view["total_count"] or 0) / max_page_size(tool))
-                       <= self.ctx.max_pages for tool, view in calls if _truncated(view)):
+                       <= self.ctx.max_pages for _, tool, view in cut):
                 raise _Refused("too_many_pages", step.id)
-            step = _every_page(step)
+            step = _every_page(step, {member for member, _, _ in cut})
             self._execute(step)
-            if any(_truncated(view) for _, view in self._calls_of(step)):
+            if any(_truncated(view) for _, _, view in self._calls_of(step)):
                 raise _Refused("truncated", step.id)
         self.steps.append(step)
         for member in [step, *(step.parallel or [])]:
@@ -225,12 +226,14 @@ class _Build:
         self.executor.run.turns = mark[1]
         del self.executor.spans[mark[2]:]
 
-    def _calls_of(self, step: GoldenStep) -> list[tuple[Tool, dict[str, Any]]]:
-        """Each call the step made, with its tool: one per member of a group, per item of a fan-out."""
-        out: list[tuple[Tool, dict[str, Any]]] = []
+    def _calls_of(self, step: GoldenStep) -> list[tuple[str, Tool, dict[str, Any]]]:
+        """Each call the step made, with its member's id and tool: one per member of a group, per item of a
+        fan-out."""
+        out: list[tuple[str, Tool, dict[str, Any]]] = []
         for member in step.parallel or [step]:
             tool, view = self.ctx.catalog[member.call or ""], self.scope[member.id]
-            out += [(tool, v) for v in (view.get("items", [view]) if member.for_each is not None else [view])]
+            out += [(member.id, tool, v) for v in (view.get("items", [view]) if member.for_each is not None
+                                                   else [view])]
         return out
 
     def pages(self, step_id: str) -> int:
@@ -248,9 +251,11 @@ def _truncated(view: dict[str, Any]) -> bool:
     return view["total_count"] is not None and view["total_count"] > len(view["records"])
 
 
-def _every_page(step: GoldenStep) -> GoldenStep:
+def _every_page(step: GoldenStep, members: set[str]) -> GoldenStep:
+    """The step reading every page of the calls of `members` (the step itself, or members of its group)."""
     if step.parallel is not None:
-        return step.model_copy(update={"parallel": [m.model_copy(update={"pages": "all"}) for m in step.parallel]})
+        return step.model_copy(update={"parallel": [m.model_copy(update={"pages": "all"}) if m.id in members else m
+                                                    for m in step.parallel]})
     return step.model_copy(update={"pages": "all"})
 
 
@@ -323,7 +328,7 @@ def _junctions(build: _Build) -> list[JunctionInfo]:
 
 def _junction(build: _Build, link: Link, n: int, target: GoldenStep) -> JunctionInfo:
     ctx = build.ctx
-    kind = kind_of(link, n)
+    kind = kind_of(link, n, len(build.received(target.id, link.param)))
     if kind not in ("SEQ", "FAN", "DRV"):
         raise _Refused(kind.split(":")[0], kind)
     source_step = _step(build, link.source)
@@ -390,7 +395,7 @@ def _block(build: _Build, group_id: str) -> BlockInfo:
             raise _Refused("intent_error", f"block member {member.id} takes nothing from an earlier step")
         for link in found:
             n = cardinality(build.scope[link.source]["records"], link, build.filled)
-            if kind_of(link, n) != "SEQ":
+            if kind_of(link, n, len(build.received(member.id, link.param))) != "SEQ":
                 raise _Refused("block_handoff", f"{member.id} takes {n} distinct {link.field}")
             _require_edge(ctx, _step(build, link.source).call or "", member.call or "", link)
             sources.append((member, link))

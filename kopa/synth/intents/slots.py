@@ -27,7 +27,7 @@ from kopa.synth.junction import PHI, _threshold, day_number, numbers
 
 Parts = dict[str, str]
 Probe = Callable[[str, dict[str, Any], str], list[dict[str, Any]]]  # (tool, args, pages) → records
-_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?:\|(date|number))?\}")
+_FIELD = re.compile(r"\{([A-Za-z_가-힣][A-Za-z0-9_가-힣]*)(?:\|(date|number))?\}")  # 법령명한글 too
 
 
 class Unfilled(Exception):
