@@ -75,6 +75,8 @@ class Observed(_Model):
 
     kind: Literal["observed"]
     step: str
+    where: str | None = Field(None, description="a selector over the step's records the pivot is drawn among: "
+                                                "'?updownTypeCode=E'")
     field: str
     op: Literal["ge", "le", "after", "eq"]
     passes: str
@@ -195,10 +197,12 @@ def _check(intent: Intent, catalog: Catalog) -> None:
             if named not in intent.slots and named not in ("today", "threshold"):
                 raise ValueError(f"{text!r} names no slot {named!r}; slots: {sorted(intent.slots)}")
     known = set(ids) | {"item", "today"}
-    for text in _strings(raw_steps) + _strings([a.answer for a in intent.asks]):
+    answers = _strings([a.answer for a in [*intent.asks, *intent.otherwise_asks]])
+    for text in _strings(raw_steps) + answers:
         for ref in REF.findall(text):
             head = re.match(r"[A-Za-z_][A-Za-z0-9_]*", ref.strip())
-            if head is not None and head.group(0) not in known:
+            # an answer's aliases and rubric may name the answer itself: {answer|…}
+            if head is not None and head.group(0) not in known and not (text in answers and head.group(0) == "answer"):
                 raise ValueError(f"{text!r} refers to no step {head.group(0)!r}")
     for ask in [*intent.asks, *intent.otherwise_asks]:
         AnswerSpec.model_validate({**_placeholder_free(ask.answer), "type": "string"}

@@ -88,7 +88,7 @@ def _number_in(value: Any, index: str = "0") -> int | float:
         raise TemplateError(f"no number #{index} in {value!r}") from None
 
 
-def _sort_key(field: str) -> Callable[[Any], tuple]:
+def order_key(field: str) -> Callable[[Any], tuple]:
     """Records ordered by one field: numerically when every value is a number, else as text."""
     def key(record: Any) -> tuple:
         raw = record.get(field) if isinstance(record, dict) else None
@@ -103,7 +103,7 @@ def _by(v: Any, field: str, pick: Callable[..., Any]) -> Any:
         raise TemplateError(f"no records to order by {field!r}")
     if any(field not in r for r in items):
         raise TemplateError(f"a record has no field {field!r}")
-    return pick(items, key=_sort_key(field))
+    return pick(items, key=order_key(field))
 
 
 def _mode(v: Any) -> Any:

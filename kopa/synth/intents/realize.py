@@ -30,7 +30,7 @@ from kopa.eval.environment import Environment
 from kopa.eval.golden import GoldenError, TracingExecutor
 from kopa.eval.targets import compute_target
 from kopa.eval.task import AnswerSpec, GoldenStep, Task
-from kopa.eval.template import REF, TemplateError, resolve
+from kopa.eval.template import REF, TemplateError, order_key, resolve
 from kopa.korean.numbers import number_phrase
 from kopa.korean.sentence import PLACEHOLDER, SentenceError, fill
 from kopa.korean.vocabulary import is_contains, param_label, subject
@@ -46,7 +46,7 @@ from kopa.synth.intents.slots import (
     substitute,
     today_parts,
 )
-from kopa.synth.junction import distinct, field_label, number, numbers, tied_at_best
+from kopa.synth.junction import distinct, field_label, number
 from kopa.synth.tasks import available_tools, injected_state
 from kopa.wire.paging import is_paged, max_page_size
 
@@ -170,7 +170,7 @@ class _Build:
         for name, slot in self.intent.slots.items():
             if isinstance(slot, Observed) and slot.step == step_id:
                 try:
-                    self.filled[name] = fill_observed(slot, self.scope[step_id]["records"], self.rng)
+                    self.filled[name] = fill_observed(slot, self.scope[step_id]["records"], self.rng, self.filled)
                 except Unfilled as exc:
                     raise _Refused("unfilled", f"{name}: {exc}") from exc
 
@@ -336,9 +336,12 @@ def _junction(build: _Build, link: Link, n: int, target: GoldenStep) -> Junction
     _require_edge(ctx, source_tool, target_tool, link)
     view = build.scope[link.source]
     if link.process in ("max", "min") and link.pivot_field:
-        # records tied at the best value must hand on one value: which of them is picked is the API's order
+        # records tied at the best value must hand on one value: which of them is picked is the API's order.
+        # Ordered as golden execution orders them (`maxby` / `minby`: numerically where numbers, else as text)
         records = narrowed(view["records"], link, build.filled)
-        tied = tied_at_best(records, numbers([r.get(link.pivot_field) for r in records]), link.process == "max")
+        key = order_key(substitute(link.pivot_field, build.filled))
+        best = (max if link.process == "max" else min)(records, key=key)
+        tied = [r for r in records if key(r) == key(best)]
         if len({str(r.get(link.field)) for r in tied}) != 1:
             raise _Refused("tie", f"{len(tied)} records share the {link.process} {link.pivot_field}")
     tool = ctx.catalog[source_tool]
@@ -423,7 +426,7 @@ def _cond(build: _Build) -> tuple[BlockInfo, int]:
     cond = intent.cond
     assert cond is not None
     try:
-        tested = number(resolve(cond.test.strip().strip("{}"), build.scope))
+        tested = number(resolve(substitute(cond.test, build.filled).strip().strip("{}"), build.scope))
     except TemplateError as exc:
         raise _Refused("intent_error", f"cond: {exc}") from exc
     if tested is None or tested == 0:

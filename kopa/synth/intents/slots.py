@@ -128,8 +128,16 @@ def fill_pick(slot: Pick, filled: dict[str, Parts], probe: Probe, rng: np.random
             **{k: v for k, v in parts.items() if v is not None}, "say": name}
 
 
-def fill_observed(slot: Observed, records: list[dict[str, Any]], rng: np.random.Generator) -> Parts:
-    """A pivot over `records` (the step's executed result) that 1..φ distinct values of `passes` pass."""
+def fill_observed(slot: Observed, records: list[dict[str, Any]], rng: np.random.Generator,
+                  filled: dict[str, Parts] | None = None) -> Parts:
+    """A pivot over `records` (the step's executed result, narrowed by `where`) that 1..φ distinct values of
+    `passes` pass."""
+    if slot.where:
+        try:
+            found = resolve(f"p.records[{substitute(slot.where, filled or {})}]", {"p": {"records": records}})
+        except TemplateError as exc:
+            raise Unfilled(f"where: {exc}") from exc
+        records = found if isinstance(found, list) else [found]
     if any(slot.field not in r or slot.passes not in r for r in records):
         raise Unfilled(f"a record lacks {slot.field} or {slot.passes}")
     if slot.op == "eq":
