@@ -174,8 +174,12 @@ def _check(intent: Intent, catalog: Catalog) -> None:
                  *(s for a in intent.otherwise_asks for s in a.steps)]
     steps = _flat(golden_steps(raw_steps))
     ids = [s.id for s in steps]
-    if len(ids) != len(set(ids)) and not branches:
-        raise ValueError(f"step ids repeat: {ids}")
+    # one realization runs the steps, one branch and one ask's own steps: ids are unique along each such run
+    for branch in branches or [[]]:
+        for ask in [*intent.asks, *intent.otherwise_asks] or [None]:
+            run = [s.id for s in _flat(golden_steps([*intent.steps, *branch, *(ask.steps if ask else [])]))]
+            if len(run) != len(set(run)):
+                raise ValueError(f"step ids repeat in one realization: {run}")
     for step in steps:
         if step.call is None:
             continue
