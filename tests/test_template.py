@@ -97,6 +97,12 @@ def test_a_number_padded_with_zeros_as_codes_write_it():
     assert render("{n|zfill:4}", {"n": 7}) == "0007"
 
 
+def test_a_day_filter_reads_each_value_of_a_list():
+    days = {"r": {"records": [{"d": "2024-07-09"}, {"d": "20240812"}]}}
+    assert resolve("r.records[*].d|month|unique", days) == ["202407", "202408"]
+    assert resolve("r.records[*].d|iso", days) == ["2024-07-09", "2024-08-12"]
+
+
 def test_render_keeps_the_type_of_a_whole_reference():
     assert render("{t.records[?kind=공영]|len}", SCOPE) == 2
     assert render("합계 {t.records[*].amount|num|sum}건", SCOPE) == "합계 1640건"

@@ -41,7 +41,8 @@ class Selector:
     op: str
     value: str  # as written in the intent (a <slot> where the question states it)
     text: str  # the whole selector, '?corp_name=<company>'
-    kind: str | None  # the kind of slot its value is (pick, choice, observed, …); None for a literal
+    kind: str | None  # the kind of slot its value is (pick, choice, observed, …; a $reference names, as a
+    #                   pick does); None for a literal
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,8 @@ def _selector(text: str, kinds: Mapping[str, str]) -> Selector | None:
         return None
     field, op, value = cond.groups()
     slot = PLACEHOLDER.fullmatch(value)
+    if value.startswith("$"):  # a value an earlier step found ("the company whose stock rose most"): it names
+        return Selector(field, op, value, text, "pick")
     return Selector(field, op, value, text, kinds.get(slot["name"]) if slot is not None else None)
 
 
@@ -149,15 +152,20 @@ def _link(path: _Path, param: str, kinds: Mapping[str, str], every: bool) -> Lin
     return Link(path.head, param, field, "one" if one else "all", texts)
 
 
-def narrowed(records: list[dict[str, Any]], link: Link, filled: dict[str, dict[str, str]]) -> list[dict[str, Any]]:
+def narrowed(records: list[dict[str, Any]], link: Link, filled: dict[str, dict[str, str]],
+             scope: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """The source's records the narrowing selectors leave (all of them, without any), read as golden
-    execution reads a selector (kopa.eval.template), with the question's values filled in."""
+    execution reads a selector (kopa.eval.template), with the question's values filled in and a $reference
+    to an earlier step read in `scope`."""
     if not link.narrowing:
         return records
     selectors = "".join(f"[{PLACEHOLDER.sub(lambda m: filled[m['name']][m['part'] or 'say'], s)}]"
                         for s in link.narrowing)
-    found = resolve(f"s.records{selectors}", {"s": {"records": records}})
+    found = resolve(f"{_SOURCE}.records{selectors}", {**(scope or {}), _SOURCE: {"records": records}})
     return found if isinstance(found, list) else [found]
+
+
+_SOURCE = "__source"  # the records being narrowed, beside the steps a $reference may read
 
 
 def kind_of(link: Link, n: int, passed: int = 1) -> JunctionKind | str:
@@ -175,6 +183,8 @@ def kind_of(link: Link, n: int, passed: int = 1) -> JunctionKind | str:
     return "SEQ" if passed == 1 else "FAN"
 
 
-def cardinality(records: list[dict[str, Any]], link: Link, filled: dict[str, dict[str, str]]) -> int:
+def cardinality(records: list[dict[str, Any]], link: Link, filled: dict[str, dict[str, str]],
+                scope: dict[str, Any] | None = None) -> int:
     """n: the distinct non-empty values of the link's field in the records the question's names leave."""
-    return len({str(v) for r in narrowed(records, link, filled) if (v := r.get(link.field)) not in (None, "")})
+    return len({str(v) for r in narrowed(records, link, filled, scope)
+                if (v := r.get(link.field)) not in (None, "")})

@@ -176,8 +176,8 @@ def _check(intent: Intent, catalog: Catalog) -> None:
     ids = [s.id for s in steps]
     # one realization runs the steps, one branch and one ask's own steps: ids are unique along each such run
     for branch in branches or [[]]:
-        for ask in [*intent.asks, *intent.otherwise_asks] or [None]:
-            run = [s.id for s in _flat(golden_steps([*intent.steps, *branch, *(ask.steps if ask else [])]))]
+        for ask_steps in [a.steps for a in [*intent.asks, *intent.otherwise_asks]]:
+            run = [s.id for s in _flat(golden_steps([*intent.steps, *branch, *ask_steps]))]
             if len(run) != len(set(run)):
                 raise ValueError(f"step ids repeat in one realization: {run}")
     for step in steps:

@@ -68,6 +68,10 @@ def _date_shift(value: Any, days: str) -> str:
     return d.strftime("%Y%m%d")
 
 
+def _each(value: Any, one: Callable[[Any], Any]) -> Any:
+    return [one(x) for x in value] if isinstance(value, list) else one(value)
+
+
 def _iso_day(value: Any) -> str:
     digits = str(value).replace("-", "")[:8]
     if not (len(digits) == 8 and digits.isdigit()):
@@ -146,12 +150,13 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "join": lambda v, sep=",": sep.join(str(x) for x in _listify(v)),
     "round": lambda v, n="0": round(float(_num(v)), int(n)),
     "strip": lambda v: str(v).strip(),
-    "yyyymmdd": lambda v: str(v).replace("-", "")[:8],
-    "iso": lambda v: _iso_day(v),  # 20240709 or 2024-07-09 → 2024-07-09: a day as answers write it
-    "zfill": lambda v, n: str(_num(v) if isinstance(v, int | float) else v).zfill(int(n)),  # 15 → 0015 (JO codes)
+    # days and codes, of one value or of each value of a list
+    "yyyymmdd": lambda v: _each(v, lambda x: str(x).replace("-", "")[:8]),
+    "iso": lambda v: _each(v, _iso_day),  # 20240709 or 2024-07-09 → 2024-07-09: a day as answers write it
+    "zfill": lambda v, n: _each(v, lambda x: str(x).zfill(int(n))),  # 15 → 0015 (law.go.kr's JO codes)
     "days": _date_shift,  # {today|days:-1} → the previous calendar day, YYYYMMDD
-    "year": lambda v: str(v).replace("-", "")[:4],
-    "month": lambda v: str(v).replace("-", "")[:6],
+    "year": lambda v: _each(v, lambda x: str(x).replace("-", "")[:4]),
+    "month": lambda v: _each(v, lambda x: str(x).replace("-", "")[:6]),
     # arg-max / arg-min / sort by a field of records (numeric where the field is numeric)
     "maxby": lambda v, f: _by(v, f, max),
     "minby": lambda v, f: _by(v, f, min),

@@ -316,7 +316,7 @@ def _junctions(build: _Build) -> list[JunctionInfo]:
             if member.id not in block_members and member.id not in cond_steps and member.id != intent.block:
                 by_source: dict[str, list[tuple[Link, int]]] = {}
                 for link in links_of(build.raw[member.id], data_before, kinds):
-                    n = cardinality(build.scope[link.source]["records"], link, build.filled)
+                    n = cardinality(build.scope[link.source]["records"], link, build.filled, build.scope)
                     by_source.setdefault(link.source, []).append((link, n))
                 for found in by_source.values():
                     link, n = max(found, key=lambda ln: ln[1])
@@ -338,7 +338,7 @@ def _junction(build: _Build, link: Link, n: int, target: GoldenStep) -> Junction
     if link.process in ("max", "min") and link.pivot_field:
         # records tied at the best value must hand on one value: which of them is picked is the API's order.
         # Ordered as golden execution orders them (`maxby` / `minby`: numerically where numbers, else as text)
-        records = narrowed(view["records"], link, build.filled)
+        records = narrowed(view["records"], link, build.filled, build.scope)
         key = order_key(substitute(link.pivot_field, build.filled))
         best = (max if link.process == "max" else min)(records, key=key)
         tied = [r for r in records if key(r) == key(best)]
@@ -397,7 +397,7 @@ def _block(build: _Build, group_id: str) -> BlockInfo:
         if not found:
             raise _Refused("intent_error", f"block member {member.id} takes nothing from an earlier step")
         for link in found:
-            n = cardinality(build.scope[link.source]["records"], link, build.filled)
+            n = cardinality(build.scope[link.source]["records"], link, build.filled, build.scope)
             if kind_of(link, n, len(build.received(member.id, link.param))) != "SEQ":
                 raise _Refused("block_handoff", f"{member.id} takes {n} distinct {link.field}")
             _require_edge(ctx, _step(build, link.source).call or "", member.call or "", link)
