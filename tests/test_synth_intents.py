@@ -52,6 +52,15 @@ def test_each_way_of_handing_a_value_on_is_read_from_its_reference():
     assert (latest[0].process, latest[0].narrowing, latest[0].field) == ("max", ("?소관부처명=<result.say>",), "법령ID")
     korean = _links({"id": "t", "call": "get_law_text", "args": {"ID": "{found.records[0].법령ID}"}}, {"found"})
     assert (korean[0].field, korean[0].how) == ("법령ID", "one")  # a service's Korean field names hand on too
+    # a value an earlier step found names (narrows); one a reduction computes in the selector selects
+    found = _links({"id": "c", "call": "get_dart_company_overview",
+                    "args": {"corp_code": "{corp.records[?corp_name=$top.records[0].ITM_NM][0].corp_code}"}},
+                   {"corp", "top"})
+    assert (found[0].how, found[0].process) == ("one", None)
+    cheapest = _links({"id": "r", "call": "find_ex_rest_area", "for_each":
+                       "{oil.records[?gasolinePrice=$oil.records[*].gasolinePrice|min].serviceAreaCode|unique}",
+                       "args": {"serviceAreaCode": "{item}"}}, {"oil"})
+    assert (cheapest[0].how, cheapest[0].process) == ("process", "eq")
     records = {"id": "r", "call": "find_assembly_member", "for_each": "{m.records}", "args": {"MONA_CD": "{item.MONA_CD}"}}
     assert [(x.field, x.how) for x in _links(records, {"m"})] == [("MONA_CD", "all")]
     assert _links({"id": "x", "call": "evaluate_expression", "args": {"expression": "{a.records|len}"}}, {"a"}) == []

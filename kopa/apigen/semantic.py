@@ -144,8 +144,28 @@ _BEFORE = [re.compile(rf"({_DATE_TEXT}|[^\s,、]+?){_CONJ}\s+$"), re.compile(rf"
 _PARTICLE = re.compile(r"(?:의|은|는|이|가|을|를|에|에서|로|으로|도|와|과|만|까지|부터|인|들)$")
 _DAY = re.compile(r"(\d{4})년\s*(\d{1,2})월\s*(\d{1,2})일")
 _HANGUL = re.compile(r"[가-힣]")
-# what may follow a name a query states: a particle or a word of its own, then no more of the same word
-_TAIL = r"(?:의|은|는|이|가|을|를|에|에서|로|으로|도|와|과|만|까지|부터|인|이나|나|이랑|랑|하고|처럼)?(?![0-9A-Za-z가-힣])"
+# what may follow a name a query states (a particle), longest first
+_TAILS = sorted(("의", "은", "는", "이", "가", "을", "를", "에", "에서", "로", "으로", "도", "와", "과", "만", "까지", "부터",
+                 "인", "이나", "나", "이랑", "랑", "하고", "처럼"), key=len, reverse=True)
+_WORD = re.compile(r"[^\s,、]+")
+NAME_WORDS = 5  # a name a query states runs over at most this many words ('공공데이터의 제공 및 … 법률')
+
+
+def _phrases(query: str) -> list[tuple[int, int, str]]:
+    """(start, end, text) of every run of one to NAME_WORDS words of the query, read as a name could be: whole,
+    and without a particle at its end; a run ends before a comma, and at the end of a sentence."""
+    words = [(m.start(), m.start() + len(m.group().rstrip(".?!"))) for m in _WORD.finditer(query)]
+    words = [(a, b) for a, b in words if b > a]
+    out = []
+    for i, (start, _) in enumerate(words):
+        for j in range(i, min(len(words), i + NAME_WORDS)):
+            end = words[j][1]
+            text = query[start:end]
+            if j > i and re.search(r"[,、.?!]", query[words[j - 1][1]:words[j][0]]):
+                break
+            out.append((start, end, text))
+            out += [(start, end - len(t), text[: -len(t)]) for t in _TAILS if text.endswith(t) and len(text) > len(t)]
+    return out
 
 
 def _item(text: str) -> str:
@@ -232,15 +252,23 @@ class RuleChecker:
             return []
         return [] if named is None else [named]
 
+    def _all_names(self, tool: XTool) -> list[str]:
+        """Every name of a tool, short ones too ('현행 법령'): its words are what is asked, never a value."""
+        if tool.name in self.catalog:
+            spec = self.catalog[tool.name]
+            return [spec.spec.title, subject(spec)]
+        return _names(tool, self.catalog)
+
     def _meaning(self, tool_name: str, param: str, value: Any) -> list[str]:
-        """An enum value as the query may state it: its documented meaning ('T' → 국가기술자격)."""
+        """A value as the query may state it: an enum's documented meaning ('T' → 국가기술자격), a value as a
+        person says it ('22' → 제22대 국회)."""
         if tool_name not in self.catalog:
             return []
         try:
             spec = self.catalog[tool_name].spec.param(param)
         except KeyError:
             return []
-        said = value_phrase(spec, value) if spec.enum else None
+        said = value_phrase(spec, value)
         return [] if said is None else [said.split("'")[1] if "'" in said else said]
 
     def _candidates(self, tool_name: str, param: str) -> list[str]:
@@ -267,7 +295,7 @@ class RuleChecker:
         called = {c.name for c in record.answers}
         # what the calls ask, as the query states it, and the words of the called tools' own names ('현행' of
         # 시행일 기준 현행 법령 is what is asked, not a value of it)
-        words = {w for t in record.tools if t.name in called for n in _names(t, self.catalog) for w in n.split()
+        words = {w for t in record.tools if t.name in called for n in self._all_names(t) for w in n.split()
                  if len(w) >= 2}
         spans = [(m.start(), m.end()) for text in [*self._said(record), *words]
                  for m in re.finditer(re.escape(text), query)]
@@ -276,16 +304,19 @@ class RuleChecker:
         # their ask left unserved)
         params = [(c.name, p) for c in record.answers for p in c.arguments]
         params += [(t.name, p) for t in record.tools if t.name not in called for p in t.parameters]
+        known: dict[str, tuple[str, str]] = {}
         for tool_name, param in dict.fromkeys(params):
-            if param.lower() in GENERIC_NAMES:
+            if param.lower() not in GENERIC_NAMES:
+                for name in self._candidates(tool_name, param):
+                    known.setdefault(name, (tool_name, param))
+        for start, end, name in _phrases(query):
+            if name not in known:
                 continue
-            for name in self._candidates(tool_name, param):
-                for m in re.finditer(rf"(?<![0-9A-Za-z가-힣]){re.escape(name)}{_TAIL}", query):
-                    start, end = m.start(), m.start() + len(name)
-                    after = end + len(query[end:]) - len(query[end:].lstrip())
-                    if any(a <= start and end <= b for a, b in spans) or any(a == after for a, _ in spans):
-                        continue  # part of a stated value or of what is asked, or a qualifier of a stated value
-                    return [f"the query states {name!r} ({tool_name}.{param}) and no call asks about it"]
+            after = end + len(query[end:]) - len(query[end:].lstrip(" "))
+            if any(a <= start and start + len(name) <= b for a, b in spans) or any(a == after for a, _ in spans):
+                continue  # part of a stated value or of what is asked, or a qualifier of a stated value
+            tool_name, param = known[name]
+            return [f"the query states {name!r} ({tool_name}.{param}) and no call asks about it"]
         rest = query
         for text in self._said(record):
             rest = rest.replace(text, " ")

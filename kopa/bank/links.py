@@ -32,6 +32,7 @@ How = Literal["one", "all", "process"]
 JunctionKind = Literal["SEQ", "FAN", "DRV"]
 _CONDITION = re.compile(r"^\s*([^!=<>~]+?)\s*(!=|>=|<=|!~|=|~|>|<)\s*(.*?)\s*$")
 _HEAD = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)")
+_REDUCTION = re.compile(r"\|(?:min|max|mode|maxby|minby|sum|len)\b")
 _OPS = {"=": "eq", "~": "eq", ">=": "ge", "<=": "le", ">": "after", "<": "le", "!=": "eq", "!~": "eq"}
 
 
@@ -100,8 +101,11 @@ def _selector(text: str, kinds: Mapping[str, str]) -> Selector | None:
         return None
     field, op, value = cond.groups()
     slot = PLACEHOLDER.fullmatch(value)
-    if value.startswith("$"):  # a value an earlier step found ("the company whose stock rose most"): it names
-        return Selector(field, op, value, text, "pick")
+    if value.startswith("$"):
+        # a value an earlier step found ("the company whose stock rose most") names, as a pick does; one a
+        # reduction computes here ("= $oil.records[*].price|min": the cheapest) selects: a process node
+        reduced = _REDUCTION.search(value) is not None
+        return Selector(field, op, value, text, None if reduced else "pick")
     return Selector(field, op, value, text, kinds.get(slot["name"]) if slot is not None else None)
 
 
