@@ -53,7 +53,8 @@ def test_a_particle_is_named_by_either_of_its_forms_and_an_unknown_one_is_refuse
 
 
 def test_numbers_and_dates_as_a_korean_reader_writes_them():
-    assert [number_phrase(t) for t in ("51", "6000", "470000000", "150.1")] == ["51", "6,000", "4억 7,000만", "150.1"]
+    assert [number_phrase(t) for t in ("51", "6000", "36672", "940000", "12600000", "470000000", "150.1")] == [
+        "51", "6,000", "36,672", "94만", "1,260만", "4억 7,000만", "150.1"]
     assert [date_phrase(t) for t in ("20251103", "2025-11-03", "202511", "2025", "x")] == [
         "2025년 11월 3일", "2025년 11월 3일", "2025년 11월", "2025년", None]
 

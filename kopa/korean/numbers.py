@@ -11,11 +11,14 @@ _TRAILING_NUMBER = re.compile(r"(\d[\d,]*(?:\.\d+)?)$")
 
 
 def number_phrase(text: str) -> str:
-    """A number as a Korean reader writes it: '6000' → '6,000', '470000000' → '4억 7,000만',
-    '2340000000000' → '2조 3,400억'; a decimal as it is."""
+    """A number as a Korean reader writes it: '6000' → '6,000', '940000' → '94만', '12600000' → '1,260만'
+    (a round number of 만 is said in 만), '470000000' → '4억 7,000만', '2340000000000' → '2조 3,400억'; any
+    other number below 1억 with its commas ('36672' → '36,672'); a decimal as it is."""
     if not re.fullmatch(r"-?\d+", text):
         return text
     n = int(text)
+    if 10_000 <= abs(n) < 100_000_000 and n % 10_000 == 0:
+        return f"{n // 10_000:,}만"
     if abs(n) < 100_000_000:
         return f"{n:,}"
     sign, n = ("-" if n < 0 else ""), abs(n)
