@@ -7,8 +7,8 @@ from decimal import Decimal
 from kopa.catalog import load_catalog
 from kopa.korean.numbers import number_phrase
 from kopa.korean.vocabulary import documented_name, entity_noun, enum_meaning, spoken, subject, value_phrase
+from kopa.synth.junction import cond_threshold as _pivot
 from kopa.synth.junction import field_label, is_statistics
-from kopa.synth.templates import _pivot
 
 CATALOG = load_catalog()
 

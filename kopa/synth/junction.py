@@ -342,3 +342,19 @@ def junction_kind(n: int, phi: int = PHI) -> JunctionKind:
     if n <= 1:
         return "SEQ"
     return "FAN" if n <= phi else "DRV"
+
+
+def cond_threshold(value: Decimal, holds: bool, whole: bool = False) -> Decimal:
+    """A round threshold next to the observed value: at or below it when the condition should hold
+    (value ≥ pivot), above it otherwise — two significant digits, as a person would write it; `whole`: a
+    count, whose threshold is a whole number ("8건 이상", never "7.1건")."""
+    if value == 0:
+        return Decimal(0) if holds else Decimal(1)
+    exponent = value.copy_abs().adjusted() - 1
+    if whole:
+        exponent = max(exponent, 0)
+    step = Decimal(10) ** exponent
+    rounded = (value / step).to_integral_value(ROUND_FLOOR if holds else ROUND_CEILING) * step
+    if not holds and rounded <= value:
+        rounded += step
+    return rounded.normalize() if exponent < 0 else rounded.quantize(Decimal(1))

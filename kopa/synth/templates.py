@@ -19,7 +19,7 @@ first (`stated_cmp`): the compared service takes what the lookups return, not a 
 
 from __future__ import annotations
 
-from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
+from decimal import Decimal
 from typing import Any
 
 from kopa.catalog.models import Tool
@@ -27,7 +27,7 @@ from kopa.edge.graph import Edge
 from kopa.eval.task import AnswerSpec, GoldenStep, Rubric, RubricFact
 from kopa.korean.vocabulary import subject
 from kopa.synth.candidate import AnswerInfo, BlockInfo
-from kopa.synth.junction import common_fields, distinct, field_label, is_measure, number
+from kopa.synth.junction import common_fields, cond_threshold, distinct, field_label, is_measure, number
 from kopa.synth.trajectory import _HANGUL, EDGE_TRIES, START_TRIES, ChainBuild, _places
 
 CALC = "evaluate_expression"
@@ -319,22 +319,6 @@ def _source_tool(build: ChainBuild, step_id: str) -> str:
     return next(s.call or "" for s in build.steps if s.id == step_id)
 
 
-def _pivot(value: Decimal, holds: bool, whole: bool = False) -> Decimal:
-    """A round threshold next to the observed value: at or below it when the condition should hold
-    (value ≥ pivot), above it otherwise — two significant digits, as a person would write it; `whole`: a
-    count, whose threshold is a whole number ("8건 이상", never "7.1건")."""
-    if value == 0:
-        return Decimal(0) if holds else Decimal(1)
-    exponent = value.copy_abs().adjusted() - 1
-    if whole:
-        exponent = max(exponent, 0)
-    step = Decimal(10) ** exponent
-    rounded = (value / step).to_integral_value(ROUND_FLOOR if holds else ROUND_CEILING) * step
-    if not holds and rounded <= value:
-        rounded += step
-    return rounded.normalize() if exponent < 0 else rounded.quantize(Decimal(1))
-
-
 def cond(build: ChainBuild, view: dict[str, Any]):
     source = build.steps[-1]
     records = view["records"]
@@ -351,7 +335,7 @@ def cond(build: ChainBuild, view: dict[str, Any]):
     if value == 0:  # "0 이상이면" holds for every count and every measure a person would test: no condition
         return None
     holds = bool(build.rng.integers(2))
-    threshold = _pivot(value, holds, whole=q is None)
+    threshold = cond_threshold(value, holds, whole=q is None)
     sid = f"s{len(build.steps) + 1}"
     runs: list[tuple[tuple[Edge, str, str], GoldenStep]] = []  # branches that execute, in the build's order
     for edge, param, fld in _bindable(build, view)[:COND_TRIES]:

@@ -15,7 +15,6 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from decimal import Decimal
 from typing import Any
 
 import numpy as np
@@ -46,7 +45,7 @@ from kopa.synth.intents.slots import (
     substitute,
     today_parts,
 )
-from kopa.synth.junction import distinct, field_label, number
+from kopa.synth.junction import cond_threshold, distinct, field_label, number
 from kopa.synth.tasks import available_tools, injected_state
 from kopa.wire.paging import is_paged, max_page_size
 
@@ -432,7 +431,7 @@ def _cond(build: _Build) -> tuple[BlockInfo, int]:
     if tested is None or tested == 0:
         raise _Refused("unfilled", "cond: nothing to test")
     holds = bool(build.rng.integers(2))
-    threshold = _pivot(tested, holds, whole=tested == tested.to_integral_value())
+    threshold = cond_threshold(tested, holds, whole=tested == tested.to_integral_value())
     build.filled["threshold"] = {"say": f"{number_phrase(format(threshold, 'f'))}{cond.unit}",
                                  "value": format(threshold, "f")}
     taken = 0 if tested >= threshold else 1
@@ -459,19 +458,6 @@ def _cond(build: _Build) -> tuple[BlockInfo, int]:
                      steps=[s["id"] for s in branches[taken]], tools=tools,
                      subjects=[subject(ctx.catalog[t]) for t in tools], fields=[], quantity=cond.test,
                      op=">=", threshold=format(threshold, "f"), taken=taken), taken
-
-
-def _pivot(value: Decimal, holds: bool, whole: bool) -> Decimal:
-    """A round threshold next to `value`: at or below it when the test should hold (value ≥ threshold),
-    above it otherwise — two significant digits, as a person would write it."""
-    exponent = value.copy_abs().adjusted() - 1
-    if whole:
-        exponent = max(exponent, 0)
-    step = Decimal(10) ** exponent
-    rounded = (value / step).to_integral_value("ROUND_FLOOR" if holds else "ROUND_CEILING") * step
-    if not holds and rounded <= value:
-        rounded += step
-    return rounded.normalize() if exponent < 0 else rounded.quantize(Decimal(1))
 
 
 # ------------------------------------------------------------------------------------------ the task
