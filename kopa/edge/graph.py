@@ -16,12 +16,13 @@ import networkx as nx
 import orjson
 from pydantic import BaseModel, ConfigDict
 
+from kopa.bank.hops import Seed
 from kopa.catalog.models import Tool
 from kopa.catalog.view import ToolView
 from kopa.edge.config import EdgeConfig
 from kopa.edge.embed import Embedder
 from kopa.edge.plan import ParamSource, compile_plan
-from kopa.edge.proposer import EdgeProposer, Proposal
+from kopa.edge.proposer import EdgeProposer
 from kopa.edge.retriever import graph_tools, retrieve
 from kopa.fileio import write_atomic
 
@@ -230,15 +231,16 @@ class ToolGraph:
 def build_skeleton(tools: Iterable[Tool | ToolView], embedder: Embedder, proposer: EdgeProposer,
                    config: EdgeConfig | None = None,
                    progress: Callable[[int, int], None] | None = None,
-                   seeds: Iterable[tuple[str, str, str, str]] = ()) -> ToolGraph:
+                   seeds: Iterable[Seed] = ()) -> ToolGraph:
     """retrieve → propose → keep s_e ≥ s_min with the prior; then the handoffs people's questions make
-    (`seeds`: source, target, parameter, field — the question bank's, kopa.bank.hops) as edges too, each
-    with its binding. Deterministic for a deterministic embedder and proposer. `progress(done, total)` is
-    called after each proposal.
+    (`seeds`: the question bank's, kopa.bank.hops) as edges too. Deterministic for a deterministic embedder
+    and proposer. `progress(done, total)` is called after each proposal.
 
-    A seeded pair the retriever never offered, or the proposer scored below s_min, enters with its binding
-    and the proposer's score raised to SEEDED_SCORE (a neutral prior: execution decides); a pair already an
-    edge gains the binding. Seeded edges are marked (`Edge.seeded`), and Phase A treats them as any other.
+    A seeded edge binds what the bank's questions bind (a proposer's other bindings of the pair, which the
+    questions do not make, are not claimed), and offers the values the questions pass for the target's
+    other required arguments as its candidates; its score is the proposer's, raised to SEEDED_SCORE (a
+    neutral prior: execution decides). Seeded edges are marked (`Edge.seeded`), and Phase A treats them as
+    any other.
 
     Catalog tools are read through their public view (kopa.catalog.view) and only through it: the
     retriever, the proposer and the plans see what a model would see."""
@@ -272,25 +274,24 @@ SEEDED_SCORE = 0.5  # the prior of a seeded edge the proposer did not admit: Bet
 
 
 def _seed(graph: ToolGraph, by_name: dict[str, ToolView], proposer: EdgeProposer, config: EdgeConfig,
-          seeds: Iterable[tuple[str, str, str, str]]) -> None:
-    wanted: dict[tuple[str, str], dict[str, str]] = {}
-    for source, target, param, field in sorted(seeds):
-        if source in by_name and target in by_name and source != target:
-            wanted.setdefault((source, target), {})[param] = field
-    for (source, target), bindings in wanted.items():
-        existing = graph.edges.get((source, target))
-        if existing is not None:
-            merged = {**existing.bindings, **bindings}
-            plan = compile_plan(by_name[target], Proposal(source=source, target=target, score=existing.score,
-                                                          bindings=merged, defaults=existing.defaults))
-            graph.add(existing.model_copy(update={"bindings": merged, "plan": plan, "seeded": True}))
+          seeds: Iterable[Seed]) -> None:
+    for seed in seeds:
+        source, target = seed.source, seed.target
+        if source not in by_name or target not in by_name or source == target:
             continue
+        existing = graph.edges.get((source, target))
         proposal = proposer.propose(by_name[source], by_name[target])
-        merged = {**proposal.bindings, **bindings}
-        proposal = proposal.model_copy(update={"bindings": merged, "score": max(proposal.score, SEEDED_SCORE)})
-        a, b = prior(proposal.score, config.kappa)
-        graph.add(Edge(source=source, target=target, score=proposal.score, alpha=a, beta=b, prior_alpha=a,
-                       prior_beta=b, cross_domain=by_name[source].domain != by_name[target].domain,
-                       bindings=merged, defaults=proposal.defaults, plan=compile_plan(by_name[target], proposal),
-                       rationale=f"a question of the bank hands {', '.join(f'{p}←{f}' for p, f in bindings.items())}"
-                                 f"; {proposal.rationale}", seeded=True))
+        score = max(existing.score if existing is not None else proposal.score, SEEDED_SCORE)
+        defaults = {**proposal.defaults, **{p: [*v, *[x for x in proposal.defaults.get(p, []) if x not in v]]
+                                             for p, v in seed.stated.items()}}
+        proposal = proposal.model_copy(update={"bindings": dict(seed.bindings), "defaults": defaults,
+                                               "score": score})
+        a, b = prior(score, config.kappa)
+        said = ", ".join(f"{p}←{f}" for p, f in seed.bindings.items())
+        graph.add(Edge(source=source, target=target, score=score, alpha=a, beta=b, prior_alpha=a, prior_beta=b,
+                       similarity=existing.similarity if existing is not None else 0.0,
+                       cross_domain=by_name[source].domain != by_name[target].domain,
+                       bindings=dict(seed.bindings), defaults=defaults, plan=compile_plan(by_name[target], proposal),
+                       rationale=f"a question of the bank hands {said}"
+                                 + (f"; the proposer: {existing.rationale}" if existing is not None else ""),
+                       seeded=True))

@@ -11,6 +11,7 @@ runs/<name>/report.md, plots/      the report
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 from collections.abc import Callable
 from pathlib import Path
@@ -22,7 +23,7 @@ import orjson
 
 from kopa.backends.base import Backend
 from kopa.backends.spec import open_backend
-from kopa.bank.hops import bank_hops
+from kopa.bank.hops import Seed, bank_seeds
 from kopa.bank.model import load_bank
 from kopa.catalog.loader import Catalog, load_catalog
 from kopa.edge.config import EdgeConfig
@@ -174,8 +175,8 @@ def build_graph(out_dir: Path, config: EdgeConfig, backend_spec: str = "sim", *,
     `roles` names the non-default LLM roles for the run folder's digest (see config_digest)."""
     catalog = load_catalog()
     tools = tools if tools is not None else [t for t in catalog if t.family != "session"]
-    seeds = seed_hops(catalog, {t.name for t in tools}) if config.bank else []
-    digest = hashlib.sha256(orjson.dumps(seeds)).hexdigest() if seeds else None
+    seeds = bank_edges(catalog, {t.name for t in tools}, open_backend(backend_spec).today()) if config.bank else []
+    digest = hashlib.sha256(orjson.dumps([s.__dict__ for s in seeds])).hexdigest() if seeds else None
     run = EdgeRun(out_dir, config, backend_spec, force=force, roles=roles, seeds=digest)
     backend: Backend = open_backend(backend_spec)
     owned = executor is None
@@ -212,10 +213,9 @@ def build_graph(out_dir: Path, config: EdgeConfig, backend_spec: str = "sim", *,
     return phase, skeleton
 
 
-def seed_hops(catalog: Catalog, tools: set[str]) -> list[tuple[str, str, str, str]]:
-    """The question bank's handoffs between the graph's tools: (source, target, parameter, field)."""
-    return [(h.source, h.target, h.param, h.field) for h in bank_hops(load_bank(), catalog)
-            if h.source in tools and h.target in tools]
+def bank_edges(catalog: Catalog, tools: set[str], today: dt.date) -> list[Seed]:
+    """The question bank's proposed edges between the graph's tools."""
+    return [s for s in bank_seeds(load_bank(), catalog, today) if s.source in tools and s.target in tools]
 
 
 def _phase_graph(path: Path, config: EdgeConfig, backend_spec: str) -> tuple[ToolGraph, ReplicaSpec]:
