@@ -17,6 +17,8 @@ from kopa.korean.text import foreign_script
     ("법", "법이", "법은", "법으로", "법과"),
     ("SK에너지", "SK에너지가", "SK에너지는", "SK에너지로", "SK에너지와"),
     ("KB", "KB가", "KB는", "KB로", "KB와"),  # letters as they are read: 케이비
+    ("대양1WR", "대양1WR이", "대양1WR은", "대양1WR로", "대양1WR과"),  # …더블유알: ㄹ
+    ("NAVER", "NAVER가", "NAVER는", "NAVER로", "NAVER와"),  # a word, not an acronym: 네이버
     ("노포(부산)주유소", "노포(부산)주유소가", "노포(부산)주유소는", "노포(부산)주유소로", "노포(부산)주유소와"),
     ("'부결'", "'부결'이", "'부결'은", "'부결'로", "'부결'과"),  # the quote is not read
 ])

@@ -5,6 +5,7 @@ simulator answers."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -143,3 +144,21 @@ def test_a_handoff_g_star_does_not_retain_is_refused(empty_graph_ctx, tmp_path):
     refused = [m for m in made if not isinstance(m, Candidate)]
     assert {m.reason for m in refused} >= {"not_in_graph"}
     assert any(m.detail == "search_dart_disclosures.corp_code → get_dart_company_overview.corp_code" for m in refused)
+
+
+def test_every_intent_of_kopa_s_bank_asks_a_question_the_small_world_answers(empty_graph_ctx):
+    """Each intent, realized on the small world (G*'s edges aside: a graph's retention is Phase A's to
+    decide), yields a Korean question with a non-empty answer within a dozen draws of its slots — so a bank
+    edit or a change of the simulator that breaks one is caught here, not in a corpus short of it."""
+    ctx = BankContext(empty_graph_ctx.graph, CATALOG, empty_graph_ctx.backend, seed=3, check_graph=False)
+    failed = {}
+    for k, intent in enumerate(ctx.intents):
+        made = [realize(ctx, intent, 100 * k + attempt, 0) for attempt in range(12)]
+        kept = [m for m in made if isinstance(m, Candidate)]
+        if not kept:
+            failed[intent.id] = sorted({f"{m.reason}: {m.detail}" for m in made})[:2]
+            continue
+        for c in kept[:1]:
+            assert re.search(r"[가-힣]", c.task.query) and not re.search(r"<|>|\{|\}", c.task.query), c.task.query
+            assert c.pattern == intent.pattern and c.target.key is not None and c.target.key.display.strip()
+    assert not failed, failed

@@ -8,6 +8,9 @@ _SINO = "영일이삼사오육칠팔구"
 _SMALL_PLACES = {1: "십", 2: "백", 3: "천"}
 _LARGE_PLACES = ("만", "억", "조", "경")
 _TRAILING_NUMBER = re.compile(r"(\d[\d,]*(?:\.\d+)?)$")
+_ACRONYM = re.compile(r"(?<![A-Za-z])[A-Z]{1,3}$")  # KB, LG, 1WR — not NAVER, iPhone: words kiwipiepy reads
+# the last syllable of each Latin letter's Korean name (에이, 비, 씨, … 엘, 엠, 엔, 알 …): 1WR is read 알
+_LETTER_ENDING = dict(zip("abcdefghijklmnopqrstuvwxyz", "이비씨디이프지치이이이엘엠엔오피큐알스티유이유스이드", strict=True))
 
 
 def number_phrase(text: str) -> str:
@@ -34,8 +37,11 @@ def number_phrase(text: str) -> str:
 
 def spoken_ending(text: str) -> str:
     """`text` with a number at its end replaced by the last syllable it is read with (Sino-Korean): '3' →
-    '삼', '20' → '십', '1,500' → '백', '120000' → '만', '3.5' → '오'; other text unchanged. A particle
-    agrees with how the number is read ('3이', '20이', '1,500이'), which no spelling of digits shows."""
+    '삼', '20' → '십', '1,500' → '백', '120000' → '만', '3.5' → '오'; an acronym's last letter by its
+    name ('1WR' → '1W알'); other text unchanged. A particle agrees with how the end is read ('3이', '20이',
+    '1,500이', '1WR을'), which the spelling does not show."""
+    if _ACRONYM.search(text):  # an acronym is read letter by letter: its last letter's name ends it
+        return text[:-1] + _LETTER_ENDING[text[-1].lower()]
     found = _TRAILING_NUMBER.search(text)
     if found is None:
         return text
