@@ -357,7 +357,9 @@ def _junction(build: _Build, link: Link, n: int, target: GoldenStep) -> Junction
 
 
 def _require_edge(ctx: BankContext, source: str, target: str, link: Link) -> None:
-    if not ctx.in_graph(source, target, link.param, link.field):
+    """A handoff between two tools must be an edge G* retains. A tool asked again with a value of its own
+    answer (a stock's code, then its month of prices) is no edge of any tool graph: nothing to require."""
+    if source != target and not ctx.in_graph(source, target, link.param, link.field):
         raise _Refused("not_in_graph", f"{source}.{link.field} → {target}.{link.param}")
 
 
