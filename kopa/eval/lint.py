@@ -33,7 +33,7 @@ from kopa.catalog.models import ParamSpec, Tool
 from kopa.eval.environment import CallRecord, Environment
 from kopa.eval.golden import GoldenError, GoldenRun, Span, TracingExecutor
 from kopa.eval.scoring.response import score_response
-from kopa.eval.task import AnswerKey, GoldenStep, Task
+from kopa.eval.task import AnswerKey, GoldenStep, Rubric, Task
 from kopa.eval.template import REF
 from kopa.tools.expression import ExpressionError, parse_expression
 
@@ -51,7 +51,8 @@ PRECISION_PHRASES: dict[int, tuple[str, ...]] = {
 }
 # Asking in % / %p ("몇 %인가", "몇 %p 높은가", "%로 답하라", "백분율로"), not a threshold ("습도 80% 이상인 곳은 몇 곳").
 _ASKS_ORDER = re.compile(r"순서로|순서대로|차례로")  # a list asked for in an order ('도로법, 유료도로법 순서로')
-_ASKS_MONEY = re.compile(r"몇 ?(억원|천만원|백만원|만원|천원)")  # the money unit a number is asked in
+# the money unit a number is asked in: '몇 백만원', or '백만원 단위로'
+_ASKS_MONEY = re.compile(r"몇 ?(억원|천만원|백만원|만원|천원)|(?<![가-힣])(억원|천만원|백만원|만원|천원) ?단위")
 _ASKS_PERCENT = re.compile(r"몇\s*(?:%|％|퍼센트)|(?:%|％|퍼센트)\s*(?:p|포인트)?\s*(?:로|단위)|백분율")
 # '799.8 Kcal', '20,800원', '12건': a number with a unit of money, measure or count, nothing else (rule 4:
 # a number task). Not '8호선', '110번', '3층': those numbers are names.
@@ -556,7 +557,7 @@ def _check_numbers(ctx: _Context, key: AnswerKey, out: LintResult) -> None:
     elif spec.unit == "percent" and not asks_percent:
         out.add("unit", "answer: unit: percent, but the query does not ask in % / %p")
     money = _ASKS_MONEY.search(query)
-    asked = money.group(1) if money else None
+    asked = (money.group(1) or money.group(2)) if money else None
     if asked != (spec.unit if spec.unit != "percent" else None):
         out.add("unit", f"answer: the query asks in {asked}: set unit: {asked}" if asked else
                 f"answer: unit: {spec.unit}, but the query does not ask '몇 {spec.unit}'")
@@ -584,7 +585,7 @@ def _check_answer(ctx: _Context, out: LintResult) -> None:
     else:
         if key.rubric is None:
             out.add("rubric", "answer: a judge answer needs a rubric: {facts: [{fact, forms}], wrong}")
-        elif _is_short_fact(key.display, key.items, len(key.rubric.facts)) and not key.rubric.wrong:
+        elif _is_short_fact(key.display, key.items, key.rubric) and not key.rubric.wrong:
             out.add("rubric", f"answer: the target {key.display!r} is one short fact: make it a string task with "
                               "aliases, or give the rubric wrong forms (a judge passes any text that holds the "
                               "facts' forms, alternatives and denials too)")
@@ -604,11 +605,14 @@ def _check_answer(ctx: _Context, out: LintResult) -> None:
 SHORT_FACT_CHARS = 40  # a target this short, on one line and not a list, is one fact a string compares
 
 
-def _is_short_fact(display: str, items: list[str] | None, facts: int) -> bool:
+def _is_short_fact(display: str, items: list[str] | None, rubric: Rubric) -> bool:
     """One short line that is not a list, nor several facts side by side ('2 / 태광라온제지', one per rubric
-    fact, as EDGE's SEM answers are): politics-009's '제433회 국회(정기회) 제5차 본회의' is one."""
+    fact, as EDGE's SEM answers are; '김철수 찬성 / 이영희 반대', one per item the facts are `about`):
+    politics-009's '제433회 국회(정기회) 제5차 본회의' is one."""
     text = display.strip()
-    side_by_side = facts > 1 and len(text.split(" / ")) == facts
+    segments = len(text.split(" / "))
+    items_about = len({f.about for f in rubric.facts if f.about is not None})
+    side_by_side = segments > 1 and segments in (len(rubric.facts), items_about)
     return items is None and "\n" not in text and len(text) <= SHORT_FACT_CHARS and not side_by_side
 
 

@@ -249,9 +249,10 @@ def perturbed_answers(task: Task, step_index: int, backend: Backend, cache: dict
     """Execute the golden steps up to `step_index` once, then for each draw perturb that step's result (each
     member's, for a parallel group), execute the rest and re-derive the answer; None for a draw whose
     perturbed chain no longer yields one (the answer changed). Draw 0 drops the (first member's) last
-    record, which a count reads; the other draws replace values, which a lookup reads. The prefix is shared
-    by the draws (a step that read 225 pages is read once); each draw runs the rest on its own copy, lazily,
-    so a caller that stops at the first changed answer runs no more draws."""
+    record, and one from its total_count, which a count reads; the other draws replace values, which a
+    lookup reads. The prefix is shared by the draws (a step that read 225 pages is read once); each draw
+    runs the rest on its own copy, lazily, so a caller that stops at the first changed answer runs no more
+    draws."""
     env = Environment(task, backend)
     executor = GoldenExecutor(task, env)
     try:
@@ -268,6 +269,8 @@ def perturbed_answers(task: Task, step_index: int, backend: Backend, cache: dict
             if draw == 0:
                 if k == 0:  # the first member only: a difference of two counts survives dropping from both
                     view = {**view, "records": view["records"][:-1]}
+                    if isinstance(view.get("total_count"), int) and view["total_count"] > 0:
+                        view["total_count"] -= 1  # the record is gone from the service's count too
             else:  # `_perturb` rewrites scalars in place: each record copied (its nested values are not touched)
                 view = {**view, "records": [dict(r) for r in view["records"]]}
                 _perturb(view, cache, stream(seed, "synth-perturb", f"{task.id}:{member.id}:{draw}"), later)
@@ -283,10 +286,17 @@ def perturbed_answers(task: Task, step_index: int, backend: Backend, cache: dict
 
 def decorative_by_execution(candidate: Candidate, backend: Backend, cache: dict[str, list[str]],
                             seed: int = 0) -> list[str]:
-    """The intermediate steps no perturbation of whose result changes the answer."""
+    """The intermediate steps no perturbation of whose result changes the answer. A COND question's tested
+    step is not one of them: it decides which branch answers, and the golden trajectory holds only the branch
+    taken (realization executed both, around a threshold drawn next to the tested value), so no perturbation
+    of it can show in the trajectory's answer."""
     task, original = candidate.task, _key(candidate.target.key)
+    block = candidate.block
+    tested = block.source if block is not None and block.kind == "COND" else None
     out = []
     for i, step in enumerate(task.golden[:-1]):
+        if step.id == tested:
+            continue
         if all(_key(key) == original for key in perturbed_answers(task, i, backend, cache, seed)):
             out.append(step.id)
     return out
@@ -298,7 +308,8 @@ def echo_hops(candidate: Candidate) -> list[str]:
     into = {j.target: set(j.passed) for j in candidate.junctions}
     echoes = [j.source for j in candidate.junctions if j.source in into and set(j.passed) == into[j.source]]
     block = candidate.block
-    if block is not None and block.source in into and set(block.values) <= into[block.source]:
+    # a COND block names no values it hands on (its branches test the source's records), so it is no echo
+    if block is not None and block.values and block.source in into and set(block.values) <= into[block.source]:
         echoes.append(block.source)  # the block's calls take the code its source step was handed
     return echoes
 
@@ -337,6 +348,14 @@ def _order_free(key: AnswerKey | None) -> tuple:
         return (None,)
     if key.items is not None:
         return (None, tuple(sorted(key.items)))
+    if key.rubric is not None and any(f.about for f in key.rubric.facts):
+        # a judge answer about several items ('A 찬성 / B 반대') is graded item by item, in any order: its
+        # facts compared grouped by the item they are about, the groups as a set
+        groups: dict[str, list[tuple[str, ...]]] = {}
+        for f in key.rubric.facts:
+            groups.setdefault(f.about or "", []).append(tuple(f.forms))
+        loose = tuple(groups.pop("", []))
+        return (None, None, loose, tuple(sorted(tuple(g) for g in groups.values())))
     return (key.display,)
 
 

@@ -14,14 +14,14 @@ import datetime as dt
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
 from kopa.backends.base import Backend
 from kopa.bank.links import Link, cardinality, kind_of, links_of, narrowed
-from kopa.bank.model import Choice, Dated, Intent, Observed, Pick, load_bank
+from kopa.bank.model import Ask, Choice, Dated, Intent, Observed, Pick, load_bank
 from kopa.catalog.loader import Catalog
 from kopa.catalog.models import Tool
 from kopa.edge.graph import Edge, ToolGraph
@@ -29,7 +29,7 @@ from kopa.eval.environment import Environment
 from kopa.eval.golden import GoldenError, TracingExecutor
 from kopa.eval.targets import compute_target
 from kopa.eval.task import AnswerSpec, GoldenStep, Task
-from kopa.eval.template import REF, TemplateError, order_key, resolve
+from kopa.eval.template import REF, TemplateError, order_key, render, resolve
 from kopa.korean.numbers import number_phrase
 from kopa.korean.sentence import PLACEHOLDER, SentenceError, fill
 from kopa.korean.vocabulary import is_contains, param_label, subject
@@ -278,7 +278,7 @@ def _realize(build: _Build, index: int) -> Candidate:
     ask_index = int(build.rng.integers(len(intent.asks)))
     asks = intent.asks
     if intent.cond is not None:
-        block, taken = _cond(build)
+        block, taken = _cond(build, ask_index)
         asks = intent.asks if taken == 0 else intent.otherwise_asks
     ask = asks[ask_index]
     for raw in ask.steps:
@@ -307,6 +307,7 @@ def _junctions(build: _Build) -> list[JunctionInfo]:
     kinds = {name: slot.kind for name, slot in intent.slots.items()}
     out: list[JunctionInfo] = []
     data_before: set[str] = set()
+    reused = _reuses(build)
     for step in build.steps:
         for member in [step] if step.parallel is None else step.parallel:
             tool = ctx.catalog[member.call or ""]
@@ -315,6 +316,8 @@ def _junctions(build: _Build) -> list[JunctionInfo]:
             if member.id not in block_members and member.id not in cond_steps and member.id != intent.block:
                 by_source: dict[str, list[tuple[Link, int]]] = {}
                 for link in links_of(build.raw[member.id], data_before, kinds):
+                    if (member.id, link) in reused:
+                        continue
                     n = cardinality(build.scope[link.source]["records"], link, build.filled, build.scope)
                     by_source.setdefault(link.source, []).append((link, n))
                 for found in by_source.values():
@@ -375,6 +378,25 @@ def _members(build: _Build, group: str) -> set[str]:
     return {m.id for m in _step(build, group).parallel or []}
 
 
+def _reuses(build: _Build) -> set[tuple[str, Link]]:
+    """(step, link) pairs that take a value an earlier step already took from the same records the same way
+    (TAGO's city code, looked up once and passed to every later call): the value is in hand, so the later
+    use is no new handoff — neither a junction to type nor an edge G* must hold."""
+    kinds = {name: slot.kind for name, slot in build.intent.slots.items()}
+    first: dict[Link, str] = {}
+    out: set[tuple[str, Link]] = set()
+    earlier: set[str] = set()
+    for step in build.steps:
+        members = [step] if step.parallel is None else step.parallel
+        for member in members:
+            for link in links_of(build.raw[member.id], earlier, kinds):
+                key = replace(link, param="")
+                if first.setdefault(key, step.id) != step.id:
+                    out.add((member.id, link))
+        earlier |= {m.id for m in members}
+    return out
+
+
 def _cond_steps(intent: Intent) -> set[str]:
     if intent.cond is None:
         return set()
@@ -393,8 +415,9 @@ def _block(build: _Build, group_id: str) -> BlockInfo:
     earlier = {m.id for s in build.steps if s.id != group_id for m in [s, *(s.parallel or [])]
                if m.call and ctx.catalog[m.call].family != "session"}
     sources: list[tuple[GoldenStep, Link]] = []
+    reused = _reuses(build)
     for member in members:
-        found = links_of(build.raw[member.id], earlier, kinds)
+        found = [link for link in links_of(build.raw[member.id], earlier, kinds) if (member.id, link) not in reused]
         if not found:
             raise _Refused("intent_error", f"block member {member.id} takes nothing from an earlier step")
         for link in found:
@@ -420,9 +443,10 @@ def _block(build: _Build, group_id: str) -> BlockInfo:
                      subjects=[subject(ctx.catalog[t]) for t in tools], fields=labels[:2], values=stated[:2])
 
 
-def _cond(build: _Build) -> tuple[BlockInfo, int]:
+def _cond(build: _Build, ask_index: int) -> tuple[BlockInfo, int]:
     """COND: the tested quantity, a threshold next to it (so that the test holds or fails as drawn), both
-    branches executed and the one the test selects kept."""
+    branches executed and the one the test selects kept. The two branches must answer differently: else
+    the test decides nothing (and the golden trajectory, which holds only the branch taken, cannot show it)."""
     intent, ctx = build.intent, build.ctx
     cond = intent.cond
     assert cond is not None
@@ -441,11 +465,19 @@ def _cond(build: _Build) -> tuple[BlockInfo, int]:
     mark = (len(build.env.calls), build.executor.run.turns, len(build.executor.spans), len(build.steps))
     for raw in branches[1 - taken]:  # the branch not taken must execute too: the question is well-posed
         build.run(raw)
+    other = _branch_answer(build, [intent.asks, intent.otherwise_asks][1 - taken][ask_index])
     for step in reversed(build.steps[mark[3]:]):
         build._undo(step, mark[:3])
     del build.steps[mark[3]:]
     for raw in branches[taken]:
         build.run(raw)
+    mark = (len(build.env.calls), build.executor.run.turns, len(build.executor.spans), len(build.steps))
+    answer = _branch_answer(build, [intent.asks, intent.otherwise_asks][taken][ask_index])
+    for step in reversed(build.steps[mark[3]:]):
+        build._undo(step, mark[:3])
+    del build.steps[mark[3]:]
+    if answer == other:
+        raise _Refused("cond_same", f"both branches answer {answer!r}")
     head = re.match(r"\{?\s*([A-Za-z_][A-Za-z0-9_]*)", cond.test)
     source = head.group(1) if head else ""
     tools = [branches[0][0].get("call", ""), branches[1][0].get("call", "")]
@@ -453,13 +485,27 @@ def _cond(build: _Build) -> tuple[BlockInfo, int]:
     kinds = {name: slot.kind for name, slot in intent.slots.items()}
     earlier = {m.id for s in build.steps for m in [s, *(s.parallel or [])]
                if m.call and ctx.catalog[m.call].family != "session"}
+    reused = _reuses(build)
     for raw in branches[taken]:
         for link in links_of(raw, earlier, kinds):
+            if (raw["id"], link) in reused:
+                continue
             _require_edge(ctx, _step(build, link.source).call or "", raw.get("call", ""), link)
     return BlockInfo(kind="COND", source=source, records=len(source_view["records"]),
                      steps=[s["id"] for s in branches[taken]], tools=tools,
                      subjects=[subject(ctx.catalog[t]) for t in tools], fields=[], quantity=cond.test,
                      op=">=", threshold=format(threshold, "f"), taken=taken), taken
+
+
+def _branch_answer(build: _Build, ask: Ask) -> str:
+    """What `ask` answers after one branch of a COND ran: its own steps run (the caller undoes them)."""
+    for raw in ask.steps:
+        build.run(raw)
+    spec = _answer_spec(ask.answer, build.filled)
+    try:
+        return str(render(spec.value, build.scope))
+    except TemplateError as exc:
+        raise _Refused("answer_error", f"cond: {exc}") from exc
 
 
 # ------------------------------------------------------------------------------------------ the task
