@@ -32,8 +32,10 @@ N = 50
 
 
 def _generate(out, n: int = N, **kwargs) -> list[Item]:
-    return generate_run(out, n, lambda cache, today: TemplateGenerator(cache, today), RuleChecker(CATALOG), CATALOG,
-                        generator_name="template", platforms=PLATFORMS, **kwargs)
+    """The run's samples, as its chunks hold them (the run itself keeps none: it streams them to its files)."""
+    generate_run(out, n, lambda cache, today: TemplateGenerator(cache, today), RuleChecker(CATALOG), CATALOG,
+                 generator_name="template", platforms=PLATFORMS, **kwargs)
+    return read_items(out)
 
 
 @pytest.fixture(scope="module")
@@ -206,10 +208,9 @@ def test_a_code_is_stated_with_the_name_its_own_record_gives_it(run):
 
 def test_a_name_that_says_the_subject_is_not_followed_by_it_again():
     """'중앙 아동복지시설' of the 경기도 아동복지시설 inspections: 아동복지시설 is said once; a name that ends in
-    what the endpoint answers ('해외출장 제5763호' of 국회의원 해외출장, '영재약국' of 경기도 약국,
-    '기획재정위원회' of 위원회) is said alone."""
+    what the endpoint answers ('영재약국' of 경기도 약국, '기획재정위원회' of 위원회) is said alone, with what is
+    wanted of it ('영재약국 정보')."""
     cases = {"list_gg_child_welfare_facilities_inspection_results": ("FACLT_NM", "중앙 아동복지시설", "점검 결과"),
-             "list_assembly_overseas_trips_list": ("SJ", "해외출장 제5763호", None),
              "list_gg_pharmacies": ("INST_NM", "영재약국", None),
              "list_assembly_committees": ("COMMITTEE_NAME", "기획재정위원회", None)}
     for tool_name, (param, value, rest) in cases.items():
@@ -222,7 +223,7 @@ def test_a_name_that_says_the_subject_is_not_followed_by_it_again():
         assert query.count(head) == 1 and value in query, query
         assert query.count(subject(tool).split()[-1]) == 1, query  # '영재약국의 경기도 약국' says 약국 twice
         assert rest is None or rest in query, query
-        assert rest is not None or query.startswith(value), query
+        assert rest is not None or query.startswith(f"{value} 정보"), query
 
 
 # ------------------------------------------------------------------ stage 1 on planted samples
@@ -411,6 +412,102 @@ def test_too_few_calls_for_the_values_a_query_lists_is_caught():
     assert _verify("고유번호 00105359와 관련된 회사의 기업개황을 알려 주세요.", ["get_dart_company_overview"], one)[0].passed
 
 
+MEMBERS = {"HG_NM": ["강도옥", "강명순", "강빈지"], "SIGUN_NM": ["가평군", "고양시", "수원시"]}
+SNS, CAREER, MERCHANTS = "get_assembly_member_sns", "get_assembly_member_career", "search_gg_local_currency_merchants"
+
+
+def _sns(name: str) -> dict:
+    return {"name": SNS, "arguments": {"HG_NM": name}}
+
+
+@pytest.mark.parametrize(("query", "tools", "partial", "full"), [
+    # three named things, the third said apart from the list: two calls serve two of them
+    ("강도옥 의원과 강명순 의원의 SNS 정보를 알려 주시고, 강빈지 의원 것도 부탁해요.", [SNS],
+     [_sns("강도옥"), _sns("강명순")], [_sns("강도옥"), _sns("강명순"), _sns("강빈지")]),
+    # two named things, each with its own phrase ('가평군의 …과 고양시의 …'): no list for `too_few_calls` to read
+    ("가평군의 경기지역화폐 가맹점과 고양시의 경기지역화폐 가맹점을 알려 주세요.", [MERCHANTS],
+     [{"name": MERCHANTS, "arguments": {"SIGUN_NM": "가평군"}}],
+     [{"name": MERCHANTS, "arguments": {"SIGUN_NM": "가평군"}}, {"name": MERCHANTS, "arguments": {"SIGUN_NM": "고양시"}}]),
+    # two different facts of one person: the offered career tool answers the second, and no call uses it
+    ("강도옥 의원의 SNS 정보와 의원 이력을 함께 알려 주세요.", [SNS, CAREER],
+     [_sns("강도옥")], [_sns("강도옥"), {"name": CAREER, "arguments": {"HG_NM": "강도옥"}}]),
+])
+def test_calls_that_serve_only_part_of_the_query_fail_as_a_partial_answer(query, tools, partial, full):
+    """The planted partial samples fail stage 3 as `partial_answer` (call_count), naming what is left unserved;
+    the same query with every call it needs passes."""
+    checker = RuleChecker(CATALOG, MEMBERS)
+    record, failed = _record(query, tools, partial)
+    assert record is not None, failed
+    verdict = verify_record(record, _runtime(), CATALOG, checker)[0]
+    assert (verdict.stage, verdict.reason, verdict.criteria["call_count"]) == ("semantic", "partial_answer", "fail")
+    assert "no call" in verdict.detail, verdict.detail
+    whole, failed = _record(query, tools, full)
+    assert whole is not None, failed
+    assert verify_record(whole, _runtime(), CATALOG, checker)[0].passed
+
+
+def test_a_name_that_qualifies_an_asked_one_or_names_what_is_asked_is_no_partial_answer():
+    """'경기도 가평군의 …' states 경기도 before the asked 가평군 (where it qualifies it), and a called tool's own
+    name says '경기도': neither is a second ask; '고유번호 00241119' is the asked code with its label."""
+    checker = RuleChecker(CATALOG, {**MEMBERS, "SIGUN_NM": [*MEMBERS["SIGUN_NM"], "경기도"]})
+    for query, tools, calls in [
+        ("경기도 가평군의 지역화폐 가맹점을 알려 주세요.", [MERCHANTS],
+         [{"name": MERCHANTS, "arguments": {"SIGUN_NM": "가평군"}}]),
+        ("고유번호 00241119 회사의 대표자와 주소가 궁금합니다.", ["get_dart_company_overview", "find_dart_corp_code"],
+         [{"name": "get_dart_company_overview", "arguments": {"corp_code": "00241119"}}]),
+    ]:
+        record, failed = _record(query, tools, calls)
+        assert record is not None, failed
+        verdict = verify_record(record, _runtime(), CATALOG, checker)[0]
+        assert verdict.criteria["call_count"] == "pass", verdict
+
+
+def test_a_listed_name_of_several_words_is_read_whole_at_either_end():
+    """'포항시 남구, 서초구': the item read before 서초구 is '남구' (from the space), the last word of the name the
+    first call asks about — not a third value left without its call."""
+    tool = "get_molit_vehicle_inspection_centers_yearly"
+    calls = [{"name": tool, "arguments": {"signguNm": "포항시 남구"}}, {"name": tool, "arguments": {"signguNm": "서초구"}}]
+    record, failed = _record("포항시 남구, 서초구의 자동차 검사소는 어떻게 되나요?", [tool], calls)
+    assert record is not None, failed
+    seen = {"signguNm": ["포항시 남구", "서초구", "남구"]}
+    assert RuleChecker(CATALOG, seen).check(record, []).criteria["call_count"] == "pass"
+
+
+def test_no_opener_states_a_value_the_service_returned(run):
+    """An opener is background ('취재 자료를 모으고 있습니다'), never a value a call could ask about ('기사' is a
+    qualification, '구청' an institution): the partial-answer rule would read it as an ask left unserved."""
+    from kopa.apigen.semantic import _phrases
+    from kopa.apigen.wording import OPENERS
+
+    out, _ = run
+    seen = {v for values in ValueCache.model_validate_json((out / "values.json").read_bytes()).seen().values()
+            for v in values}
+    said = {line: [t for _, _, t in _phrases(line) if t in seen] for lines in OPENERS.values() for line in lines}
+    assert not any(said.values()), {k: v for k, v in said.items() if v}
+
+
+def test_dropping_the_calls_of_a_generated_samples_second_ask_fails_it(run):
+    """Every verified sample of the run of two tools passes the call count with the value cache's names; with the
+    calls of one of its tools taken away (the tool still offered), nearly all fail stage 3 — most as partial, some
+    as a wrong function where the query names the remaining tool less clearly (a name asked of both tools alike
+    is the rule's blind spot)."""
+    out, items = run
+    cache = ValueCache.model_validate_json((out / "values.json").read_bytes())
+    checker = RuleChecker(CATALOG, cache.seen(), cache.named)
+    two = [i for i in items if i.verdict.passed and i.record and len({c.name for c in i.record.answers}) == 2]
+    assert two, "no verified sample of two tools in the run"
+    reasons: list[str | None] = []
+    for i in two:
+        assert i.record is not None
+        assert checker.check(i.record, []).criteria["call_count"] == "pass", i.record.query
+        for gone in {c.name for c in i.record.answers}:
+            kept = [c for c in i.record.answers if c.name != gone]
+            reasons.append(checker.check(i.record.model_copy(update={"answers": kept}), []).reason)
+    # where the query names the remaining tool less clearly than the dropped one, function choice fails first
+    assert sum(r in ("partial_answer", "too_few_calls", "wrong_function") for r in reasons) >= 0.9 * len(reasons)
+    assert sum(r in ("partial_answer", "too_few_calls") for r in reasons) >= 0.5 * len(reasons), reasons
+
+
 def test_names_count_as_listed_values_where_the_value_cache_saw_them():
     """A name has no pattern: the rules know it only from the value cache (APIGen's own runs pass theirs)."""
     record, _ = _record("강도옥과 홍길동 의원의 SNS정보를 알려 주세요.", ["get_assembly_member_sns"],
@@ -526,6 +623,31 @@ def test_an_interrupted_run_resumes_to_the_same_bytes(run, tmp_path):
         assert (tmp_path / name).read_bytes() == (out / name).read_bytes(), name
     with pytest.raises(ApigenError, match="seed"):
         _generate(tmp_path, seed=1)
+
+
+def test_the_files_written_as_samples_are_decided_are_those_of_the_whole_list(run):
+    """The run writes its files chunk by chunk and keeps none of its samples; what it wrote is what the whole
+    list of samples gives, read back from parts/ — verdicts line by line, the verified rows numbered 1…n with
+    their notes, the relevance rows the first of those the verified ones give — and no partial file is left."""
+    from kopa.apigen.record import xlam_row
+    from kopa.apigen.relevance import relevance_samples
+    from kopa.apigen.semantic import serving_tool
+
+    out, items = run
+    verdicts = [orjson.dumps(i.verdict.model_dump(include={"id", "passed", "stage", "reason", "counted", "detail",
+                                                            "retried_calls", "criteria"})) + b"\n" for i in items]
+    assert (out / "verdicts.jsonl").read_bytes() == b"".join(verdicts)
+    verified = [i.record for i in items if i.verdict.passed and i.record is not None]
+    rows = _lines(out / "verified.jsonl")
+    assert rows == [orjson.loads(orjson.dumps(xlam_row(r, k))) for k, r in enumerate(verified, 1)]
+    required = {t.name: {p.name for p in t.spec.params if p.required} for t in CATALOG}
+    relevance = relevance_samples([r for r in verified if r.answers], 0, required,
+                                  lambda r: serving_tool(r, CATALOG) is not None)
+    assert [r["query"] for r in _lines(out / "relevance.jsonl")] == [r.query for r in relevance]
+    assert [n["record"] for n in _lines(out / "relevance.notes.jsonl")] == [r.id for r in relevance]
+    assert not list(out.glob("*.partial")) and not list(out.glob("*.tmp"))
+    stats = orjson.loads((out / "stats.json").read_bytes())
+    assert stats["table"] == stage_table(items) and stats["relevance"] == len(relevance)
 
 
 def test_the_budget_stops_generation(run, tmp_path):

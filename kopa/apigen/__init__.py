@@ -5,6 +5,7 @@
 - `values`     the validated value cache: argument values the backend has really returned;
 - `sampler`    the API sampler, the example sampler (verified data fed back) and the prompt sampler;
 - `generator`  the generator role: offline templates (the default) or an OpenAI-compatible model;
+- `wording`    how the offline generator words a query: what is statable, how a value is said, sentence frames;
 - `verify`     stage 1 (format) and stage 2 (execution on any backend, environmental failures apart);
 - `semantic`   stage 3: the offline rule checker (saying which criteria it decides) or a chat model;
 - `relevance`  relevance-detection samples made from verified ones;

@@ -129,9 +129,9 @@ def generate_command(backend_spec: str, record_dir: str | None, faults: str | No
     started = time.perf_counter()
     try:
         with stage_bars(console) as tick:
-            tallied = generate_run(Path(out), count, factory, chosen, catalog, generator_name=name, backend_spec=spec,
-                                 seed=seed, budget=budget, domains=_split(domains), platforms=_split(platforms),
-                                 real_only=real_only, force=force, progress=tick)
+            tallied = generate_run(Path(out), count, factory, chosen, catalog, generator_name=name,
+                                   backend_spec=spec, seed=seed, budget=budget, domains=_split(domains),
+                                   platforms=_split(platforms), real_only=real_only, force=force, progress=tick)
     except ChatModelError as exc:
         raise click.ClickException(f"LLM role failed: {exc}") from exc
     _print_summary(Path(out), name, tallied, started)
@@ -164,7 +164,8 @@ def verify_command(file: str, backend_spec: str, record_dir: str | None, faults:
     started = time.perf_counter()
     try:
         with stage_bars(console) as tick:
-            tallied = verify_run(Path(file), Path(out), chosen, catalog, backend_spec=spec, force=force, progress=tick)
+            tallied = verify_run(Path(file), Path(out), chosen, catalog, backend_spec=spec, force=force,
+                                 progress=tick)
     except ChatModelError as exc:
         raise click.ClickException(f"LLM role failed: {exc}") from exc
     _print_summary(Path(out), f"file:{Path(file).name}", tallied, started)
@@ -185,8 +186,8 @@ def _print_summary(out: Path, name: str, tallied, started: float) -> None:
     for style, record in samples.items():
         calls = orjson.dumps([{"name": c.name, "arguments": c.arguments} for c in record.answers]).decode()
         console.print(f"  [{style}] {record.query}\n    {calls}", markup=False)
-    console.print(f"\n{stats['table']['verified']} verified of {tallied.generated}; {stats['relevance']} relevance samples; "
-                  f"{stats['calls']} tool calls; {time.perf_counter() - started:.1f} s → {out}/verified.jsonl, "
+    console.print(f"\n{stats['table']['verified']} verified of {tallied.generated}; {stats['relevance']} relevance "
+                  f"samples; {stats['calls']} tool calls; {time.perf_counter() - started:.1f} s → {out}/verified.jsonl, "
                   "verdicts.jsonl, relevance.jsonl, report.md", markup=False)
 
 

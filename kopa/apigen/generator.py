@@ -2,12 +2,14 @@
 
 `TemplateGenerator` (offline, deterministic) writes a Korean query per style as a person asks it — what the
 endpoint answers by its subject, names and dates as people write them, a code with the name its record gives
-it ("산북초등학교(행정표준코드 7004459)"), in one of several shapes per style (the wording Phase B's writer
-uses: `kopa.korean.vocabulary`) — and draws every argument from what the backend has returned (`ValueCache`),
+it ("산북초등학교(행정표준코드 7004459)"), each value said as what it is to the question, in hand-written
+sentence frames with openers by domain (`kopa.apigen.wording`, on `kopa.korean`); an ask that states no value
+asks for the list of what the endpoint answers; a value nobody writes (Han or kana, a record's registered
+title) is never stated nor sent — and draws every argument from what the backend has returned (`ValueCache`),
 enums, documented defaults and the virtual today — it invents nothing, so what fails verification fails on
 the backend's own terms: mostly values the tool itself returned, and at GUESS_RATE a value another tool
 returned under the same name. Verified examples feed back: a prompt with examples reuses the sentence shape
-of the first one (shapes that passed spread). The prompt's difficulty (values with their labels, or in running
+of the first one half the time (shapes that passed spread, and fresh ones keep coming). The prompt's difficulty (values with their labels, or in running
 text) is an instruction to a chat model; the offline generator writes every value as a person states it,
 never a field's label before a name. `ChatGenerator` asks an OpenAI-compatible model (temperature 0.7 by
 default, the seed's) with the style's prompt, the sampled tools and the few-shot examples; wrap the model in
@@ -63,6 +65,9 @@ GENERATION_TEMPERATURE = 0.7  # the seed's
 # what it has seen, which stage 2 and 3 are there to catch.
 GUESS_RATE = 0.3
 NAMED_SHARE = 0.5  # of codes, those the parameter's docs name, where the cache holds any
+# Of prompts with a verified example, the share that reuse its sentence shape: always reusing it, the first chunk's
+# few shapes would take over the run (an urn that never draws a fresh ball); half the time a fresh one is drawn.
+FEEDBACK_SHARE = 0.5
 
 
 @dataclass
@@ -188,6 +193,7 @@ class TemplateGenerator:
         words = {w for m in mentions if m.name for w in str(m.value).split()}
         if listed and all(m.name for m in listed):
             words |= set.intersection(*(set(str(m.value).split()) for m in listed))
+            words |= {str(m.value) for m in listed}  # '경기도, 수원시 각각의 일자리 지원정책', not '… 경기도 일자리 …'
         kept = " ".join(w for w in subject.split() if w.removesuffix("의") not in words)
         last = subject.split()[-1] if subject.split() else ""
         stated = [*mentions, *(listed or [])]
@@ -200,23 +206,23 @@ class TemplateGenerator:
         phrases = list(dict.fromkeys(m.phrase for m in mentions))
         names = only_names and all(m.role == "name" for m in stated)
         person = kept.split()[0] if kept.split() and kept.split()[0] in PERSONS else None
-        if names and kept and (kept in PERSONS or all(instance(m.label, kept) for m in stated)):
-            # the names are of what is asked: '강도옥 국회의원 정보', '무궁근린공원 화장실 공중화장실 정보'
+        of_it = names and bool(kept) and (kept in PERSONS or all(instance(m.label, kept) for m in stated))
+        if of_it:  # the names are of what is asked: '강도옥 국회의원 정보', '무궁근린공원 화장실 공중화장실 정보'
             phrases = [p.removesuffix("의") for p in phrases]
             kept = f"{kept} 정보"
         elif names and person is not None:  # '길상명 국회의원의 정치자금', not '길상명의 국회의원 정치자금'
             phrases = [p.removesuffix("의") for p in phrases]
             kept = f"{person}의 {kept[len(person):].strip()}"
         head = kept.split()[0] if kept.split() else ""
-        if head in PROVINCES and any(m.role in ("region", "name") and not str(m.value).startswith(head)
-                                     for m in stated):
+        if head in PROVINCES and all(not str(m.value).startswith(head) for m in stated) and any(
+                m.role in ("region", "name") for m in stated):
             kept = kept[len(head):].strip()  # '경기도 가평군의 낚시터', not '가평군의 경기도 낚시터'
             at = next(i for i, m in enumerate(stated) if m.role in ("region", "name"))
             phrases.insert(min(at, len(phrases)), head)
         if listed:
             items = listing([m.phrase for m in listed], rng) if rng is not None else ", ".join(m.phrase for m in listed)
             label = "" if listed[0].plain else f"{listed[0].label} "  # codes: '시군코드 41550, 41570'
-            if kept.endswith(" 정보") or (names and person is not None):
+            if of_it or (names and person is not None):
                 joined = f"{label}{items}"
             elif listed[0].role in ("name", "region") and listed[0].plain and rng is not None and rng.random() < 0.5:
                 joined = f"{label}{items}의" if kept else f"{label}{items}"
@@ -226,14 +232,15 @@ class TemplateGenerator:
         if not kept and phrases:  # the name says all of it: '봉황약국 정보'
             phrases[-1] = phrases[-1].removesuffix("의")
             kept = "정보"
-        if phrases and phrases[-1].endswith("의"):  # '… 법률안의 의안 청원 연계 이력', not '… 연계의 이력'
-            kept = re.sub(rf"의 ({'|'.join(ASPECTS)})$", r" \1", kept)
-        return " ".join([*phrases, kept]).strip()
+        about = " ".join([*phrases, kept]).strip()
+        if about.count("의 ") >= 2:  # '… 법률안의 의안 청원 연계 이력', not '… 법률안의 의안 청원 연계의 이력'
+            about = re.sub(rf"의 ({'|'.join(ASPECTS)})$", r" \1", about)
+        return about
 
     def generate(self, prompt: Prompt, tools: list[Tool], examples: list[XRecord],
                  rng: np.random.Generator) -> Generated:
         shape = int(rng.integers(SHAPES))
-        if examples and isinstance(examples[0].provenance.get("shape"), int):
+        if examples and isinstance(examples[0].provenance.get("shape"), int) and rng.random() < FEEDBACK_SHARE:
             shape = examples[0].provenance["shape"]  # feedback: the sentence shape of a verified example
         calls: list[dict[str, Any]] = []
         asks: list[tuple[str, bool]] = []  # each ask's noun phrase, and whether it states a value
@@ -250,7 +257,7 @@ class TemplateGenerator:
                 said = self._mentions(tool, args)
                 note(len(calls), said)
                 calls.append({"name": tool.name, "arguments": args})
-                asks.append((self._about(said, subject_of(tool), alone=alone), bool(said)))
+                asks.append((self._about(said, _chosen(tool, args), alone=alone), bool(said)))
                 continue
             base = self._arguments(tool, rng, fixed=p)
             values = self._variants(tool, p, rng)
@@ -261,7 +268,7 @@ class TemplateGenerator:
             for m in each:
                 note(len(calls), [*base_said, m])
                 calls.append({"name": tool.name, "arguments": {**base, p.name: m.value}})
-            asks.append((self._about(base_said, subject_of(tool), each, alone=alone, rng=rng), True))
+            asks.append((self._about(base_said, _chosen(tool, base, varied=p), each, alone=alone, rng=rng), True))
         if len(asks) == 1:
             query = one_ask(asks[0][0], asks[0][1], shape)
         else:
@@ -269,8 +276,23 @@ class TemplateGenerator:
             query = two_asks(phrases[0], " ".join(phrases[1:]), shape)
         if prompt.context == "scenario":
             query = f"{opener(tools[0].domain, rng)} {query}"
+        for noted in mentions:  # a phrase as the query writes it: '강도옥' of '강도옥 국회의원 정보', not '강도옥의'
+            if noted["phrase"] not in query and noted["phrase"].removesuffix("의") in query:
+                noted["phrase"] = noted["phrase"].removesuffix("의")
         raw = json.dumps({"query": query, "answers": calls}, ensure_ascii=False)
         return Generated(raw=raw, notes={"shape": shape, "mentions": mentions})
+
+
+def _chosen(tool: Tool, args: dict[str, Any], varied: ParamSpec | None = None) -> str:
+    """What the endpoint answers, without a word that names a choice of an enum the call sets (or a parallel ask
+    varies): '현행' of '시행일 기준 현행 법령' where the call asks for 연혁 (nw=1) would say the opposite of the call,
+    and where it asks for 현행 the query says it already ('현행 시행일 기준 법령')."""
+    said = subject_of(tool)
+    for p in [*(tool.spec.param(n) for n in args), *([varied] if varied else [])]:
+        if p.enum:
+            choices = {value_phrase(p, v) for v in p.enum}
+            said = " ".join(w for w in said.split() if w not in choices) or said
+    return said
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,8 @@ generate DIR:
 verify DIR:
   config.json        the input file's SHA-256, backend, checker
   parts/NNNNN.jsonl  the verdicts (and outcomes) of a chunk of CHUNK input records
-both:
+both (written as the chunks are decided — each file as NAME.partial, made whole and renamed at the end — so a
+run holds no sample beyond its chunk: only the report's counts and the feedback loop's examples):
   verdicts.jsonl     one line per sample / input record, in order: id, passed, stage, reason (+ counted,
                      detail, criteria)
   verified.jsonl     the passed records as rows of xlam-function-calling-60k (id, query, answers, tools; exactly

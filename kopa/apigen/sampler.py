@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict
 
 from kopa.apigen.record import XRecord
 from kopa.apigen.values import ValueCache
-from kopa.apigen.wording import statable
+from kopa.apigen.wording import statable, subject_of
 from kopa.catalog.loader import Catalog
 from kopa.catalog.models import ParamSpec, Tool
 from kopa.catalog.view import param_view
@@ -138,7 +138,11 @@ class APISampler:
             return [wide[int(i)] for i in rng.permutation(len(wide))[:MULTIPLE_TOOLS]]
         if len(local) < 2:  # parallel_multiple: two tools of one platform, one of them called twice
             return None
-        picks = [local[int(i)] for i in rng.permutation(len(local))[:2]]
+        # two things a person tells apart: not two editions of one table ('의안 수정안 현황', '… 목록')
+        order = [local[int(i)] for i in rng.permutation(len(local))]
+        picks = [order[0], *[t for t in order[1:] if subject_of(t) != subject_of(order[0])][:1]]
+        if len(picks) < 2:
+            return None
         return picks if picks[0].name in self.parallel or picks[1].name in self.parallel else None
 
 

@@ -27,7 +27,7 @@ from kopa.catalog.loader import Catalog
 from kopa.catalog.view import param_view
 from kopa.edge.plan import GENERIC_NAMES
 from kopa.edge.proposer import first_json_object
-from kopa.korean.vocabulary import documented_name, subject, value_phrase
+from kopa.korean.vocabulary import documented_name, param_label, subject, value_phrase
 from kopa.llm.client import ChatModel
 
 CHOICE_FLOOR = 0.3  # below this no name of a tool matches the query: the rule cannot tell
@@ -50,12 +50,15 @@ DECIDES = {
                   "another value beside one a call states ('A와 B', 'A, B 및 C') that is a value of the same parameter "
                   "— of its documented pattern (codes, dates), one of its enum, or one the value cache saw under its "
                   "name — and no call asks about it; `partial_answer` where the calls serve only part of what the "
-                  "query asks: it states, anywhere, a name the value cache saw under a called parameter (or one of "
-                  "that parameter's enum meanings) that no call asks about, or it asks — in words no call's tool "
+                  "query asks: it states, anywhere, a name the value cache saw under a parameter of an offered tool "
+                  "(or the name a record gives one of its codes, or one of its enum meanings) that no call asks "
+                  "about — not a word of a called tool's name or of a called parameter's label, nor a name just "
+                  "before an asked one ('경기도 가평군') — or it asks — in words no call's tool "
                   "name or argument accounts for — for what an offered tool that no call uses answers (at least "
                   f"{PART_SHARE:.0%} of that tool's name's character bigrams that no called tool's name has, "
-                  f"{PART_BIGRAMS} or more of them); more calls than the user meant is not decided beyond what "
-                  "`objective` catches",
+                  f"{PART_BIGRAMS} or more of them) — reported before `wrong_function` where the query asks for every "
+                  "called tool as clearly as that criterion requires (the unserved rest trips it too); a name the query states once and means for two tools alike is not decided; more "
+                  "calls than the user meant is not decided beyond what `objective` catches",
     "no_errors": "fully: every call answered with records (an empty answer does not answer the query)",
     "relevant_results": "partly: the records carry fields the catalog documents for the tool; undecided for a "
                         "tool outside the catalog",
@@ -148,7 +151,7 @@ _HANGUL = re.compile(r"[가-힣]")
 _TAILS = sorted(("의", "은", "는", "이", "가", "을", "를", "에", "에서", "로", "으로", "도", "와", "과", "만", "까지", "부터",
                  "인", "이나", "나", "이랑", "랑", "하고", "처럼"), key=len, reverse=True)
 _WORD = re.compile(r"[^\s,、]+")
-NAME_WORDS = 5  # a name a query states runs over at most this many words ('공공데이터의 제공 및 … 법률')
+NAME_WORDS = 10  # a name a query states runs over at most this many words ('감염병의 예방 및 관리에 관한 …')
 
 
 def _phrases(query: str) -> list[tuple[int, int, str]]:
@@ -197,6 +200,7 @@ class RuleChecker:
         self.catalog = catalog
         self.values = values or {}  # parameter name → values the value cache saw under it (APIGen's own runs)
         self.names = names or {}  # code field → code → the name its record gives it (the value cache's)
+        self._known: dict[tuple[str, str], list[str]] = {}  # (tool, parameter) → `_candidates`, read once
 
     def _of_param(self, tool_name: str, param: str, item: str) -> bool:
         """Whether `item` is a value of the parameter: its documented pattern, an enum member, a cached value."""
@@ -223,34 +227,54 @@ class RuleChecker:
                     continue
                 for form in dict.fromkeys([str(value), *_written(value)]):
                     for item in listed_with(query, form):
-                        # an item is read up to a space: the first word of a name a call asks about whole
-                        # ('유료도로법' of '유료도로법 시행령') is that name
-                        if item not in asked and not any(a.startswith(f"{item} ") for a in asked) \
+                        # an item is read up to a space: the first or last word of a name a call asks about
+                        # whole ('유료도로법' of '유료도로법 시행령', '남구' of '포항시 남구') is that name
+                        if item not in asked and not any(a.startswith(f"{item} ") or a.endswith(f" {item}")
+                                                         for a in asked) \
                                 and self._of_param(call.name, param, item):
                             found.append((f"{call.name}.{param}", str(value), item))
         return found
 
     def _said(self, record: XRecord) -> list[str]:
         """The texts by which the query states what the calls ask: every argument value as written (dates also
-        as YYYY년 M월 D일), a code's documented name and the name the value cache's records give it."""
+        as YYYY년 M월 D일) and as a person says it, a code's documented name and the name the value cache's
+        records give it."""
         said: list[str] = []
         for call in record.answers:
             for param, value in call.arguments.items():
                 if isinstance(value, dict | list) or value in (None, ""):
                     continue
-                said += [str(value), *_written(value), *self._named_text(call.name, param, value)]
-                said += self._meaning(call.name, param, value)
+                said += [str(value), *_written(value), *self._forms(call.name, param, value)]
                 said += [n for n in (self.names.get(param, {}).get(str(value)),) if n]
         return sorted(set(said), key=len, reverse=True)
 
-    def _named_text(self, tool_name: str, param: str, value: Any) -> list[str]:
+    def _forms(self, tool_name: str, param: str, value: Any) -> list[str]:
+        """A catalog parameter's value as a query may state it: as a person says it (an enum's meaning, 'T' →
+        국가기술자격; '22' → 제22대 국회) and by the name its docs give a code ('B10' → 서울특별시교육청)."""
         if tool_name not in self.catalog:
             return []
         try:
-            named = documented_name(self.catalog[tool_name].spec.param(param), value)
+            spec = self.catalog[tool_name].spec.param(param)
         except KeyError:
             return []
-        return [] if named is None else [named]
+        said = value_phrase(spec, value)
+        said = said.split("'")[1] if said is not None and "'" in said else said  # "지번구분이 '산'인" → 산
+        return [t for t in (said, documented_name(spec, value)) if t]
+
+    def _labels(self, record: XRecord) -> set[str]:
+        """The words of the called parameters' labels ('고유번호 00241119': the label says which value, not what
+        else is asked)."""
+        out: set[str] = set()
+        for call in record.answers:
+            if call.name not in self.catalog:
+                continue
+            for param in call.arguments:
+                try:
+                    label = param_label(self.catalog[call.name].spec.param(param))
+                except KeyError:
+                    continue
+                out |= {w for w in label.split() if len(w) >= 2}
+        return out
 
     def _all_names(self, tool: XTool) -> list[str]:
         """Every name of a tool, short ones too ('현행 법령'): its words are what is asked, never a value."""
@@ -259,23 +283,14 @@ class RuleChecker:
             return [spec.spec.title, subject(spec)]
         return _names(tool, self.catalog)
 
-    def _meaning(self, tool_name: str, param: str, value: Any) -> list[str]:
-        """A value as the query may state it: an enum's documented meaning ('T' → 국가기술자격), a value as a
-        person says it ('22' → 제22대 국회)."""
-        if tool_name not in self.catalog:
-            return []
-        try:
-            spec = self.catalog[tool_name].spec.param(param)
-        except KeyError:
-            return []
-        said = value_phrase(spec, value)
-        return [] if said is None else [said.split("'")[1] if "'" in said else said]
-
     def _candidates(self, tool_name: str, param: str) -> list[str]:
-        """Names a query may state for the parameter: those the value cache saw under it, and its enum's
-        meanings (Korean text only: a code is never stated bare in running text this rule can read; a name of
-        one syllable is a word before it is a name)."""
-        names = list(self.values.get(param, ()))
+        """Names a query may state for the parameter: those the value cache saw under it, the names its records
+        give the codes it takes ('금강통신' of corp_code 01351003), and its enum's meanings — Korean text only (a
+        code is never stated bare in running text this rule can read), of two syllables or more (one is a word
+        before it is a name)."""
+        if (tool_name, param) in self._known:
+            return self._known[tool_name, param]
+        names = [*self.values.get(param, ()), *self.names.get(param, {}).values()]
         if tool_name in self.catalog:
             try:
                 spec = self.catalog[tool_name].spec.param(param)
@@ -283,7 +298,9 @@ class RuleChecker:
                 spec = None
             if spec is not None and spec.enum:
                 names += [m for v in spec.enum if (m := value_phrase(spec, v)) is not None and "'" not in m]
-        return [n for n in dict.fromkeys(names) if len(n) >= 2 and _HANGUL.search(n)]
+        found = [n for n in dict.fromkeys(names) if len(n) >= 2 and _HANGUL.search(n)]
+        self._known[tool_name, param] = found
+        return found
 
     def _partial(self, record: XRecord) -> list[str]:
         """What the query asks that no call serves (`partial_answer`): a name it states — one the value cache saw
@@ -296,7 +313,7 @@ class RuleChecker:
         # what the calls ask, as the query states it, and the words of the called tools' own names ('현행' of
         # 시행일 기준 현행 법령 is what is asked, not a value of it)
         words = {w for t in record.tools if t.name in called for n in self._all_names(t) for w in n.split()
-                 if len(w) >= 2}
+                 if len(w) >= 2} | self._labels(record)
         spans = [(m.start(), m.end()) for text in [*self._said(record), *words]
                  for m in re.finditer(re.escape(text), query)]
         found = []
@@ -318,7 +335,7 @@ class RuleChecker:
             tool_name, param = known[name]
             return [f"the query states {name!r} ({tool_name}.{param}) and no call asks about it"]
         rest = query
-        for text in self._said(record):
+        for text in sorted({*self._said(record), *self._labels(record)}, key=len, reverse=True):
             rest = rest.replace(text, " ")
         own = set().union(*(_bigrams(n) for t in record.tools if t.name in called for n in _names(t, self.catalog)))
         q = _bigrams(rest)
@@ -413,6 +430,9 @@ class RuleChecker:
         failed = [c for c in CRITERIA if criteria[c] == "fail"]
         too_few = bool(failed) and failed[0] == "call_count" and len(set(keys)) == len(keys)
         reason = ("too_few_calls" if unasked else "partial_answer") if too_few else None
+        if partial and criteria["objective"] == "pass" and worst_called >= CHOICE_CLEAR:
+            reason = "partial_answer"  # every called tool is one the query asks for: what an uncalled one matches
+            # is the rest of the query, left unserved, not a wrong choice
         return Semantic(criteria, "; ".join(notes)[:300], reason=reason)
 
 

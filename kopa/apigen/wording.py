@@ -26,12 +26,13 @@ from kopa.korean.vocabulary import param_label, subject
 
 T = TypeVar("T")
 
-REGISTERED_TITLE = re.compile(r"\s제\d+호$")  # '진로 교육 제1802호': a record's number-title
+# a record's registered title: a number-title ('진로 교육 제1802호') or a listing's tagged one ('[용산구] 한강 클래식 1')
+REGISTERED_TITLE = re.compile(r"\s제\d+호$|^\[[^\]]*\]")
 
 
 def statable(value: object) -> bool:
     """Whether a person could write `value` in a Korean question: no Han or kana in it, and not a record's
-    registered number-title."""
+    registered title."""
     text = str(value)
     return not foreign_script(text) and REGISTERED_TITLE.search(text) is None
 
@@ -176,24 +177,25 @@ JOINED_FRAMES = (
 )
 SHAPES = len(ASK_FRAMES) * len(LIST_FRAMES) * len(JOINED_FRAMES)
 
-# A line a person may start with, by the domain asked about, and any domain's.
+# A line a person may start with, by the domain asked about, and any domain's — no word of them a value a service
+# returns ('기사' is a qualification, '구청' an institution): an opener states nothing the calls should ask.
 OPENERS: dict[str | None, tuple[str, ...]] = {
     None: ("다음 주 회의 자료를 준비하고 있어요.", "보고서에 넣을 내용을 확인하려고 합니다.", "업무 참고용으로 필요합니다.",
            "고객 문의에 답하려고 합니다.", "급하게 확인할 게 있어요.", "자료 조사를 하고 있습니다.",
            "내부 검토용으로 정리하고 있어요.", "팀장님이 물어보셔서요.", "발표 자료에 넣으려고 해요.",
-           "기사에 쓸 자료를 모으고 있습니다."),
+           "취재 자료를 모으고 있습니다."),
     "finance": ("투자 검토를 하고 있어요.", "거래처 사정을 살펴보는 중입니다.", "재무 분석 과제를 하고 있어요.",
                 "주식 공부를 하면서 찾아보는 중이에요."),
-    "law": ("계약서를 검토하다가 확인할 게 생겼어요.", "법률 상담을 준비하고 있습니다.", "관련 법령을 공부하는 중이에요.",
+    "law": ("계약서를 검토하다가 확인할 게 생겼어요.", "상담 전에 미리 확인해 두려고 합니다.", "관련 법령을 공부하는 중이에요.",
             "사내 규정을 고치려고 찾아보고 있어요."),
-    "politics": ("의정 활동을 다루는 기사를 준비하고 있습니다.", "지역구 현안을 정리하고 있어요.",
+    "politics": ("의정 활동을 취재하고 있습니다.", "지역 현안을 정리하고 있어요.",
                  "시민단체 모니터링 자료를 만들고 있습니다.", "국회 일정을 챙기는 중이에요."),
     "education": ("아이 학교를 알아보고 있어요.", "학부모 회의에 가져갈 자료가 필요해요.", "교육청 보고 자료를 만들고 있습니다.",
                   "진학 상담을 준비하고 있어요."),
     "traffic": ("출장 동선을 짜고 있어요.", "주말 여행 계획을 세우는 중이에요.", "교통 민원에 답변을 준비하고 있어요.",
                 "출퇴근 길을 바꿔 보려고 해요."),
-    "district": ("동네 생활 정보를 정리하고 있어요.", "이사 갈 동네를 알아보는 중입니다.", "주민센터 안내 자료를 만들고 있어요.",
-                 "구청 민원 답변을 준비하고 있습니다."),
+    "district": ("동네 생활 안내문을 만들고 있어요.", "이사할 동네를 알아보는 중입니다.", "주민센터 안내 자료를 만들고 있어요.",
+                 "민원 답변을 준비하고 있습니다."),
 }
 
 
