@@ -252,6 +252,14 @@ def test_a_judge_task_whose_target_is_one_short_fact_is_flagged(backend):
            "rubric": {"facts": [{"fact": "회사", "forms": ["{corp.records[0].corp_name}"]},
                                 {"fact": "평균 종가", "forms": ["{calc.records[0].value}"]}]}}
     assert _lint(backend, _task(query=JUDGE_QUERY, answer=two)) == []
+    # two items, two facts about each (`about`): "김철수 찬성 / 이영희 반대" is four facts, not one
+    about = {"type": "judge", "value": "{corp.records[0].corp_name} {calc.records[0].value} / {corp.records[0].corp_code} 1",
+             "rubric": {"facts": [
+                 {"fact": "첫째 회사", "about": "첫째", "anchor": True, "forms": ["{corp.records[0].corp_name}"]},
+                 {"fact": "첫째 평균 종가", "about": "첫째", "forms": ["{calc.records[0].value}"]},
+                 {"fact": "둘째 회사", "about": "둘째", "anchor": True, "forms": ["{corp.records[0].corp_code}"]},
+                 {"fact": "둘째 값", "about": "둘째", "forms": ["1"]}]}}
+    assert not any("one short fact" in p for _, p in _lint(backend, _task(query=JUDGE_QUERY, answer=about)))
 
 
 def test_the_golden_answer_passes_its_own_scoring(backend):

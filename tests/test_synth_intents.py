@@ -16,7 +16,8 @@ from kopa.bank.model import IntentError, load_bank
 from kopa.catalog import load_catalog
 from kopa.edge.graph import ToolGraph
 from kopa.synth.candidate import Candidate
-from kopa.synth.intents.realize import BankContext, realize
+from kopa.synth.intents.draw import FEW_QUESTIONS, draw_weight, questions
+from kopa.synth.intents.realize import BankContext, realize, required_hops, retained_edges, ungrounded
 
 CATALOG = load_catalog()
 KINDS = {"company": "pick", "month": "month", "price": "observed", "result": "choice"}
@@ -162,3 +163,47 @@ def test_every_intent_of_kopa_s_bank_asks_a_question_the_small_world_answers(emp
             assert re.search(r"[가-힣]", c.task.query) and not re.search(r"<|>|\{|\}", c.task.query), c.task.query
             assert c.pattern == intent.pattern and c.target.key is not None and c.target.key.display.strip()
     assert not failed, failed
+
+
+CITY_REUSED = """intents:
+  - id: t.route-stops
+    pattern: SEQ+SEQ
+    slots:
+      city: {kind: pick, call: list_tago_cities, args: {numOfRows: 100}, say: "{cityname}"}
+      route: {kind: pick, call: search_tago_bus_routes, args: {cityCode: "<city.citycode>", numOfRows: 1000}, say: "{routeno}"}
+    steps:
+      - {id: cities, call: list_tago_cities, args: {numOfRows: 100}}
+      - {id: routes, call: search_tago_bus_routes, args: {cityCode: "{cities.records[?cityname=<city>][0].citycode|str}", routeNo: "<route>"}}
+      - {id: stops, call: list_tago_route_stops, args: {cityCode: "{cities.records[?cityname=<city>][0].citycode|str}", routeId: "{routes.records[?routeno=<route>][0].routeid}"}}
+    asks: [{q: "<city> <route>번 버스는 정류소 몇 곳을 거치나요?", answer: {type: number, value: "{stops.records|len}"}}]
+"""
+
+
+def test_a_code_in_hand_passed_again_is_no_new_handoff_and_an_intent_g_star_cannot_realize_is_not_drawn(tmp_path):
+    """The city code looked up once and passed to a later call again is one handoff (cities → routes), not
+    two: the later use is neither a junction nor an edge G* must hold. An intent missing a handoff it needs
+    is named, with that handoff, and left out of the draw."""
+    (intent,) = load_bank.__wrapped__(_write(tmp_path, CITY_REUSED))
+    hops = required_hops(intent, CATALOG)
+    assert hops == [("list_tago_cities", "search_tago_bus_routes", "cityCode", "citycode"),
+                    ("search_tago_bus_routes", "list_tago_route_stops", "routeId", "routeid")]
+    graph = ToolGraph([t.name for t in CATALOG if t.family != "session"])
+    assert ungrounded((intent,), CATALOG, retained_edges(graph)) == {
+        "t.route-stops": "list_tago_cities.citycode → search_tago_bus_routes.cityCode"}
+    ctx = BankContext(graph, CATALOG, open_backend("sim").memoized(256 * 2**20), intents=(intent,))
+    assert ctx.drawable == () and set(ctx.ungrounded) == {"t.route-stops"}
+    # realized without the graph check, the pattern has the two handoffs only
+    loose = BankContext(graph, CATALOG, ctx.backend, intents=(intent,), check_graph=False)
+    made = next(m for m in (realize(loose, intent, i, 0) for i in range(8)) if isinstance(m, Candidate))
+    assert made.pattern == "SEQ+SEQ" and [(j.source, j.target) for j in made.junctions] == [
+        ("cities", "routes"), ("routes", "stops")]
+    assert sorted(loose.missing) == ["list_tago_cities.citycode → search_tago_bus_routes.cityCode",
+                                     "search_tago_bus_routes.routeid → list_tago_route_stops.routeId"]
+
+
+def test_a_few_question_intent_is_drawn_less():
+    bank = {i.id: i for i in load_bank()}
+    fixed = next(i for i in bank.values() if not i.slots)
+    assert questions(fixed) == len(fixed.asks) and draw_weight(fixed) == fixed.weight * len(fixed.asks) / FEW_QUESTIONS
+    many = next(i for i in bank.values() if any(s.kind == "pick" for s in i.slots.values()))
+    assert draw_weight(many) == many.weight

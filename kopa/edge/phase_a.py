@@ -317,7 +317,12 @@ class PhaseA:
                 return candidate, args, []
         return None
 
-    def _bind(self, edge: Edge, records: list[dict], rng: np.random.Generator) -> tuple[dict[str, Any], bool]:
+    def _bind(self, edge: Edge, records: list[dict], rng: np.random.Generator,
+              context: dict[str, Any] | None = None) -> tuple[dict[str, Any], bool]:
+        """The target's arguments: its plan's upstream fields from one record, a guess for a required input
+        with candidates, and — for a required input still open — the value the path's earlier calls gave a
+        parameter of that name (`context`: the city a bus route was searched in is the city its stops are
+        asked in, as a caller carries it over)."""
         # A high-cardinality handoff: take one of the first φ records (the paper's fan-out budget).
         record = records[int(rng.integers(min(len(records), self.config.phi)))]
         required = {p.name for p in self.catalog[edge.target].spec.params if p.required}
@@ -333,6 +338,9 @@ class PhaseA:
                 # Only a required input is guessed; an optional filter left unbound is simply not sent,
                 # as a caller would (a guessed optional filter mostly narrows the answer to nothing).
                 args[param] = source.values[int(rng.integers(len(source.values)))]
+        for param in sorted(required - args.keys()):
+            if context and context.get(param) not in (None, ""):
+                args[param] = context[param]
         return args, bound
 
     def run_path(self, iteration: int, index: int, runtime: ToolRuntime) -> PathLog:
@@ -347,13 +355,15 @@ class PhaseA:
         log.steps.append(StepOutcome(None, start, outcome, kind, da, db, len(result.records)))
         self._observe(log, result)
         current, records = start, result.records
+        context = dict(args)
         for _ in range(self.config.max_path_len - 1):
             if not records:
                 break
             edge = route.pop(0) if route else self._choose_edge(current, rng)
             if edge is None:
                 break
-            args, bound = self._bind(edge, records, rng)
+            args, bound = self._bind(edge, records, rng, context)
+            context.update(args)
             result = runtime.call(edge.target, args)
             outcome, kind, da, db = classify(result, upstream_bound=bound, config=self.config)
             log.steps.append(StepOutcome((edge.source, edge.target), edge.target, outcome, kind, da, db,

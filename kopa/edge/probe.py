@@ -92,7 +92,7 @@ def _probe_edge(prober: PhaseA, edge: Edge, repeat: int, runtime: ToolRuntime) -
     if not result.records:
         return ProbeResult(edge.source, edge.target, edge.pruned, repeat, source_outcome, "unreached", None,
                            source_args, "null")
-    target_args, bound = prober._bind(edge, result.records, rng)
+    target_args, bound = prober._bind(edge, result.records, rng, args)
     outcome, kind, _, _ = classify(runtime.call(edge.target, target_args), upstream_bound=bound, config=prober.config)
     return ProbeResult(edge.source, edge.target, edge.pruned, repeat, source_outcome, outcome, kind, source_args,
                        orjson.dumps(target_args, option=orjson.OPT_SORT_KEYS, default=str).decode())

@@ -36,6 +36,7 @@ from kopa.backends.base import suggest
 from kopa.backends.parsed import parse_backend
 from kopa.backends.spec import open_backend
 from kopa.backends.world import WorldStamp, world_stamp
+from kopa.bank.model import load_bank
 from kopa.catalog.loader import Catalog, load_catalog
 from kopa.edge.graph import ToolGraph
 from kopa.errors import UserError
@@ -51,7 +52,7 @@ from kopa.synth.candidate import Candidate, Failure
 from kopa.synth.filters import Drop, Repeats, filter_candidates
 from kopa.synth.intents.draw import TRIES as INTENT_TRIES
 from kopa.synth.intents.draw import synthesize_intent
-from kopa.synth.intents.realize import BankContext
+from kopa.synth.intents.realize import BankContext, platforms, retained_edges, ungrounded
 from kopa.synth.junction import PHI
 from kopa.synth.query import QueryWriter
 from kopa.synth.synthesize import SHAPE_TRIES, synthesize
@@ -215,6 +216,9 @@ def synth_run(graph_run: Path, out: Path, n: int, *, seed: int = 0, workers: int
         raise SynthError(f"{graph_run}: G* has no retained edge between usable tools")
     if isinstance(ctx, BankContext) and not ctx.usable:
         raise SynthError("the intent bank has no intent outside the held-out platforms")
+    if isinstance(ctx, BankContext) and not ctx.drawable:
+        raise SynthError(f"{graph_run}: G* retains no edge for a handoff of any intent of the bank "
+                         f"(e.g. {next(iter(ctx.ungrounded.values()))})")
     results: dict[int, list[Candidate | Failure]] = {}
     max_chunks = -(-n * MAX_ATTEMPTS_PER_TASK // CHUNK)
 
@@ -429,7 +433,8 @@ def filter_run(out: Path, progress: Callable[[str, int, int], None] | None = Non
     audit = contamination(kept)
     catalog = load_catalog()
     queries, balance = query_audit(kept, catalog), mix(kept, catalog)
-    report = render_report(out.name, candidates, kept, drops, notes, failures, config, audit)
+    report = render_report(out.name, candidates, kept, drops, notes, failures, config, audit,
+                           ungrounded_of(config) if config["writer"] == "intents" else None)
     (out / "report.md").write_text(report + "\n".join(["", *render_audit(queries, balance)]), encoding="utf-8")
     write_atomic(out / "stats.json", orjson.dumps({"statistics": statistics_of(kept), "contamination": audit,
                                                    "queries": queries, "balance": balance,
@@ -657,8 +662,10 @@ def _tries(config: dict) -> str:
     return f"each after {SHAPE_TRIES} tries of its drawn shape"
 
 
-def _intent_lines(candidates: list[Candidate], kept: list[Candidate], failures: list[Failure]) -> list[str]:
-    """Which of the bank's intents the run asked, and the ones whose realizations failed most."""
+def _intent_lines(candidates: list[Candidate], kept: list[Candidate], failures: list[Failure],
+                  ungrounded: dict[str, str]) -> list[str]:
+    """Which of the bank's intents the run asked, the ones G* cannot realize (not drawn), and the ones whose
+    realizations failed most."""
     made = Counter(t.split(":", 1)[1] for c in candidates for t in c.task.tags if t.startswith("intent:"))
     if not made and not any(f.intent for f in failures):
         return []
@@ -670,6 +677,11 @@ def _intent_lines(candidates: list[Candidate], kept: list[Candidate], failures: 
             why.setdefault(f.intent, Counter())[f.reason] += 1
     lines = ["## Intents", "", f"{len(made)} intents of the bank realized as candidates, {len(held)} of them kept; "
              f"most kept from one intent: {max(held.values(), default=0)}.", ""]
+    if ungrounded:
+        lines += [f"{len(ungrounded)} intents are not drawn: G* retains no edge for a handoff each needs (Phase A "
+                  "pruned it or never proposed it).", "", "| intent | a handoff G* lacks |", "|---|---|"]
+        lines += [f"| {intent} | {hop} |" for intent, hop in sorted(ungrounded.items())]
+        lines.append("")
     if failed:
         lines += ["| intent | slots failed | why (most) | candidates |", "|---|---:|---|---:|"]
         lines += [f"| {intent} | {n} | {why[intent].most_common(1)[0][0]} | {made.get(intent, 0)} |"
@@ -678,8 +690,16 @@ def _intent_lines(candidates: list[Candidate], kept: list[Candidate], failures: 
     return lines
 
 
+def ungrounded_of(config: dict) -> dict[str, str]:
+    """The run's intents (outside its held-out platforms) that G* cannot realize, with a handoff each lacks."""
+    catalog = load_catalog()
+    intents = tuple(i for i in load_bank() if not platforms(i, catalog) & set(config["hold_out"]))
+    return ungrounded(intents, catalog, retained_edges(load_graph_run(Path(config["graph_run"]))[0]))
+
+
 def render_report(name: str, candidates: list[Candidate], kept: list[Candidate], drops: list[Drop],
-                  notes: dict[str, int], failures: list[Failure], config: dict, audit: dict | None = None) -> str:
+                  notes: dict[str, int], failures: list[Failure], config: dict, audit: dict | None = None,
+                  ungrounded: dict[str, str] | None = None) -> str:
     s = statistics_of(kept)
     total = s["tasks"] or 1
     lines = [f"# EDGE Phase B — {name}", "",
@@ -689,7 +709,7 @@ def render_report(name: str, candidates: list[Candidate], kept: list[Candidate],
              f"{len(failures)} slots failed ({_tries(config)}) before {len(candidates)} candidates were executed "
              f"({', '.join(f'{k} {v}' for k, v in Counter(f.reason for f in failures).most_common()) or 'none'}); "
              f"**{s['tasks']} tasks** passed the three-stage filter (paper: 1,781).", "",
-             *_intent_lines(candidates, kept, failures),
+             *_intent_lines(candidates, kept, failures, ungrounded or {}),
              "## Type mix", "", "| type | tasks | share | paper |", "|---|---:|---:|---:|"]
     for k, paper in PAPER_MIX.items():
         lines.append(f"| {k} | {s['mix'][k]} | {100 * s['mix'][k] / total:.1f}% | {paper}% |")

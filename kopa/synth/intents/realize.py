@@ -69,16 +69,17 @@ class BankContext:
     missing: Counter[str] = field(init=False, default_factory=Counter)
     edges: dict[tuple[str, str], list[Edge]] = field(init=False)
     usable: tuple[Intent, ...] = field(init=False)
+    ungrounded: dict[str, str] = field(init=False)  # intent id → a handoff it needs that G* does not retain
+    drawable: tuple[Intent, ...] = field(init=False)  # the usable intents G* can realize
     probe_task: Task = field(init=False)
     probes: dict[tuple[str, str, str], list[dict[str, Any]]] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.today = self.backend.today()
-        self.edges = {}
-        for edge in self.graph.sorted_edges():
-            if not edge.pruned:
-                self.edges.setdefault(edge.key, []).append(edge)
+        self.edges = retained_edges(self.graph)
         self.usable = tuple(i for i in self.intents if not (platforms(i, self.catalog) & self.hold_out))
+        self.ungrounded = ungrounded(self.usable, self.catalog, self.edges) if self.check_graph else {}
+        self.drawable = tuple(i for i in self.usable if i.id not in self.ungrounded)
         tools = sorted(t.name for t in self.catalog if t.family != "session")
         self.probe_task = Task(id="intent-probe", query="-", domain="finance", platforms=[],
                                available_tools=[*tools, CALC], golden=[], reward_basis=["ENVIRONMENT"],
@@ -101,8 +102,7 @@ class BankContext:
     def in_graph(self, source: str, target: str, param: str, fld: str) -> bool:
         """Whether G* retains an edge source → target that binds `param` to the source's `fld` (always, when
         the graph is not checked: the hop is counted in `missing` instead)."""
-        found = any((plan := e.plan.get(param)) is not None and plan.kind == "UPSTREAM" and plan.field == fld
-                    for e in self.edges.get((source, target), []))
+        found = _binds(self.edges, source, target, param, fld)
         if not found and not self.check_graph:
             self.missing[f"{source}.{fld} → {target}.{param}"] += 1
             return True
@@ -115,6 +115,57 @@ class BankContext:
 
     def neighbours(self, tools: list[str]) -> list[str]:
         return sorted({t for (s, t) in self.edges if s in tools})
+
+
+def retained_edges(graph: ToolGraph) -> dict[tuple[str, str], list[Edge]]:
+    """G*'s retained edges by (source, target)."""
+    edges: dict[tuple[str, str], list[Edge]] = {}
+    for edge in graph.sorted_edges():
+        if not edge.pruned:
+            edges.setdefault(edge.key, []).append(edge)
+    return edges
+
+
+def _binds(edges: dict[tuple[str, str], list[Edge]], source: str, target: str, param: str, fld: str) -> bool:
+    return any((plan := e.plan.get(param)) is not None and plan.kind == "UPSTREAM" and plan.field == fld
+               for e in edges.get((source, target), []))
+
+
+def ungrounded(intents: tuple[Intent, ...], catalog: Catalog, edges: dict[tuple[str, str], list[Edge]]
+               ) -> dict[str, str]:
+    """Intent id → the first handoff it needs (`required_hops`) that G* does not retain, for the intents that
+    cannot realize on G*."""
+    out: dict[str, str] = {}
+    for intent in intents:
+        lacking = [h for h in required_hops(intent, catalog) if not _binds(edges, *h)]
+        if lacking:
+            source, target, param, fld = lacking[0]
+            out[intent.id] = f"{source}.{fld} → {target}.{param}"
+    return out
+
+
+def required_hops(intent: Intent, catalog: Catalog) -> list[tuple[str, str, str, str]]:
+    """(source tool, target tool, parameter, field) of every handoff of the intent's own steps that a
+    realization must find in G* whatever the data (not a COND branch's or an ask's, which only some
+    realizations run; not a value in hand reused, see `_reuses`; not a tool asked again with its own answer's
+    value): an intent lacking one can never realize, so it is not drawn."""
+    kinds = {name: slot.kind for name, slot in intent.slots.items()}
+    calls = {m["id"]: m.get("call") for m in _raw_flat(intent.steps)}
+    first: dict[Link, str] = {}
+    earlier: set[str] = set()
+    out: list[tuple[str, str, str, str]] = []
+    for step in intent.steps:
+        members = step.get("parallel") or [step]
+        for member in members:
+            call = member.get("call")
+            if not call or catalog[call].family == "session":
+                continue
+            for link in links_of(member, earlier, kinds):
+                source = calls.get(link.source)
+                if first.setdefault(replace(link, param=""), step["id"]) == step["id"] and source and source != call:
+                    out.append((source, call, link.param, link.field))
+        earlier |= {m["id"] for m in members}
+    return out
 
 
 def platforms(intent: Intent, catalog: Catalog) -> frozenset[str]:
