@@ -26,6 +26,9 @@ SCOPE = {"t": {"records": ROWS, "total_count": 3}, "corp": {"records": [{"corp_c
     ("t.records[?amount<=90].name", ["나"]),
     ("t.records[?code=$corp.records[0].corp_code].name", ["나"]),
     ("t.records[?code=$corp.records[0].corp_code][0].amount|num", 90),
+    # one of several values an earlier step picked (a contains-search answered more than those)
+    ("t.records[?name=$t.records[?kind=공영].name].code", ["00126380", "00126381"]),
+    ("t.records[?name!=$t.records[?kind=공영].name].code", ["00164779"]),
     ("t.records|maxby:amount|get:name", "가"),
     ("t.records|rsortby:amount|take:2|get:code", ["00126380", "00126381"]),
     ("t.records|maxby:amount|name", None),  # a filter, not a path, follows a pipe

@@ -201,7 +201,12 @@ def _select(items: list, selector: str, ref: str, scope: dict[str, Any]) -> Any:
             raise TemplateError(f"{{{ref}}}: cannot read the condition {selector[1:]!r}")
         field, op, want = cond.groups()
         if want.startswith("$"):  # a reference inside a selector: [?corp_code=$corp.records[0].corp_code]
-            want = _format(resolve(want[1:], scope))
+            wanted = resolve(want[1:], scope)
+            if isinstance(wanted, list) and op in ("=", "!="):  # one of several: [?name=$picked.records[*].name]
+                among = {_format(w) for w in wanted}
+                return [r for r in items if isinstance(r, dict) and field in r
+                        and (_format(r[field]) in among) == (op == "=")]
+            want = _format(wanted)
         test = _test(op, want)
         return [r for r in items if isinstance(r, dict) and field in r and test(r[field])]
     try:

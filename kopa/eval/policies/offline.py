@@ -36,9 +36,14 @@ def _referenced(steps: list[GoldenStep]) -> set[str]:
 
 
 def lookup_steps(task: Task) -> list[GoldenStep]:
-    """Golden steps whose results later steps take values from: the code lookups."""
+    """Golden steps whose results later steps take values from: the code lookups — a call, or a group of
+    calls issued together (two companies looked up side by side) of which one is."""
     used = _referenced(task.golden) | _referenced_answer(task)
-    return [s for s in task.golden if s.call and s.id in used and s.call not in SESSION_TOOLS]
+
+    def lookup(s: GoldenStep) -> bool:
+        return bool(s.call) and s.id in used and s.call not in SESSION_TOOLS
+
+    return [s for s in task.golden if lookup(s) or (s.parallel is not None and any(lookup(m) for m in s.parallel))]
 
 
 def _referenced_answer(task: Task) -> set[str]:
@@ -100,12 +105,14 @@ class SkipLookupPolicy:
             return OraclePolicy().run(task, env, target, rollout)
         skipped = lookups[0]
         executor = GoldenExecutor(task, env)
-        guess = _guess(skipped)
+        guesses = {m.id: _guess(m) for m in skipped.parallel or [skipped]}
         try:
             for step in task.golden:
                 executor.run.turns += 1
                 if step.id == skipped.id:
-                    executor.run.scope[step.id] = guess
+                    executor.run.scope.update(guesses)
+                    executor.run.scope[step.id] = {"ok": True, "error": None, "total_count": len(guesses),
+                                                   "records": [r for g in guesses.values() for r in g["records"]]}
                     continue
                 executor.run.scope[step.id] = executor._step(step, executor.run.turns)
             return PolicyOutput(answer=_final(task, executor.answer()))
