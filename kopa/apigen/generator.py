@@ -1,73 +1,67 @@
 """The generator role: `{query, answers: [{name, arguments}]}` in Korean, as raw text for the format checker.
 
-`TemplateGenerator` (offline, deterministic) writes a Korean query per style as a person asks it — what the
-endpoint answers by its subject, names and dates as people write them, a code with the name its record gives
-it ("산북초등학교(행정표준코드 7004459)"), each value said as what it is to the question, in hand-written
-sentence frames with openers by domain (`kopa.apigen.wording`, on `kopa.korean`); an ask that states no value
-asks for the list of what the endpoint answers; a value nobody writes (Han or kana, a record's registered
-title) is never stated nor sent — and draws every argument from what the backend has returned (`ValueCache`),
-enums, documented defaults and the virtual today — it invents nothing, so what fails verification fails on
-the backend's own terms: mostly values the tool itself returned, and at GUESS_RATE a value another tool
-returned under the same name. Verified examples feed back: a prompt with examples reuses the sentence shape
-of the first one half the time (shapes that passed spread, and fresh ones keep coming). The prompt's difficulty (values with their labels, or in running
-text) is an instruction to a chat model; the offline generator writes every value as a person states it,
-never a field's label before a name. `ChatGenerator` asks an OpenAI-compatible model (temperature 0.7 by
-default, the seed's) with the style's prompt, the sampled tools and the few-shot examples; wrap the model in
-`CachedChatModel` and a run replays offline.
+`TemplateGenerator` (offline, deterministic) writes a Korean query as a person asks it, from the hand-written
+asks of `kopa.apigen.asks`: about something specific — a place, a person with their role, a school, a company,
+a law, a bill with its number — or for a whole set that means something by itself; what the person wants to
+know, never a dataset's label; never a system's internal ID (a tool that takes only one is not drawn). A
+sample of one tool asked about several subjects lists them once ("강순영, 도진빈 의원의 SNS 계정"); a sample of
+two tools asks both about the same subjects in one sentence ("경기도 가평군, 고양시의 주차장과 약국"), and an
+opener, where the prompt wants one, is a motive that fits what is asked (`asks.OPENERS`, by theme). Every
+argument is drawn from what the backend has returned (`ValueCache`: the tool's own answers, and at
+GUESS_RATE a value another tool returned for a subject of the same kind), enums, documented defaults and the
+virtual today — it invents nothing, so what fails verification fails on the backend's own terms. Verified
+examples feed back: a prompt with examples reuses the sentence shape of the first one half the time. The
+prompt's difficulty (values with their labels, or in running text) is an instruction to a chat model.
+`ChatGenerator` asks an OpenAI-compatible model (temperature 0.7 by default, the seed's) with the style's
+prompt, the sampled tools and the few-shot examples; wrap the model in `CachedChatModel` and a run replays
+offline.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import numpy as np
 import orjson
 
+from kopa.apigen.asks import OPENERS, Ask
+from kopa.apigen.book import AskBook, is_question
 from kopa.apigen.record import XRecord, catalog_tool, tool_json
-from kopa.apigen.sampler import Prompt, cached_values, entity_params, stated_param, varying_param
+from kopa.apigen.sampler import Prompt
 from kopa.apigen.values import ValueCache
 from kopa.apigen.wording import (
-    ASPECTS,
-    PERSONS,
-    PROVINCES,
     SHAPES,
-    instance,
-    listing,
+    TWO_THINGS,
     one_ask,
-    opener,
-    role,
+    pick,
     statable,
-    stated_phrase,
     subject_of,
     two_asks,
+    with_subject,
 )
-from kopa.catalog.models import ParamSpec, Tool
+from kopa.catalog.models import Tool
 from kopa.catalog.view import param_view
-from kopa.edge.fill import Given, Guess, OneOf, Source, first_value
-from kopa.edge.plan import date_form, dated_value
-from kopa.korean.dates import date_phrase
-from kopa.korean.vocabulary import (
-    documented_name,
-    param_label,
-    stated_enum,
-    stated_name,
-    value_phrase,
-)
+from kopa.edge.plan import is_generic
+from kopa.korean.dates import DAY
+from kopa.korean.sentence import fill, placeholders
+from kopa.korean.vocabulary import param_label
 from kopa.llm.client import ChatModel
 
 GENERATION_TEMPERATURE = 0.7  # the seed's
-# Share of free arguments the offline generator takes from any tool's answers under the same name, unchecked
-# against the documented pattern, instead of from the tool's own answers: the guesses a model makes from
-# what it has seen, which stage 2 and 3 are there to catch.
+# Share of one-tool samples in which one subject is a guess — a value another tool returned (for a subject of
+# the same kind where the tool answers for any, else under the same parameter name) instead of one the tool
+# itself returned: the guesses a model makes from what it has seen, which stage 2 and 3 are there to catch.
 GUESS_RATE = 0.3
-NAMED_SHARE = 0.5  # of codes, those the parameter's docs name, where the cache holds any
 # Of prompts with a verified example, the share that reuse its sentence shape: always reusing it, the first chunk's
 # few shapes would take over the run (an urn that never draws a fresh ball); half the time a fresh one is drawn.
 FEEDBACK_SHARE = 0.5
+WHOLE_SHARE = 0.25  # of one-tool asks that could be about a subject or of the whole set, those of the whole set
+KIND_SHARE = 0.35  # of asks with a kind that changes what is asked ('공영 주차장'), those that state one
+ALONE_SHARE = 0.5  # of one-tool asks about a subject, those worded as the ask reads on its own
 
 
 @dataclass
@@ -85,9 +79,17 @@ class Generator(Protocol):
 
 # ------------------------------------------------------------------------------------------ offline
 
-def _typed(p: ParamSpec, value: Any) -> Any:
-    """A cached value as the parameter's type: an integer parameter gets a number, not its digits."""
-    return int(value) if p.type == "integer" and str(value).lstrip("-").isdigit() else value
+@dataclass
+class _Part:
+    """One tool's share of a query: the arguments every call of it sends, what is asked, the values stated
+    before the subject (a term, a day: '제22대 국회'), and what each stated value is called."""
+
+    tool: Tool
+    ask: Ask
+    args: dict[str, Any]
+    what: str
+    lead: list[str]
+    said: list[tuple[str, Any, str]]  # (parameter, value, phrase)
 
 
 class TemplateGenerator:
@@ -97,259 +99,179 @@ class TemplateGenerator:
         self.cache = cache
         self.day = today.replace("-", "")
         self.guess_rate = guess_rate
+        self.book = AskBook(cache, self.day, guess_rate)  # the sampler draws only the tools it words
 
-    # ------------------------------------------------------------ arguments
+    # ------------------------------------------------------------ the calls
 
-    def _value(self, tool: Tool, p: ParamSpec, rng: np.random.Generator, stated: bool = False) -> Any:
-        return first_value(self._sources(tool, p, stated), rng)
-
-    def _sources(self, tool: Tool, p: ParamSpec, stated: bool = False) -> Iterator[Source]:
-        """APIGen's precedence: a value seen under the name anywhere is guessed unchecked at `guess_rate`
-        (the checkers are what is studied), before the values that fit and the documented default. A code
-        the parameter's docs name ('B10 서울특별시교육청') is taken at NAMED_SHARE: the query states it by
-        name. `stated`: only what a person states (an enum's meaning, a name), for a filter the query adds.
-        Never a value no person writes (`wording.statable`: Han or kana in it, a record's number-title)."""
-        yield OneOf(stated_enum(p) if stated else p.enum or ())
-        yield Given(dated_value(param_view(p), self.day))  # a date as the docs show it, not a format identifier
-        fits = self._named_first(p, [v for v in cached_values(p, self.cache, tool.name)
-                                     if not stated or stated_name(v)])
-        seen = [v for v in self.cache.values.get(p.name) or () if statable(v) and (not stated or stated_name(v))]
-        yield Guess([_typed(p, v) for v in self._named_first(p, seen)], self.guess_rate)
-        yield Guess([_typed(p, v) for v in fits if documented_name(p, v)], NAMED_SHARE)
-        yield OneOf([_typed(p, v) for v in fits])
-        yield Given(p.default)
-
-    def _named_first(self, p: ParamSpec, values: list[str]) -> list[str]:
-        """Of codes, those a record named, where any did: the query states the code with that name, as a person
-        holding a school's or a company's code knows what it names."""
-        named = [v for v in values if self._name_of(p.name, v) is not None]
-        return named or values
-
-    def _name_of(self, field: str, code: object) -> str | None:
-        """The name a record gave a code, where a person could write it."""
-        name = self.cache.name_of(field, code)
-        return name if name is not None and statable(name) else None
-
-    def _arguments(self, tool: Tool, rng: np.random.Generator, fixed: ParamSpec | None = None) -> dict[str, Any]:
-        """Required entity parameters (a code where the API takes only a code); with none, one optional
-        filter a person states — a name or an enum's meaning (Phase B's rule: `stated_filters`) — for a
-        specific ask."""
+    def _part(self, tool: Tool, rng: np.random.Generator, slots: Collection[str] = ()) -> _Part:
+        """What every call of the tool sends besides its subject (or the slots a whole-set template fills):
+        a kind that changes what is asked, at KIND_SHARE; each other required argument, stated before the
+        subject where it has a phrase ('2026년 1월 30일 기준', '제22대 국회'), else sent at its default; a
+        parameter the ask sends with another's value."""
+        ask = self.book.ask(tool) or Ask(what=subject_of(tool))
+        subject = self.book.subject(tool)
         args: dict[str, Any] = {}
-        params = entity_params(tool)
-        for p in params:
-            if p.required and p is not fixed:
-                value = self._value(tool, p, rng)
-                if value is not None:
-                    args[p.name] = value
-        if not args and fixed is None:
-            optional = [p for p in params if not p.required and stated_param(p, self.cache, tool.name)
-                        and date_form(param_view(p)) not in ("yyyymmdd", "yyyymm")]
-            if optional:
-                p = optional[int(rng.integers(len(optional)))]
-                args[p.name] = self._value(tool, p, rng, stated=True)
-        # A required parameter nobody states (Seoul's row window) is sent at its documented default, as the
-        # row's own tool spec requires and as a model reading that spec must: leaving it to the runtime to fill
-        # would make an answer its own spec calls incomplete.
+        lead: list[str] = []
+        said: list[tuple[str, Any, str]] = []
+        what = ask.what
+        if ask.kinds is not None and (ask.always or rng.random() < KIND_SHARE):
+            param, variants = ask.kinds
+            p = tool.spec.param(param)
+            options = [v for v in (p.enum or []) if v in variants]
+            if options:
+                value = pick(options, rng)
+                args[param], what = value, variants[value]
         for p in tool.spec.params:
-            if p.required and p is not fixed and p.name not in args and p.default is not None:
-                args[p.name] = p.default
-        return args
-
-    def _variants(self, tool: Tool, p: ParamSpec, rng: np.random.Generator) -> list[Any]:
-        """Two or three values of the varied parameter: those a person states where there are two."""
-        pool = list(p.enum or []) or cached_values(p, self.cache, tool.name)
-        stated = stated_enum(p) if p.enum else [v for v in pool if stated_name(v)]
-        pool = stated if len(stated) >= 2 else pool
-        count = min(len(pool), 2 + int(rng.integers(2)))
-        picked = [pool[int(i)] for i in rng.permutation(len(pool))[:count]]
-        return [_typed(p, v) for v in picked]
-
-    # ------------------------------------------------------------ wording
-
-    def _mentions(self, tool: Tool, args: dict[str, Any]) -> list[Mention]:
-        """How the user states every argument (not one equal to its documented default): a name as itself, a
-        date as a date, an enum value by its meaning; a code with the name its record gives it, else — as one
-        may have it from a letter or a notice — with its label."""
-        out = []
-        for name, value in args.items():
-            p = tool.spec.param(name)
-            if p.default is not None and str(p.default) == str(value):
+            if not p.required or p.name in args or p.name in slots or p.name in ask.same \
+                    or (subject is not None and p.name == subject.name):
                 continue
-            out.append(_mention(p, value, self._name_of(name, value)))
-        return sorted(out, key=lambda m: not m.dated)  # '2025년 기준 …' first: a date scopes all of the ask
+            drawn = self.book.draw(tool, p, rng)
+            if drawn is None:
+                continue
+            args[p.name] = drawn.value
+            if drawn.phrase is not None and not is_generic(param_view(p)) and not p.paging:
+                phrase = f"{drawn.phrase} 기준" if DAY.match(str(drawn.value)) else drawn.phrase
+                lead.append(phrase)
+                said.append((p.name, drawn.value, phrase))
+        return _Part(tool, ask, args, what, lead, said)
 
-    @staticmethod
-    def _about(mentions: list[Mention], subject: str, listed: list[Mention] | None = None, alone: bool = True,
-               rng: np.random.Generator | None = None) -> str:
-        """'2026년 1월 29일 기준 유가증권시장 일별 매매', '삼성전자의 주가', '경기도 가평군의 낚시터', '국제화 분야의
-        학원·교습소', '시군코드 41550인 빈집'. A phrase two arguments share (a range from today to today) is said
-        once; a word a stated name already says is not said again in the subject ('중앙 아동복지시설의 점검 결과',
-        not '… 아동복지시설의 경기도 아동복지시설의 점검 결과'), nor, of the names a parallel ask lists, a word all
-        of them say. Where a name ends in what the endpoint answers ('봉황약국' of 경기도 약국, '기획재정위원회' of
-        위원회), the name alone says it — where the name is all the ask states and the ask is the query's only one
-        (beside another tool's ask, the subject tells the two apart). A person asked about by name is asked about
-        as that person ('강도옥 국회의원 정보'); a region of the subject's province is said after the province
-        ('경기도 가평군의 낚시터'). `listed`: the values a parallel ask lists, said after the rest."""
-        words = {w for m in mentions if m.name for w in str(m.value).split()}
-        if listed and all(m.name for m in listed):
-            words |= set.intersection(*(set(str(m.value).split()) for m in listed))
-            words |= {str(m.value) for m in listed}  # '경기도, 수원시 각각의 일자리 지원정책', not '… 경기도 일자리 …'
-        kept = " ".join(w for w in subject.split() if w.removesuffix("의") not in words)
-        last = subject.split()[-1] if subject.split() else ""
-        stated = [*mentions, *(listed or [])]
-        only_names = bool(stated) and all(m.name and str(m.value).split() for m in stated)
-        if alone and only_names and (last in words or (
-                len(last) >= 2 and all(str(m.value).split()[-1].endswith(last) for m in stated))):
-            kept = ""
-        elif not kept:
-            kept = subject  # every word said, but not the name alone: the subject stays whole
-        phrases = list(dict.fromkeys(m.phrase for m in mentions))
-        names = only_names and all(m.role == "name" for m in stated)
-        person = kept.split()[0] if kept.split() and kept.split()[0] in PERSONS else None
-        of_it = names and bool(kept) and (kept in PERSONS or all(instance(m.label, kept) for m in stated))
-        if of_it:  # the names are of what is asked: '강도옥 국회의원 정보', '무궁근린공원 화장실 공중화장실 정보'
-            phrases = [p.removesuffix("의") for p in phrases]
-            kept = f"{kept} 정보"
-        elif names and person is not None:  # '길상명 국회의원의 정치자금', not '길상명의 국회의원 정치자금'
-            phrases = [p.removesuffix("의") for p in phrases]
-            kept = f"{person}의 {kept[len(person):].strip()}"
-        head = kept.split()[0] if kept.split() else ""
-        if head in PROVINCES and all(not str(m.value).startswith(head) for m in stated) and any(
-                m.role in ("region", "name") for m in stated):
-            kept = kept[len(head):].strip()  # '경기도 가평군의 낚시터', not '가평군의 경기도 낚시터'
-            at = next(i for i, m in enumerate(stated) if m.role in ("region", "name"))
-            phrases.insert(min(at, len(phrases)), head)
-        if listed:
-            items = listing([m.phrase for m in listed], rng) if rng is not None else ", ".join(m.phrase for m in listed)
-            label = "" if listed[0].plain else f"{listed[0].label} "  # codes: '시군코드 41550, 41570'
-            if of_it or (names and person is not None):
-                joined = f"{label}{items}"
-            elif listed[0].role in ("name", "region") and listed[0].plain and rng is not None and rng.random() < 0.5:
-                joined = f"{label}{items}의" if kept else f"{label}{items}"
-            else:
-                joined = f"{label}{items} 각각의" if kept else f"{label}{items}"
-            phrases.append(joined)
-        if not kept and phrases:  # the name says all of it: '봉황약국 정보'
-            phrases[-1] = phrases[-1].removesuffix("의")
-            kept = "정보"
-        about = " ".join([*phrases, kept]).strip()
-        if about.count("의 ") >= 2:  # '… 법률안의 의안 청원 연계 이력', not '… 법률안의 의안 청원 연계의 이력'
-            about = re.sub(rf"의 ({'|'.join(ASPECTS)})$", r" \1", about)
-        return about
+    def _same(self, part: _Part) -> None:
+        """A parameter the ask sends with another's value (a range of one day, said once)."""
+        for name, other in part.ask.same.items():
+            if other in part.args:
+                part.args[name] = part.args[other]
+
+    # ------------------------------------------------------------ the query
+
+    def _whole(self, tool: Tool, template: str, rng: np.random.Generator) -> tuple[str, _Part]:
+        """The ask of the whole set: the template with each slot's value said."""
+        slots = list(dict.fromkeys(name for name, _ in placeholders(template)))  # in order: the same draws each run
+        part = self._part(tool, rng, slots)
+        filled: dict[str, dict[str, str]] = {}
+        for name in slots:
+            p = tool.spec.param(name)
+            drawn = self.book.draw(tool, p, rng)
+            assert drawn is not None and drawn.phrase is not None  # `wholes` keeps fillable templates only
+            part.args[name] = drawn.value
+            filled[name] = {"say": drawn.phrase}
+            part.said.append((name, drawn.value, drawn.phrase))
+        self._same(part)
+        text = fill(template, filled)
+        return (f"{' '.join(part.lead)} {text}" if part.lead else text), part
+
+    def _subject_ask(self, part: _Part, about: str, shape: int, rng: np.random.Generator) -> str:
+        """One ask about the subject(s): as the ask reads on its own, half the time, else '<subject>의 <what>'
+        in a frame."""
+        ask = part.ask
+        alone = [a for a in ask.alone if "<s" in a]
+        if ask.places and part.what == ask.what:
+            alone.append(f"<s>에 있는 {part.what}")
+        if part.what != ask.what:  # a kind stated: what is asked is the kind's ('공영 주차장')
+            alone = [f"<s>에 있는 {part.what}"] if ask.places else []
+        head = f"{' '.join(part.lead)} " if part.lead else ""
+        if alone and rng.random() < ALONE_SHARE:
+            template = pick(alone, rng)
+            text = with_subject(template, f"{head}{about}")
+            if is_question(template):
+                return text
+            return one_ask(text, shape, fact=ask.fact, places=ask.places)
+        return one_ask(f"{head}{about}의 {part.what}", shape, fact=ask.fact, places=ask.places)
 
     def generate(self, prompt: Prompt, tools: list[Tool], examples: list[XRecord],
                  rng: np.random.Generator) -> Generated:
         shape = int(rng.integers(SHAPES))
         if examples and isinstance(examples[0].provenance.get("shape"), int) and rng.random() < FEEDBACK_SHARE:
             shape = examples[0].provenance["shape"]  # feedback: the sentence shape of a verified example
+        self.book.index(tools)
+        first = tools[0]
         calls: list[dict[str, Any]] = []
-        asks: list[tuple[str, bool]] = []  # each ask's noun phrase, and whether it states a value
-        mentions: list[dict[str, Any]] = []
-
-        def note(i: int, said: list[Mention]) -> None:
-            mentions.extend({"call": i, "param": m.param, "value": m.value, "phrase": m.phrase} for m in said)
-
-        alone = len(tools) == 1 or prompt.style in ("simple", "multiple")
-        for k, tool in enumerate(tools[:1] if prompt.style in ("simple", "multiple") else tools):
-            p = None if prompt.style in ("simple", "multiple") else varying_param(tool, self.cache)
-            if p is None:  # the tool called once
-                args = self._arguments(tool, rng)
-                said = self._mentions(tool, args)
-                note(len(calls), said)
-                calls.append({"name": tool.name, "arguments": args})
-                asks.append((self._about(said, _chosen(tool, args), alone=alone), bool(said)))
-                continue
-            base = self._arguments(tool, rng, fixed=p)
-            values = self._variants(tool, p, rng)
-            if prompt.style == "parallel_multiple" and k > 0:
-                values = values[:2]
-            base_said = self._mentions(tool, base)
-            each = [_listed(p, v, self._name_of(p.name, v)) for v in values]
-            for m in each:
-                note(len(calls), [*base_said, m])
-                calls.append({"name": tool.name, "arguments": {**base, p.name: m.value}})
-            asks.append((self._about(base_said, _chosen(tool, base, varied=p), each, alone=alone, rng=rng), True))
-        if len(asks) == 1:
-            query = one_ask(asks[0][0], asks[0][1], shape)
+        stated: list[tuple[int, str, Any, str]] = []  # (call, parameter, value, phrase) as the query says them
+        subject_phrases: list[tuple[str, str, list[str]]] = []  # (parameter, value, phrases) of each subject
+        pair = prompt.style == "parallel_multiple" and len(tools) >= 2 and self.book.pairs(first, tools[1])
+        count = 2 if pair else 2 + int(rng.integers(2)) if prompt.style == "parallel" else 1
+        wholes = self.book.wholes(first)
+        about = self.book.about(first)
+        if not about and not wholes:  # a tool the book does not word (the sampler never draws one): its list
+            part = self._part(first, rng)
+            self._same(part)
+            query = one_ask(f"{' '.join([*part.lead, part.what])} 목록", shape)
+            calls.append({"name": first.name, "arguments": part.args})
+            stated += [(0, name, value, phrase) for name, value, phrase in part.said]
+        elif not pair and wholes and (not about or (count == 1 and rng.random() < WHOLE_SHARE)):
+            query, part = self._whole(first, pick(wholes, rng), rng)
+            if not is_question(query):
+                query = one_ask(query, shape)
+            calls.append({"name": first.name, "arguments": part.args})
+            stated += [(0, name, value, phrase) for name, value, phrase in part.said]
         else:
-            phrases = [a if stated else f"{a} 목록" for a, stated in asks]
-            query = two_asks(phrases[0], " ".join(phrases[1:]), shape)
-        if prompt.context == "scenario":
-            query = f"{opener(tools[0].domain, rng)} {query}"
-        for noted in mentions:  # a phrase as the query writes it: '강도옥' of '강도옥 국회의원 정보', not '강도옥의'
-            if noted["phrase"] not in query and noted["phrase"].removesuffix("의") in query:
-                noted["phrase"] = noted["phrase"].removesuffix("의")
+            parts = [self._part(t, rng) for t in (tools[:2] if pair else [first])]
+            for part in parts:
+                self._same(part)
+            # a bill's number starts with its term's: the term a call sends ('22' of 제22대 국회) picks the bills
+            term = next((str(part.args[p.name]) for part in parts for p in part.tool.spec.params
+                         if p.name in part.args and param_label(p) == "대수"), "")
+            partner = tools[1] if pair else None
+            values = self.book.subjects(first, count, rng, partner=partner,
+                                        prefix=term if self.book.key(first) == ("bill", "") else "") or \
+                self.book.subjects(first, count, rng, partner=partner)  # none of the term: verification decides
+            if prompt.style == "parallel" and self.book.key(first) in (("bill", ""), ("law", "")):
+                values = values[:2]  # a bill or a law is said with its long title: two are a mouthful already
+            # listed with commas where what is asked is two things joined by 과 already ('A, B의 주소와 연락처')
+            compact = pair or bool(TWO_THINGS.search(parts[0].what))
+            about_text, items = self.book.say(first, values, rng, compact=compact)
+            if term and all(v.startswith(term) for v in values):  # a bill's number says its term: not said again
+                for part in parts:
+                    part.lead = [phrase for phrase in part.lead if not phrase.startswith(f"제{term}대")]
+            for part in parts:
+                subject = self.book.subject(part.tool)
+                assert subject is not None
+                for value in values:
+                    calls.append({"name": part.tool.name, "arguments": {**part.args, subject.name: value}})
+                    stated += [(len(calls) - 1, n, v, ph) for n, v, ph in part.said]
+                subject_phrases += [(subject.name, v, [item]) for v, item in zip(values, items, strict=True)]
+            if pair:
+                lead = list(dict.fromkeys([*parts[0].lead, *parts[1].lead]))
+                head = f"{' '.join(lead)} " if lead else ""
+                query = two_asks(f"{head}{about_text}", parts[0].what, parts[1].what, shape)
+            else:
+                query = self._subject_ask(parts[0], about_text, shape, rng)
+        if prompt.context == "scenario":  # a motive that fits what is asked (of both tools, where two are)
+            theme = self.book.theme(first, tools[1] if pair else None) or ""
+            if OPENERS.get(theme):
+                query = f"{pick(OPENERS[theme], rng)} {query}"
+        mentions = self._mentions(query, calls, stated, subject_phrases)
         raw = json.dumps({"query": query, "answers": calls}, ensure_ascii=False)
         return Generated(raw=raw, notes={"shape": shape, "mentions": mentions})
 
+    @staticmethod
+    def _mentions(query: str, calls: list[dict[str, Any]], stated: list[tuple[int, str, Any, str]],
+                  subjects: list[tuple[str, str, list[str]]]) -> list[dict[str, Any]]:
+        """The phrase that states each value, where taking it out whole leaves the query a question ('가평군의'
+        of '경기도 가평군의 주차장', '2026년 1월 30일 기준', '제22대 국회'): the phrase followed by a space, once. A
+        subject said once is taken with its 의; one of several, as listed (relevance never cuts a list)."""
+        out: list[dict[str, Any]] = []
 
-def _chosen(tool: Tool, args: dict[str, Any], varied: ParamSpec | None = None) -> str:
-    """What the endpoint answers, without a word that names a choice of an enum the call sets (or a parallel ask
-    varies): '현행' of '시행일 기준 현행 법령' where the call asks for 연혁 (nw=1) would say the opposite of the call,
-    and where it asks for 현행 the query says it already ('현행 시행일 기준 법령')."""
-    said = subject_of(tool)
-    for p in [*(tool.spec.param(n) for n in args), *([varied] if varied else [])]:
-        if p.enum:
-            choices = {value_phrase(p, v) for v in p.enum}
-            said = " ".join(w for w in said.split() if w not in choices) or said
-    return said
+        def clean(phrase: str) -> str | None:
+            for form in (f"{phrase}의", f"{phrase} 기준", phrase):
+                at = query.find(f"{form} ")
+                if query.count(f"{form} ") == 1 and (at == 0 or query[at - 1] == " "):
+                    return form
+            return None
 
-
-@dataclass(frozen=True)
-class Mention:
-    """How a query states one argument: `phrase` is the text it writes (removed whole, the query still reads
-    as a question, one that lacks the value); `plain` when the value reads without its label (a name, a
-    date, an enum's meaning, a code with its name); `name` when the value is a name said as itself; `role`
-    what the value is to the question (`wording.role`); `label` the parameter's label, said once before a list
-    of codes nothing names."""
-
-    param: str
-    value: Any
-    phrase: str
-    plain: bool
-    name: bool = False
-    role: str = "name"
-    dated: bool = False
-    label: str = ""
-
-
-def _named_code(p: ParamSpec, value: Any, name: str) -> str:
-    """'산북초등학교(행정표준코드 7004459)', '삼성전자(고유번호 00126380)': the code's own word, not the whole label
-    ('공시대상회사의 고유번호')."""
-    words = param_label(p).split()
-    code = f"{words[-1]} {value}" if words else str(value)
-    if name.endswith(")"):  # '4328번(목동공원~하왕십리동사거리, 노선ID 100100008)'
-        return f"{name[:-1]}, {code})"
-    return f"{name}({code})"
-
-
-def _mention(p: ParamSpec, value: Any, name: str | None = None) -> Mention:
-    said = value_phrase(p, value)
-    named = documented_name(p, value) if said is None else None
-    label = param_label(p)
-    if named is not None:  # a code its docs name: said by the name alone ('서울특별시교육청의')
-        return Mention(p.name, value, f"{named}의", True, label=label)
-    if said is None and name is not None:  # a code its record names: '산북초등학교(행정표준코드 7004459)의'
-        return Mention(p.name, value, f"{_named_code(p, value, name)}의", True, label=label)
-    if said is None:  # a code nothing names: said with its label ('시군코드 41550인')
-        return Mention(p.name, value, f"{label} {value}인", False, label=label)
-    if date_phrase(str(value)) == said:
-        return Mention(p.name, value, f"{said} 기준", True, dated=True, label=label)
-    # a name as itself; a phrase that renders the value ('제22대 국회', '3분기보고서', an enum's meaning)
-    # already says what it is; how it stands before what is asked depends on what it is (`wording.role`)
-    return Mention(p.name, value, stated_phrase(p, said), True, name=said == str(value), role=role(p),
-                   label=label)
-
-
-def _listed(p: ParamSpec, value: Any, name: str | None = None) -> Mention:
-    """One of the values a parallel ask lists: a name or a date as a person writes it, a code with the name its
-    record gives it, else bare (the label goes once before the list)."""
-    said = value_phrase(p, value) or documented_name(p, value)
-    label = param_label(p)
-    if said is None and name is not None:
-        return Mention(p.name, value, _named_code(p, value, name), True, label=label)
-    return Mention(p.name, value, str(value) if said is None else said, said is not None,
-                   name=said == str(value), role=role(p), label=label)
+        for index, param, value, phrase in stated:
+            found = clean(phrase)
+            if found is not None:
+                out.append({"call": index, "param": param, "value": value, "phrase": found})
+        several = len({v for _, v, _ in subjects}) > 1
+        for i, call in enumerate(calls):
+            for param, value, phrases in subjects:
+                if call["arguments"].get(param) != value:
+                    continue
+                for phrase in phrases:
+                    found = phrase if several else clean(phrase)
+                    if found is not None and phrase in query:
+                        out.append({"call": i, "param": param, "value": value, "phrase": found})
+        return out
 
 
 # ------------------------------------------------------------------------------------------ a chat model

@@ -57,7 +57,7 @@ from kopa.fileio import RunFolder, read_lines, write_atomic, writes_run
 from kopa.rng import stream
 from kopa.tools.runtime import ToolRuntime
 
-APIGEN_VERSION = 4  # bump when the same seed would build other samples: old parts are not reused
+APIGEN_VERSION = 5  # bump when the same seed would build other samples: old parts are not reused
 CHUNK = 25
 _SORTED = orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2
 
@@ -175,9 +175,11 @@ def generate_run(out: Path, n: int, generator_factory: Callable[[ValueCache, str
     generator = generator_factory(cache, runtime.state.current_date)
     if isinstance(checker, RuleChecker) and not checker.values:  # the rules know the names the cache saw
         checker = RuleChecker(catalog, cache.seen(), cache.named)
-    apis, prompts = APISampler(catalog, cache), PromptSampler()
+    # the offline generator's book: only the tools it words are drawn, pairs asked about the same subject
+    apis, prompts = APISampler(catalog, cache, getattr(generator, "book", None)), PromptSampler()
     if not apis.usable:
-        raise ApigenError("no tool of the pool answered its probe: nothing to sample (check --domains/--platforms)")
+        raise ApigenError("no tool of the pool answered its probe (or, offline, none is one the generator words): "
+                          "nothing to sample (check --domains/--platforms)")
     (out / "parts").mkdir(exist_ok=True)
     about = {"generator": generator_name, "checker": checker.name, "backend": backend_spec,
              "probe_calls": cache.calls, "budget": budget}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 import orjson
@@ -23,6 +23,9 @@ from kopa.catalog.models import ParamSpec, Tool
 from kopa.catalog.view import param_view
 from kopa.edge.plan import date_form, is_generic
 from kopa.korean.vocabulary import stated_enum, stated_name
+
+if TYPE_CHECKING:
+    from kopa.apigen.book import AskBook
 
 Style = Literal["simple", "multiple", "parallel", "parallel_multiple"]
 STYLES: tuple[Style, ...] = ("simple", "multiple", "parallel", "parallel_multiple")
@@ -101,18 +104,38 @@ def varying_param(tool: Tool, cache: ValueCache) -> ParamSpec | None:
 
 class APISampler:
     """One or more tools from the validated pool (tools whose probe answered): a domain, then a platform in
-    it, then tools of that platform (multiple: of the domain), as the seed samples from its library."""
+    it, then tools of that platform (multiple: of the domain), as the seed samples from its library.
 
-    def __init__(self, catalog: Catalog, cache: ValueCache) -> None:
+    With a `book` (the offline generator's: `kopa.apigen.book.AskBook`), only the tools it words are drawn;
+    a parallel sample asks one tool about several subjects it can state, a multiple sample offers tools
+    asked for different things, and a sample of two tools takes two that one person asks about the same
+    subject at once (the same kind of subject, in the same place, of one theme: '가평군의 주차장과 약국')."""
+
+    def __init__(self, catalog: Catalog, cache: ValueCache, book: AskBook | None = None) -> None:
         self.catalog = catalog
         self.cache = cache
+        self.book = book
         pool = [catalog[n] for n in cache.answered if n in catalog]
         self.usable = [t for t in pool if all(fillable(p, cache) for p in entity_params(t) if p.required)]
+        if book is not None:
+            book.index([t for t in self.usable if book.ask(t) is not None])
+            self.usable = [t for t in self.usable if book.drawable(t)]
         # the documented endpoints and the long tail, each drawn from by domain then platform
         self.pools: dict[bool, dict[str, dict[str, list[Tool]]]] = {True: {}, False: {}}
         for t in self.usable:
             self.pools[t.spec.real].setdefault(t.domain or "session", {}).setdefault(t.platform, []).append(t)
-        self.parallel = {t.name for t in self.usable if varying_param(t, cache) is not None}
+        self.parallel = {t.name for t in self.usable
+                         if (book.varies(t) if book is not None else varying_param(t, cache) is not None)}
+        self.partners: dict[str, list[Tool]] = {}
+        if book is not None:  # two tools asked about the same subjects: of one domain, by the book's pairs
+            by_key: dict[tuple, list[Tool]] = {}
+            for t in self.usable:
+                key = book.key(t)
+                if t.name in self.parallel and key is not None:
+                    by_key.setdefault((t.domain, *key), []).append(t)
+            for group in by_key.values():
+                for t in group:
+                    self.partners[t.name] = [u for u in group if book.pairs(t, u)]
 
     def sample(self, style: Style, rng: np.random.Generator) -> list[Tool] | None:
         """Over half of the samples from the documented endpoints (REAL_SHARE; the long tail is 9 of 10 tools, so
@@ -135,7 +158,24 @@ class APISampler:
             wide = [t for p in platforms for t in by_domain[domain][p]]
             if len(wide) < MULTIPLE_TOOLS:
                 return None
-            return [wide[int(i)] for i in rng.permutation(len(wide))[:MULTIPLE_TOOLS]]
+            order = [wide[int(i)] for i in rng.permutation(len(wide))]
+            if self.book is None:
+                return order[:MULTIPLE_TOOLS]
+            # tools asked for different things: the query asks for one of them only
+            picks: list[Tool] = []
+            for t in order:
+                if all(self.book.label(t) != self.book.label(u) for u in picks):
+                    picks.append(t)
+                if len(picks) == MULTIPLE_TOOLS:
+                    return picks
+            return None
+        if self.book is not None:  # parallel_multiple: a tool and one asked about the same subjects
+            choices = [t for t in local if self.partners.get(t.name)]
+            if not choices:
+                return None
+            first = choices[int(rng.integers(len(choices)))]
+            partners = self.partners[first.name]
+            return [first, partners[int(rng.integers(len(partners)))]]
         if len(local) < 2:  # parallel_multiple: two tools of one platform, one of them called twice
             return None
         # two things a person tells apart: not two editions of one table ('의안 수정안 현황', '… 목록')
