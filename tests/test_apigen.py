@@ -466,9 +466,9 @@ def test_a_sample_of_two_tools_asks_both_about_the_same_subjects(run):
     """A sample of two tools is one information need ('대양바이오, 태영백산로직스의 기업 개요와 배당 내역'): each
     tool is called once for each of the same subjects, the query states each subject once, and the rules pass
     its call count with the value cache's names. Dropping one tool's calls leaves every stated value asked
-    about, so only the bigram rule on the tools' names could see the rest unserved — and the asks are said as
-    a person says them, not as the catalog names the tables ('배당 내역', not '배당 정보 상세'): that is the
-    rules' blind spot (DECIDES), which a chat checker is there for."""
+    about, and the asks are said as a person says them, not as the catalog names the tables ('배당 내역', not
+    '배당 정보 상세'), so the bigram rule on the tools' names misses it: the rules read what the offered tool is
+    asked in a person's words (`kopa.apigen.asks`) and fail it as a partial answer."""
     out, items = run
     cache = ValueCache.model_validate_json((out / "values.json").read_bytes())
     checker = RuleChecker(CATALOG, cache.seen(), cache.named)
@@ -486,6 +486,12 @@ def test_a_sample_of_two_tools_asks_both_about_the_same_subjects(run):
         assert all(r.query.count(v if not v.isdigit() else f"의안번호 {v}") == 1 for v in first), r.query
         assert not re.search(r"두 가지|하나는|각각의", r.query), r.query
         assert checker.check(r, []).criteria["call_count"] == "pass", r.query
+    for r in two:
+        for dropped in dict.fromkeys(c.name for c in r.answers):
+            partial = r.model_copy(update={"answers": [c for c in r.answers if c.name != dropped]})
+            verdict = checker.check(partial, [])
+            assert verdict.reason in ("partial_answer", "wrong_function"), (r.query, dropped, verdict)
+            assert verdict.criteria["call_count"] == "fail", (r.query, dropped, verdict)
 
 
 def test_names_count_as_listed_values_where_the_value_cache_saw_them():

@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 import orjson
 
+from kopa.apigen.asks import Ask, ask_of
 from kopa.apigen.record import XRecord, XTool
 from kopa.apigen.verify import CallOutcome
 from kopa.catalog.loader import Catalog
@@ -56,7 +57,8 @@ DECIDES = {
                   "before an asked one ('경기도 가평군') — or it asks — in words no call's tool "
                   "name or argument accounts for — for what an offered tool that no call uses answers (at least "
                   f"{PART_SHARE:.0%} of that tool's name's character bigrams that no called tool's name has, "
-                  f"{PART_BIGRAMS} or more of them) — reported before `wrong_function` where the query asks for every "
+                  f"{PART_BIGRAMS} or more of them), or in the words a person asks it in (`kopa.apigen.asks`: '약국', "
+                  "'외국인 투자 현황') where no called tool's ask says them — reported before `wrong_function` where the query asks for every "
                   "called tool as clearly as that criterion requires (the unserved rest trips it too); a name the query states once and means for two tools alike is not decided; more "
                   "calls than the user meant is not decided beyond what `objective` catches",
     "no_errors": "fully: every call answered with records (an empty answer does not answer the query)",
@@ -152,6 +154,16 @@ _TAILS = sorted(("의", "은", "는", "이", "가", "을", "를", "에", "에서
                  "인", "이나", "나", "이랑", "랑", "하고", "처럼"), key=len, reverse=True)
 _WORD = re.compile(r"[^\s,、]+")
 NAME_WORDS = 10  # a name a query states runs over at most this many words ('감염병의 예방 및 관리에 관한 …')
+
+
+def _ask_phrases(ask: Ask | None) -> list[str]:
+    """The words an ask is put in: what it asks, and its own phrasings without their slots."""
+    if ask is None:
+        return []
+    return [ask.what, *(SLOT_TEXT.sub(" ", t) for t in (*ask.alone, *ask.whole))]
+
+
+SLOT_TEXT = re.compile(r"<[^>]*>")
 
 
 def _phrases(query: str) -> list[tuple[int, int, str]]:
@@ -347,7 +359,23 @@ class RuleChecker:
                 if len(distinct) >= PART_BIGRAMS and len(distinct & q) >= PART_SHARE * len(distinct):
                     found.append(f"the query asks for what {tool.name} answers ({name!r}) and no call uses it")
                     break
-        return found
+        return found or self._asked_unserved(record, rest)
+
+    def _asked_unserved(self, record: XRecord, rest: str) -> list[str]:
+        """An offered tool no call uses whose ask — what a person asks of it, as `kopa.apigen.asks` words it
+        ('약국', '공중화장실') — the rest of the query says, where no called tool's ask says it too: the words a
+        question uses for a tool are seldom the tool's name, so the name's bigrams miss it."""
+        called = {c.name for c in record.answers}
+        said = " ".join(p for t in record.tools if t.name in called and t.name in self.catalog
+                        for p in _ask_phrases(ask_of(self.catalog[t.name])))
+        for tool in record.tools:
+            if tool.name in called or tool.name not in self.catalog:
+                continue
+            ask = ask_of(self.catalog[tool.name])
+            what = ask.what if ask is not None else ""
+            if len(what) >= 2 and what in rest and what not in said:
+                return [f"the query asks for what {tool.name} answers ({what!r}) and no call uses it"]
+        return []
 
     def _exempt(self, tool_name: str, param: str, value: Any, library: dict[str, XTool]) -> bool:
         """Arguments a query need not state: keys and format selectors, paging, documented defaults, enums."""
