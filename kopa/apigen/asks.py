@@ -26,7 +26,7 @@ sample share a theme (one information need: "가평군의 주차장과 약국"),
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from kopa.catalog.models import ParamSpec, Tool
 from kopa.korean.vocabulary import param_label
@@ -487,12 +487,12 @@ def _long_tail(tool: Tool) -> Ask | None:
             return None
         # an aspect a person asks of a place's services keeps its theme (a program, where they are); the
         # administrative ones (운영, 이용, 점검, 연도별 수, 등록과 폐업) are asked for a report
-        return Ask(what.format(x=noun), by="region", theme=theme if flag in ("", "G") else "stats",
-                   also=tuple(also) if not flag else (), places=aspect == "status", alone=(alone.format(x=noun),), fact=flag in ("U", "C", "O"),
+        return Ask(what.replace("{x}", noun), by="region", theme=theme if flag in ("", "G") else "stats",
+                   also=tuple(also) if not flag else (), places=aspect == "status", alone=(alone.replace("{x}", noun),), fact=flag in ("U", "C", "O"),
                    root=subject, pairs=not flag)
     if family == "assembly" and subject in MEMBER and aspect in MEMBER_ASPECTS:
         what, alone = MEMBER[subject]
-        what = MEMBER_ASPECTS[aspect].format(x=what)
+        what = MEMBER_ASPECTS[aspect].replace("{x}", what)
         return Ask(what, by="member", theme="politics", root=subject,
                    alone=(alone,) if aspect != "recent" else (f"<s>의 {what}",))
     if family == "assembly" and subject in BILL and aspect in BILL_ASPECTS:
@@ -523,8 +523,6 @@ def themes(ask: Ask) -> tuple[str, ...]:
 
 
 def _rooted(ask: Ask, root: str) -> Ask:
-    from dataclasses import replace
-
     return replace(ask, root=root)
 
 

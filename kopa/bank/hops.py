@@ -8,6 +8,7 @@ realizes the questions on."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,25 +33,27 @@ def _flat(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [x for s in steps for x in (s.get("parallel") or [s])]
 
 
-def intent_hops(intent: Intent, catalog: Catalog) -> list[Hop]:
-    """The handoffs of one intent: its steps, its COND branches and its asks' own steps, in order."""
+def _handoffs(intent: Intent, catalog: Catalog) -> Iterator[tuple[dict[str, Any], Hop]]:
+    """(step, hop) of each handoff between two tools in the intent's steps, its COND branches and its asks'
+    own steps, in order (a tool asked again with its own output is no edge of a graph)."""
     kinds = {name: slot.kind for name, slot in intent.slots.items()}
-    branches = [intent.cond.then, intent.cond.otherwise] if intent.cond else []
-    asked = [s for a in [*intent.asks, *intent.otherwise_asks] for s in a.steps]
-    steps = _flat([*intent.steps, *(s for b in branches for s in b), *asked])
+    steps = _steps(intent)
     calls = {s["id"]: s.get("call") for s in steps}
     data: set[str] = set()
-    out: list[Hop] = []
     for step in steps:
         call = step.get("call")
         if not call or catalog[call].family == "session":
             continue
         for link in links_of(step, data, kinds):
             source = calls.get(link.source)
-            if source and source != call:  # a tool asked again with its own output is no edge of a graph
-                out.append(Hop(source, call, link.param, link.field))
+            if source and source != call:
+                yield step, Hop(source, call, link.param, link.field)
         data.add(step["id"])
-    return out
+
+
+def intent_hops(intent: Intent, catalog: Catalog) -> list[Hop]:
+    """The handoffs of one intent: its steps, its COND branches and its asks' own steps, in order."""
+    return [hop for _, hop in _handoffs(intent, catalog)]
 
 
 def bank_hops(intents: tuple[Intent, ...], catalog: Catalog) -> list[Hop]:
@@ -74,25 +77,14 @@ def bank_seeds(intents: tuple[Intent, ...], catalog: Catalog, today: dt.date) ->
     bindings: dict[tuple[str, str], dict[str, str]] = {}
     stated: dict[tuple[str, str], dict[str, list[str]]] = {}
     for intent in intents:
-        steps = _steps(intent)
-        calls = {s["id"]: s.get("call") for s in steps}
-        kinds = {name: slot.kind for name, slot in intent.slots.items()}
-        data: set[str] = set()
-        for step in steps:
-            call = step.get("call")
-            if not call or catalog[call].family == "session":
-                continue
-            for link in links_of(step, data, kinds):
-                source = calls.get(link.source)
-                if source and source != call:
-                    pair = (source, call)
-                    bindings.setdefault(pair, {})[link.param] = link.field
-                    for param, values in _stated_args(step, intent, today).items():
-                        known = stated.setdefault(pair, {}).setdefault(param, [])
-                        for v in values:
-                            if v not in known and len(known) < STATED_VALUES:
-                                known.append(v)
-            data.add(step["id"])
+        for step, hop in _handoffs(intent, catalog):
+            pair = (hop.source, hop.target)
+            bindings.setdefault(pair, {})[hop.param] = hop.field
+            for param, values in _stated_args(step, intent, today).items():
+                known = stated.setdefault(pair, {}).setdefault(param, [])
+                for v in values:
+                    if v not in known and len(known) < STATED_VALUES:
+                        known.append(v)
     return [Seed(s, t, dict(sorted(b.items())), {p: v for p, v in sorted(stated.get((s, t), {}).items())
                                                  if p not in b})
             for (s, t), b in sorted(bindings.items())]
