@@ -62,7 +62,7 @@ if TYPE_CHECKING:
     from kopa.synth.judges import ModelJudge
     from kopa.synth.solver import ModelSolver
 
-SYNTH_VERSION = 25  # bump when a change makes the same seed build other trajectories: old parts are not reused
+SYNTH_VERSION = 26  # bump when a change makes the same seed build other trajectories: old parts are not reused
 CHUNK = 25
 MAX_ATTEMPTS_PER_TASK = 20  # slots allowed per wanted task before synthesis gives up
 # Answers a process keeps of the simulator's (as objects, kopa.backends.memo.keepable): synthesis asks the same
