@@ -55,9 +55,20 @@ def test_every_tool_is_served_and_counted_to_tago(backend):
     assert "tago" in issue.enum and "tago TAGO 버스정보(국토교통부)" in issue.description
 
 
+def test_the_city_list_is_the_services_whole_list_over_two_pages(client):
+    """The real getCtyCodeList answers 132 cities (a shared system as one: 대전광역시/계룡시); at 100 a page the
+    second page holds the last 32, 합천군 last, as the real answer orders them."""
+    _, first = call(client, "list_tago_cities", {"numOfRows": 100})
+    _, second = call(client, "list_tago_cities", {"numOfRows": 100, "pageNo": 2})
+    assert first.total_count == 132 and len(first.records) == 100 and len(second.records) == 32
+    names = [c["cityname"] for c in first.records + second.records]
+    assert len(set(names)) == 132 and names[5] == "대전광역시/계룡시" and names[-1] == "합천군"
+    assert {c["citycode"] for c in first.records} >= {12, 21, 39, 31010}
+
+
 def test_city_to_stop_to_routes_to_route_stops(client, tables):
     _, cities = call(client, "list_tago_cities", {"numOfRows": 100})
-    daejeon = next(c for c in cities.records if c["cityname"] == "대전광역시")
+    daejeon = next(c for c in cities.records if c["cityname"] == "대전광역시/계룡시")
     code = str(daejeon["citycode"])
     _, stops = call(client, "search_tago_bus_stops", {"cityCode": code, "nodeNm": "시장", "numOfRows": 100})
     assert stops.error is None and stops.records and all("시장" in s["nodenm"] for s in stops.records)

@@ -1,6 +1,7 @@
 """TAGO's bus stops, routes and arrivals for the cities outside Seoul (data.go.kr 15098534 버스정류소정보,
 15098529 버스노선정보, 15098530 버스도착정보): city codes → stops (nodeid) → the routes through a stop → a
-route's stops in order, and the next bus of each route due at a stop.
+route's stops in order, and the next bus of each route due at a stop. The city list is the real one (132
+cities, names as the service spells them); each city's stops and routes are drawn.
 
 Each city has its own stops and routes; a route runs through an ordered run of its city's stops, up
 (updowncd 0) and back down (1), and a stop's through-routes are exactly the routes whose runs contain it.
@@ -21,19 +22,44 @@ ROUTE = "/1613000/BusRouteInfoInqireService"
 ARVL = "/1613000/ArvlInfoInqireService"
 CITY_CODE = r"\d{2}|\d{5}"
 
-# (citycode, cityname, nodeid/routeid prefix, centre latitude, centre longitude)
+# The cities getCtyCodeList answers, in the real answer's order and spelling (132 of them; a shared system is
+# one city: "대전광역시/계룡시", "원주시/횡성군"): (citycode, cityname).
 CITIES = (
-    (12, "세종특별시", "SJB", 36.480, 127.289), (21, "부산광역시", "BSB", 35.180, 129.075),
-    (22, "대구광역시", "DGB", 35.871, 128.601), (23, "인천광역시", "ICB", 37.456, 126.705),
-    (24, "광주광역시", "GJB", 35.160, 126.851), (25, "대전광역시", "DJB", 36.351, 127.385),
-    (26, "울산광역시", "USB", 35.539, 129.311), (31010, "수원시", "GGB", 37.263, 127.029),
-    (31020, "성남시", "GGB", 37.420, 127.127), (31160, "군포시", "GGB", 37.362, 126.935),
-    (31190, "용인시", "GGB", 37.241, 127.178), (32010, "춘천시", "CCB", 37.881, 127.730),
-    (32020, "원주시", "WJB", 37.342, 127.920), (33010, "청주시", "CJB", 36.642, 127.489),
-    (34010, "천안시", "CAB", 36.815, 127.114), (35010, "전주시", "JJB", 35.824, 127.148),
-    (37010, "포항시", "PHB", 36.019, 129.343), (38010, "창원시", "CWB", 35.228, 128.681),
-    (39, "제주특별자치도", "JEB", 33.499, 126.531),
+    (12, "세종특별시"), (21, "부산광역시"), (22, "대구광역시"), (23, "인천광역시"), (24, "광주광역시"), (25, "대전광역시/계룡시"), (26, "울산광역시"),
+    (39, "제주도"), (31010, "수원시"), (31020, "성남시"), (31030, "의정부시"), (31040, "안양시"), (31050, "부천시"), (31060, "광명시"),
+    (31070, "평택시"), (31080, "동두천시"), (31090, "안산시"), (31100, "고양시"), (31110, "과천시"), (31120, "구리시"),
+    (31130, "남양주시"), (31140, "오산시"), (31150, "시흥시"), (31160, "군포시"), (31170, "의왕시"), (31180, "하남시"),
+    (31190, "용인시"), (31200, "파주시"), (31210, "이천시"), (31220, "안성시"), (31230, "김포시"), (31240, "화성시"), (31250, "광주시"),
+    (31260, "양주시"), (31270, "포천시"), (31320, "여주시"), (31350, "연천군"), (31370, "가평군"), (31380, "양평군"), (32010, "춘천시"),
+    (32020, "원주시/횡성군"), (32050, "태백시"), (32310, "홍천군"), (32360, "철원군"), (32410, "양양군"), (33010, "청주시"),
+    (33020, "충주시"), (33030, "제천시"), (33320, "보은군"), (33330, "옥천군"), (33340, "영동군"), (33350, "진천군"), (33360, "괴산군"),
+    (33370, "음성군"), (33380, "단양군"), (34010, "천안시"), (34020, "공주시"), (34040, "아산시"), (34050, "서산시"), (34060, "논산시"),
+    (34070, "계룡시"), (34330, "부여군"), (34390, "당진시"), (35010, "전주시"), (35020, "군산시"), (35040, "정읍시"), (35050, "남원시"),
+    (35060, "김제시"), (35320, "진안군"), (35330, "무주군"), (35340, "장수군"), (35350, "임실군"), (35360, "순창군"), (35370, "고창군"),
+    (35380, "부안군"), (36010, "목포시"), (36020, "여수시"), (36030, "순천시"), (36040, "나주시"), (36060, "광양시"), (36320, "곡성군"),
+    (36330, "구례군"), (36350, "고흥군"), (36380, "장흥군"), (36400, "해남군"), (36410, "영암군"), (36420, "무안군"), (36430, "함평군"),
+    (36450, "장성군"), (36460, "완도군"), (36470, "진도군"), (36480, "신안군"), (37010, "포항시"), (37020, "경주시"), (37030, "김천시"),
+    (37040, "안동시"), (37050, "구미시"), (37060, "영주시"), (37070, "영천시"), (37080, "상주시"), (37090, "문경시"), (37100, "경산시"),
+    (37320, "의성군"), (37330, "청송군"), (37340, "영양군"), (37350, "영덕군"), (37360, "청도군"), (37370, "고령군"), (37380, "성주군"),
+    (37390, "칠곡군"), (37400, "예천군"), (37410, "봉화군"), (37420, "울진군"), (37430, "울릉군"), (38010, "창원시"), (38030, "진주시"),
+    (38050, "통영시"), (38060, "사천시"), (38070, "김해시"), (38080, "밀양시"), (38090, "거제시"), (38100, "양산시"), (38310, "의령군"),
+    (38320, "함안군"), (38330, "창녕군"), (38340, "고성군"), (38350, "남해군"), (38360, "하동군"), (38370, "산청군"), (38380, "함양군"),
+    (38390, "거창군"), (38400, "합천군"),
 )
+# (nodeid/routeid prefix, centre latitude, centre longitude) of the cities the world drew first, and of each
+# province's other cities by the citycode's first two digits; a city's stops scatter around its centre.
+_CENTRES = {
+    12: ("SJB", 36.480, 127.289), 21: ("BSB", 35.180, 129.075), 22: ("DGB", 35.871, 128.601),
+    23: ("ICB", 37.456, 126.705), 24: ("GJB", 35.160, 126.851), 25: ("DJB", 36.351, 127.385),
+    26: ("USB", 35.539, 129.311), 39: ("JEB", 33.499, 126.531), 31010: ("GGB", 37.263, 127.029),
+    31020: ("GGB", 37.420, 127.127), 31160: ("GGB", 37.362, 126.935), 31190: ("GGB", 37.241, 127.178),
+    32010: ("CCB", 37.881, 127.730), 32020: ("WJB", 37.342, 127.920), 33010: ("CJB", 36.642, 127.489),
+    34010: ("CAB", 36.815, 127.114), 35010: ("JJB", 35.824, 127.148), 37010: ("PHB", 36.019, 129.343),
+    38010: ("CWB", 35.228, 128.681),
+}
+_PROVINCES = {31: ("GGB", 37.45, 127.15), 32: ("GWB", 37.60, 128.30), 33: ("CBB", 36.80, 127.70),
+              34: ("CNB", 36.55, 126.85), 35: ("JBB", 35.70, 127.10), 36: ("JNB", 34.90, 126.90),
+              37: ("GBB", 36.40, 128.70), 38: ("GNB", 35.30, 128.30)}
 _SUFFIXES = ("역", "초등학교", "사거리", "시장", "주민센터", "아파트", "입구", "공원", "병원", "우체국", "터미널", "삼거리")
 _ROUTE_TYPES = (("일반버스", 0.45), ("간선버스", 0.2), ("지선버스", 0.2), ("급행버스", 0.08), ("마을버스", 0.07))
 
@@ -53,10 +79,22 @@ def _route_no(rng, kind: str, n: int) -> str:
     return f"{int(rng.integers(*first))}{int(rng.integers(0, 100)):02d}"
 
 
+def _centre(code: int) -> tuple[str, float, float]:
+    """The city's id prefix and centre: its own, or its province's moved by a fixed step per city (stops only
+    need to cluster by city; their coordinates are not checked against a map)."""
+    if code in _CENTRES:
+        return _CENTRES[code]
+    prefix, lat, lon = _PROVINCES[code // 1000]
+    step = (code % 1000) // 10
+    return prefix, round(lat + 0.04 * (step % 7 - 3), 3), round(lon + 0.05 * (step % 5 - 2), 3)
+
+
 def _city(ctx: WorldContext, city: tuple, serial: dict[str, int]) -> tuple[list[tuple], list[tuple], list[tuple]]:
-    code, _, prefix, lat, lon = city
+    code, name = city
+    prefix, lat, lon = _centre(code)
     rng = ctx.rng("tago", str(code))
-    n_stops, n_routes = ctx.n(40, 400), ctx.n(8, 60)
+    county = name.endswith("군")  # a county's buses: fewer stops and routes than a city's
+    n_stops, n_routes = (ctx.n(20, 120), ctx.n(5, 20)) if county else (ctx.n(40, 400), ctx.n(8, 60))
     stops = []
     nodenos = rng.choice(90000, size=n_stops, replace=False) + 10000
     for i in range(n_stops):
