@@ -44,7 +44,7 @@ def test_model_judge_settles_string_answers_the_rules_cannot(tmp_path):
     key = AnswerKey(display="반대")
     with ChatServer([text("다른 후보를 함께 나열했습니다.\nFAIL")]) as server:
         judge = make_judge(RunConfig(judge_model="judge-model", judge_base_url=server.base_url))
-        verdict = score_response(spec, key, "찬성, 반대, 기권 중 하나입니다", judge)
+        verdict = score_response(spec, key, "반대와 기권", judge)
         prompt = server.requests[0]["messages"][0]["content"]
     assert (verdict.passed, verdict.method) == (False, "string:judge:judge-model")
     assert "정답 하나를 묻습니다" in prompt and "「반대」" in prompt  # strict mode, the automatic rubric

@@ -162,7 +162,7 @@ def test_equal_numbers_in_other_forms_pass(answer):
 @pytest.mark.parametrize(("answer", "method"), [
     ("1,235", "number:stated"), (r"\boxed{1233}", "number:boxed"), ("1233.9999999", "number:stated"),
     ("12,34", "number:several-numbers"),  # not a thousands group: two numbers
-    ("1234개 중 5개", "number:several-numbers"),
+    ("1234개 중 5개", "number:stated"),  # the answer says 5 (of 1234)
 ])
 def test_different_numbers_fail(answer, method):
     verdict = verdict_of(number(), number_key("1234"), answer)
@@ -205,11 +205,11 @@ def test_no_rounding_at_the_answers_own_precision():
 
 @pytest.mark.parametrize(("answer", "method"), [
     ("1, 2, 3", "number:several-numbers"),
-    ("3 또는 4", "number:several-numbers"),
+    ("3 또는 4", "number:alternative"),
     ("2에서 3 사이", "number:several-numbers"),
-    (r"\boxed{3} 아니면 \boxed{4}", "number:several-boxed"),
+    (r"\boxed{3} 아니면 \boxed{4}", "number:alternative"),
     (r"\boxed{3 또는 4}", "number:boxed-unparsed"),
-    (r"\boxed{삼}", "number:boxed-unparsed"),
+    (r"\boxed{몇 개}", "number:boxed-unparsed"),
     (r"\boxed{3", "number:boxed-unclosed"),
     ("모르겠습니다", "number:no-number"),
 ])
@@ -353,8 +353,9 @@ def test_string_normalisation():
 
 @pytest.mark.parametrize(("answer", "method"), [
     ("반대", "string:exact"), (" 반대. ", "string:exact"), (r"\boxed{반대}", "string:exact"),
-    (r"\boxed{\text{반대}}", "string:exact"), ("정답은 반대입니다.", "string:judge:offline"),
-    ("답: 반대", "string:judge:offline"), ("반대예요", "string:judge:offline"),
+    (r"\boxed{\text{반대}}", "string:exact"), ("정답은 반대입니다.", "string:claimed"),
+    ("답: 반대", "string:claimed"), ("반대예요", "string:claimed"),
+    ("위원장은 그 법률안에 반대했습니다.", "string:claimed"),
 ])
 def test_a_string_answer_that_states_the_target_passes(answer, method):
     verdict = score_response(STRING, text_key("반대"), answer)
@@ -362,9 +363,11 @@ def test_a_string_answer_that_states_the_target_passes(answer, method):
 
 
 @pytest.mark.parametrize(("answer", "passed"), [
-    ("찬성, 반대, 기권 중 하나입니다", None),  # a hedge: the target among others
-    ("반대가 아닙니다", None),
-    ("반대 또는 기권", None),
+    ("찬성, 반대, 기권 중 하나입니다", False),  # a hedge: the target among others
+    ("반대가 아닙니다", False),
+    ("반대 또는 기권", False),
+    ("아마 반대일 것입니다", False),
+    ("반대와 기권", None),  # two candidates, or one name joined by 와: the judge decides
     ("찬성", False),
     ("찬반대", False),  # glued inside a longer word on its left
     (r"\boxed{찬성} \boxed{반대}", False),

@@ -10,16 +10,34 @@ containment rule anywhere: an answer passes by stating the target, not by mentio
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import sympy
 
 from kopa.eval.judge import Judge, OfflineJudge
+from kopa.eval.scoring.latex import read_latex_number
+from kopa.eval.scoring.stated import placement
 from kopa.eval.task import AnswerKey, AnswerSpec, Rubric, RubricFact
 from kopa.eval.verdict import ResponseVerdict
+from kopa.korean.claims import (
+    Polarity,
+    asked_directions,
+    asked_measure,
+    counted_by,
+    direction,
+    is_predicate,
+    listed,
+    only_unit_words,
+    other_measure,
+    per_unit,
+    polarity,
+    sentence_spans,
+)
+from kopa.korean.numerals import with_digits
 from kopa.korean.text import normalise_text
 from kopa.tools.expression import ExpressionError, parse_expression
 
@@ -53,19 +71,26 @@ def _fail(method: str, details: str) -> ResponseVerdict:
 _BOXED = re.compile(r"\\boxed\s*\{")
 
 
-def boxed_contents(text: str) -> list[str] | None:
-    """The contents of every ``\\boxed{...}`` (balanced braces), in order; None when one is never closed."""
-    found: list[str] = []
+def boxed_spans(text: str) -> list[tuple[int, int, int]] | None:
+    """(where ``\\boxed{`` starts, where its content starts, where it ends) for every box, in order, braces
+    balanced; None when one is never closed."""
+    found: list[tuple[int, int, int]] = []
     for match in _BOXED.finditer(text):
         depth = 1
         for index in range(match.end(), len(text)):
             depth += (text[index] == "{") - (text[index] == "}")
             if depth == 0:
-                found.append(text[match.end() : index].strip())
+                found.append((match.start(), match.end(), index))
                 break
         else:
             return None
     return found
+
+
+def boxed_contents(text: str) -> list[str] | None:
+    """The contents of every ``\\boxed{...}`` (balanced braces), in order; None when one is never closed."""
+    spans = boxed_spans(text)
+    return None if spans is None else [text[start:end].strip() for _, start, end in spans]
 
 
 def extract_boxed(text: str) -> str | None:
@@ -94,17 +119,13 @@ _NUMBER = re.compile(
     rf"|(?P<exp>{_NUM}[eE][-+]?\d+(?![A-Za-z]))"
     rf"|(?P<power>{_NUM}\s*{_POW})"
     rf"|(?P<ratio>(?<![/\d]){_NUM}\s*/\s*{_NUM}(?!\s*/)(?![\d.]))"  # 2024/01/30 is no fraction
-    rf"|(?P<korean>(?:{_NUM}억(?:\s?{_NUM}(?:천|백)?만(?!큼))?|{_NUM}(?:천|백)?만(?!큼)|{_NUM}천(?!만))"
-    rf"(?:\s?{_NUM}천(?!만))?(?:\s?{_NUM}(?![\d.]|\s?[천백만억]))?)"
     rf"|(?P<plain>{_NUM})"
     r")(?P<percent>\s?(?:\\%\s?[pP](?![A-Za-z])|\\%|%\s?[pP](?![A-Za-z])|%\s?포인트|%|퍼센트\s?포인트|퍼센트))?"
 )
-_KOREAN_PART = re.compile(rf"(?P<n>{_NUM})(?P<sub>천|백)?(?P<unit>만|억)?")
-_KOREAN_MAGNITUDE = {"천": 10**3, "백": 10**2, "만": 10**4, "억": 10**8}
 _LEADING_ZEROS = re.compile(r"(?<![\d.])0+(?=\d)")
 _PERCENT_SUFFIX = re.compile(r"\s?(?:\\%\s?[pP]|\\%|%\s?[pP]|%\s?포인트|%|퍼센트\s?포인트|퍼센트)$")
-_APPROXIMATELY = re.compile(r"^(?:약|대략|approximately|approx\.?|about|≈|~|∼)\s*", re.IGNORECASE)
-_UNIT_RESIDUE = re.compile(r"[^\W\d_]+")  # unit and framing words around a boxed number: 건, 원, kcal, 약
+_APPROXIMATELY = re.compile(r"^(?:약|대략|approximately|approx\.?|about|≈|~|∼|\\approx|\\sim)\s*", re.IGNORECASE)
+_LATEX_SPACES = re.compile(r"\\[,;:!> ]|\\q?quad\b")  # \, \; \  \quad: LaTeX's spaces
 
 
 @dataclass(frozen=True)
@@ -117,6 +138,8 @@ class Mention:
     value: sympy.Expr
     percent: bool
     won: int | None = None
+    start: int = 0  # where it stands in the text it was read from (after `_prepare`)
+    end: int = 0
 
 
 # A money unit right after a number: the magnitude its words give it (after "2811.42 억원", "3,000원")
@@ -125,11 +148,9 @@ MONEY_UNITS = {"억원": 10**8, "천만원": 10**7, "백만원": 10**6, "만원"
 _MONEY_MAGNITUDE = {"억": 10**8, "천만": 10**7, "백만": 10**6, "만": 10**4, "천": 10**3}
 
 
-def _won(kind: str, after: str) -> int | None:
+def _won(after: str) -> int | None:
     """What a number's own words multiply it by to make won (`Mention.won`)."""
     money = _MONEY_AFTER.match(after)
-    if kind == "korean":  # 7억 1,480만: the magnitude is in the value already
-        return 1
     if money is None:
         return None
     word = money["magnitude"] or money["bare"]
@@ -141,8 +162,7 @@ def in_money_unit(mention: Mention, unit: str) -> Mention:
     its own money words converted (2,811.42억원 in 억원 is 2811.42; 7억 1,480만원 in 만원 is 71480)."""
     if mention.won is None:
         return mention
-    return Mention(text=mention.text, value=mention.value * mention.won / MONEY_UNITS[unit], percent=mention.percent,
-                   won=None)
+    return replace(mention, value=mention.value * mention.won / MONEY_UNITS[unit], won=None)
 
 
 def _prepare(text: str) -> str:
@@ -157,19 +177,7 @@ def _prepare(text: str) -> str:
     text = _SUPERSCRIPT_RUN.sub(superscript, text)
     text = unicodedata.normalize("NFKC", text)
     text = _LATEX_WRAPPERS.sub(lambda m: " " + m.group(1) + " ", text)
-    return text.replace("{,}", ",")
-
-
-def _value(kind: str, body: str) -> sympy.Expr:
-    if kind == "korean":
-        total = sympy.Integer(0)
-        for part in _KOREAN_PART.finditer(body):
-            number = _parse_number_text(part["n"])
-            multiplier = _KOREAN_MAGNITUDE[part["sub"]] if part["sub"] else 1
-            multiplier *= _KOREAN_MAGNITUDE[part["unit"]] if part["unit"] else 1
-            total += number * multiplier
-        return total
-    return _parse_number_text(body)
+    return with_digits(_LATEX_SPACES.sub(" ", text.replace("{,}", ",")))
 
 
 def _parse_number_text(text: str) -> sympy.Expr:
@@ -180,25 +188,29 @@ def _parse_number_text(text: str) -> sympy.Expr:
 
 def number_mentions(text: str) -> list[Mention]:
     """Every number the text states, in order: fractions, LaTeX fractions, repeating decimals, scientific
-    notation, thousands groups, Korean magnitudes (3만, 1억 2천만) and a percent suffix, as exact values."""
+    notation, thousands groups, Korean numerals (3만, 1억 2천만, 7천5백, 아홉 명: `kopa.korean.numerals`) and
+    a percent suffix, as exact values; spans are in `_prepare(text)`."""
+    return _mentions_in(_prepare(text))
+
+
+def _mentions_in(prepared: str) -> list[Mention]:
     mentions: list[Mention] = []
-    prepared = _prepare(text)
     for match in _NUMBER.finditer(prepared):
-        kind = next(k for k in ("repeat", "frac", "sci", "exp", "power", "ratio", "korean", "plain") if match[k])
         try:
-            value = _value(kind, match["body"])
+            value = _parse_number_text(match["body"])
         except ExpressionError:
             continue  # a span the scanner took for a number but the parser refuses (e.g. 1/0): no number
         if match["sign"] in ("-", "−", "–"):
             value = -value
         mentions.append(Mention(text=match.group().strip(), value=value, percent=bool(match["percent"]),
-                                won=_won(kind, prepared[match.end():])))
+                                won=_won(prepared[match.end():]), start=match.start(), end=match.end()))
     return mentions
 
 
 def read_boxed_number(content: str) -> Mention:
     """The number a ``\\boxed{}`` holds: an arithmetic expression (``\\frac{25}{3}``, ``1.234 \\times
-    10^3``), or one number with unit words around it (``1,234건``, ``약 44\\%``). Raises ExpressionError."""
+    10^3``), LaTeX as latex2sympy2_extended reads it (``571.1\\,\\text{kcal}``, ``14{,}342\\,\\text{대}``), or
+    one number with unit words around it (``1,234건``, ``약 44\\%``, ``1,522원/L``). Raises ExpressionError."""
     # As written first: the expression parser reads superscripts and LaTeX itself ((1.1)², \frac{}{}).
     text = _APPROXIMATELY.sub("", content.strip().strip("$").strip())
     suffix = _PERCENT_SUFFIX.search(text)
@@ -207,12 +219,13 @@ def read_boxed_number(content: str) -> Mention:
         return Mention(text=content, value=parse_expression(_LEADING_ZEROS.sub("", bare)), percent=bool(suffix))
     except ExpressionError:
         pass
-    text = _prepare(text)
-    mentions = number_mentions(text)
-    if len(mentions) == 1:
-        residue = _NUMBER.sub(" ", text, count=1)
-        if all(_UNIT_RESIDUE.fullmatch(word) for word in residue.split()):
-            return Mention(text=content, value=mentions[0].value, percent=mentions[0].percent, won=mentions[0].won)
+    latex = read_latex_number(bare)
+    if latex is not None:
+        return Mention(text=content, value=latex, percent=bool(suffix))
+    prepared = _prepare(text)
+    mentions = _mentions_in(prepared)
+    if len(mentions) == 1 and only_unit_words(prepared, mentions[0].start, mentions[0].end):
+        return replace(mentions[0], text=content)
     raise ExpressionError("syntax", f"{content!r} is not one number")
 
 
@@ -242,7 +255,7 @@ def _decimal(expr: sympy.Expr) -> str:
     return str(sympy.N(expr, 12))
 
 
-def _score_number(spec: AnswerSpec, key: AnswerKey, predicted: str) -> ResponseVerdict:
+def _score_number(spec: AnswerSpec, key: AnswerKey, predicted: str, query: str = "") -> ResponseVerdict:
     if key.exact is None:
         return _fail("number:no-key", "the answer key has no exact value")
     target = parse_expression(key.exact)
@@ -257,6 +270,9 @@ def _score_number(spec: AnswerSpec, key: AnswerKey, predicted: str) -> ResponseV
                 mentions.append(read_boxed_number(content))
             except ExpressionError as exc:
                 return _fail("number:boxed-unparsed", f"\\boxed{{{content}}} is not a number: {exc}")
+        doubted = _doubted_box(predicted)
+        if doubted is not None:
+            return doubted
         if money:
             mentions = [in_money_unit(m, money) for m in mentions]
         distinct = _distinct(mentions)
@@ -264,20 +280,127 @@ def _score_number(spec: AnswerSpec, key: AnswerKey, predicted: str) -> ResponseV
             return _fail("number:several-boxed", f"{len(distinct)} different boxed values: "
                                                  f"{[m.text for m in distinct]}")
     else:
-        how, mentions = "stated", number_mentions(predicted)
+        prepared = _prepare(predicted)
+        found = _mentions_in(prepared)
+        if not found:
+            return _fail("number:no-number", "the answer states no number")
+        claims = [(m, polarity(prepared, m.start, m.end)) for m in _own_numbers(prepared, found, query)]
+        affirmed = [m for m, said in claims if said == "affirmed"]
+        if not affirmed:
+            return _unclaimed(claims)
+        how, mentions = "stated", _put_forward(prepared, affirmed)
         if money:
             mentions = [in_money_unit(m, money) for m in mentions]
-        if not mentions:
-            return _fail("number:no-number", "the answer states no number")
         distinct = _distinct(mentions)
         if len(distinct) > 1:
             return _fail("number:several-numbers", f"{len(distinct)} different numbers and no \\boxed{{}}: "
                                                    f"{[m.text for m in distinct][:8]}")
-    stated = distinct[0]
+    stated = distinct[0] if how == "boxed" else _signed(prepared, distinct[0], query)
+    asked = asked_measure(query) if query and how == "stated" else None
+    if asked is not None and other_measure(asked, counted_by(prepared, stated.end)):
+        return _fail("number:unit", f"{stated.text!r} is said in {counted_by(prepared, stated.end)}; the question "
+                                    f"asks in {asked}")
     if spec.unit != "percent" and any(m.percent for m in mentions):
         return _fail("number:unit", f"{stated.text!r} is stated in percent; the target {key.display} is not "
                                     "(12.5% is the claim 0.125)")
     return _compare(how, stated, target, key, spec.precision)
+
+
+def _signed(prepared: str, mention: Mention, query: str) -> Mention:
+    """A value written without a sign, signed by the word it is said with: against the direction the question
+    asks in (몇 % 늘었나 → 4.50% 줄었습니다 is −4.50; 몇 %p 높은가 → 1.04%p 낮습니다 is −1.04), or, where the
+    question asks in none or both (몇 % 변했나, 늘었거나 줄었는가), by the change it names (6.42% 감소 is −6.42)."""
+    if mention.text[:1] in "-−–+":
+        return mention  # its sign is written
+    said = direction(prepared, mention.end)
+    if said is None:
+        return mention
+    kind, sign = said
+    asked = {s for _, s in asked_directions(query)} if query else set()
+    flip = sign != next(iter(asked)) if len(asked) == 1 else (kind == "change" and sign < 0)
+    return replace(mention, value=-mention.value) if flip else mention
+
+
+_SAID = {"negated": "denies", "hedged": "only guesses", "alternative": "offers alternatives to"}
+
+
+def _unclaimed(claims: list[tuple[Mention, Polarity]]) -> ResponseVerdict:
+    """No number is stated as the answer: each is denied, guessed or one of several offered."""
+    mention, said = claims[0]
+    return _fail(f"number:{said}", f"the answer {_SAID[said]} {mention.text!r} (7,500원이 아닙니다, 아마 166명일 "
+                                   "것입니다, 166명 또는 167명 claim no number)")
+
+
+def _doubted_box(predicted: str) -> ResponseVerdict | None:
+    """A box whose number its sentence denies, guesses or offers among others (\\boxed{7,500원이 아님},
+    ``\\boxed{166}명일 수도 있습니다``): the box is read in its sentence with the box itself taken away."""
+    spans = boxed_spans(predicted) or []
+    flat, last, inner = [], 0, []
+    for start, content_start, end in spans:
+        flat.append(predicted[last:start])
+        offset = sum(map(len, flat))
+        content = predicted[content_start:end]
+        number = _NUMBER.search(content)
+        inner.append((offset + number.start(), offset + number.end()) if number else (offset, offset + len(content)))
+        flat.append(content)
+        last = end + 1
+    flat.append(predicted[last:])
+    text = "".join(flat)
+    for (start, end), content in zip(inner, boxed_contents(predicted) or [], strict=True):
+        said = polarity(text, start, end)
+        if said != "affirmed":
+            return _fail(f"number:{said}", f"the answer {_SAID[said]} its boxed {content!r}")
+    return None
+
+
+_BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*|__(?=\S)(.+?)(?<=\S)__", re.DOTALL)
+_PARENTHESES = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+_CALENDAR = re.compile(r"\d{4}\s?(?:년|[.\-/])\s?\d{1,2}\s?(?:월|[.\-/])(?:\s?\d{1,2}\s?일?)?|\d{4}\s?년|\d{1,2}\s?월(?:\s?\d{1,2}\s?일)?")
+_RESULT = re.compile(r"=|즉|따라서|그러므로|정답|답은|결과는")
+
+
+def _put_forward(prepared: str, mentions: list[Mention]) -> list[Mention]:
+    """The numbers the answer puts forward as its answer, as a reader finds them: the **bold** one; else,
+    with what stands in parentheses and calendar dates set aside, the one value left, or in the last
+    sentence that states a number the value after its last `=` / 즉 / 따라서 / 답은, or the value its
+    sentence ends on (…비율은 19.62%입니다, …40개 더 많습니다) unless that value is one of a list (1, 2, 3입니다).
+    Working before it (7,681면은 1,740면의 4.41배) is not a claim; where no reading finds one value, every
+    number counts and several fail."""
+    def inside(pattern: re.Pattern[str]) -> list[Mention]:
+        spans = [m.span() for m in pattern.finditer(prepared)]
+        return [x for x in mentions if any(a <= x.start and x.end <= b for a, b in spans)]
+
+    bold = inside(_BOLD)
+    if bold and len(_distinct(bold)) == 1:
+        return bold
+    aside = {id(m) for m in inside(_PARENTHESES) + inside(_CALENDAR)}
+    told = [m for m in mentions if id(m) not in aside] or mentions
+    if len(_distinct(told)) == 1:
+        return told
+    start, end = next((a, b) for a, b in reversed(sentence_spans(prepared)) if any(a <= m.start < b for m in told))
+    last = [m for m in told if start <= m.start < end]
+    marker = max((r.end() for r in _RESULT.finditer(prepared, start, end)), default=None)
+    after = [m for m in last if marker is not None and m.start >= marker]
+    if after and len(_distinct(after)) == 1:
+        return after
+    final = last[-1]
+    if is_predicate(prepared, final.end) and not listed(prepared, final.start):
+        return [final]
+    return told
+
+
+def _own_numbers(prepared: str, mentions: list[Mention], query: str) -> list[Mention]:
+    """The numbers that can be the answer's claim: not a rate's base (직원 1인당), not the query's own numbers
+    said again with the same word (2025년, 12월까지, 제22대, 3년간 where the query says them) — unless that
+    leaves none, when the query's number is the answer."""
+    own = [m for m in mentions if not per_unit(prepared, m.end)]
+    if query:
+        asked = _prepare(query)
+        echoes = [(m.value, counted_by(asked, m.end)) for m in _mentions_in(asked)]
+        fresh = [m for m in own if not any(_equal(m.value, value) and word is not None
+                                           and counted_by(prepared, m.end) == word for value, word in echoes)]
+        own = fresh or own
+    return own or mentions
 
 
 def _compare(how: str, stated: Mention, target: sympy.Expr, key: AnswerKey, precision: int | None
@@ -373,6 +496,8 @@ def _score_string_rules(spec: AnswerSpec, key: AnswerKey, candidate: str) -> Res
         normal = normalise_text(_strip_framing(text))
         return next((item for item, accepted in forms.items() if normal in accepted), None)
 
+    if _ETCETERA.search(normalise_text(candidate)):
+        return None  # 제5조, 제19조 등: the list says it is not all
     shaped = _item_shape(spec, key.items)
     named = split_items(candidate, accepts=lambda head: which(head) is not None or shaped(head))
     found = [which(i) for i in named]
@@ -393,19 +518,71 @@ def _score_string_rules(spec: AnswerSpec, key: AnswerKey, candidate: str) -> Res
     return None
 
 
+def _score_string_claim(spec: AnswerSpec, key: AnswerKey, candidate: str) -> ResponseVerdict | None:
+    """An answer in sentences (benchmark/SCORING.md §2.2, "Prose"): the target stated and claimed passes;
+    stated only under negation, as a guess, among alternatives or as one of a list of candidates fails, as
+    does a wrong form the answer claims. None (the judge decides) where the target is not found as written,
+    or a list answer names items of the target's shape that are not targets."""
+    for wrong in key.rubric.wrong if key.rubric else []:
+        stated = placement(candidate, [wrong])
+        if stated is not None and "affirmed" in stated.polarities:
+            return _fail("string:wrong-form", f"the answer states the wrong answer {wrong!r}")
+    if key.items is None:
+        place = placement(candidate, [key.display, *key.aliases, *(_apply_form(f, key.display) for f in spec.item_forms)])
+        if place is None:
+            return None
+        if place.claimed:
+            return ResponseVerdict(passed=True, method="string:claimed",
+                                   details=f"{key.display!r} is stated as the answer in its sentence")
+        said = next((p for p in place.polarities if p != "affirmed"), None)
+        if said is not None:
+            return _fail(f"string:{said}", f"the answer {_SAID[said]} {key.display!r}")
+        if place.listed:
+            return _fail("string:listed", f"{key.display!r} is one of a list of candidates the answer names")
+        return None  # joined by 와/과/및: two candidates or one longer name — the judge decides
+    places = {item: placement(candidate, [item, *(_apply_form(f, item) for f in spec.item_forms)]) for item in key.items}
+    if any(p is None or "affirmed" not in p.polarities for p in places.values()):
+        unclaimed = next((p for p in places.values() if p is not None and "affirmed" not in p.polarities), None)
+        if unclaimed is not None:
+            denied = unclaimed.polarities[0]
+            return _fail(f"string:{denied}", f"the answer {_SAID[denied]} an item of its list")
+        return None
+    if _ETCETERA.search(normalise_text(candidate)):
+        return None  # 제5조, 제19조 등: the list says it is not all
+    shaped = _item_shape(spec, key.items)
+    named = {normalise_text(m.group()) for p in _shape_patterns(spec) for m in p.finditer(normalise_text(candidate))}
+    if any(shaped(n) and not any(n in _item_forms(spec, i) for i in key.items) for n in named):
+        return None  # another item of the same kind is named too: the judge decides
+    if spec.ordered:
+        firsts = sorted(key.items, key=lambda i: min(
+            (m.start() for f in _item_forms(spec, i) for m in re.finditer(re.escape(f), normalise_text(candidate))),
+            default=0))
+        if firsts != list(key.items):
+            return _fail("string:items-order", f"the items are not in the order the query asks for: {key.items}")
+    return ResponseVerdict(passed=True, method="string:claimed-items",
+                           details=f"the {len(key.items)} items are each stated as the answer")
+
+
+_ETCETERA = re.compile(r"(?:^|\s)등(?:이|을|의|에|도|과|\s|$)")
 _PLACEHOLDER = "\ue000"  # a private-use character: survives normalise_text, never in an answer
 
 
-def _item_shape(spec: AnswerSpec, items: list[str]) -> Callable[[str], bool]:
-    """Whether a text names an item of the same kind as the target's: one of the item forms around
-    another value (제15조 for 제{}조), or a bare number where the target items are numbers."""
-    numeric = all(normalise_text(i).isdigit() for i in items)
+def _shape_patterns(spec: AnswerSpec, numeric: bool = True) -> list[re.Pattern[str]]:
+    """The item forms as patterns around any value (제{}조 → 제\\d+조), on normalised text."""
     value = r"\d+" if numeric else r"\S+"
     patterns = []
     for form in spec.item_forms:
         marked = normalise_text(form.replace("{}", _PLACEHOLDER))
         if _PLACEHOLDER in marked and marked != _PLACEHOLDER:
             patterns.append(re.compile(re.escape(marked).replace(re.escape(_PLACEHOLDER), value)))
+    return patterns
+
+
+def _item_shape(spec: AnswerSpec, items: list[str]) -> Callable[[str], bool]:
+    """Whether a text names an item of the same kind as the target's: one of the item forms around
+    another value (제15조 for 제{}조), or a bare number where the target items are numbers."""
+    numeric = all(normalise_text(i).isdigit() for i in items)
+    patterns = _shape_patterns(spec, numeric)
 
     def shaped(text: str) -> bool:
         normal = normalise_text(_strip_framing(text))
@@ -448,12 +625,30 @@ def _score_string(spec: AnswerSpec, key: AnswerKey, predicted: str, judge: Judge
     if len({normalise_text(_unwrap(b)) for b in boxes}) > 1:
         return _fail("string:several-boxed", f"{len(boxes)} different boxed answers: {boxes[:5]}")
     candidate = _unwrap(boxes[0] if boxes else predicted)
-    verdict = _score_string_rules(spec, key, candidate)
+    verdict = _score_string_rules(spec, key, candidate) or _score_string_claim(spec, key, candidate)
     if verdict is not None:
         return verdict
     rubric = key.rubric or automatic_rubric(spec, key)
     return _ask(judge or _offline(), query, rubric, key, candidate, strict=True,
                 prefix="string rules failed (no exact, alias, item-form, pattern or item-set match); ")
+
+
+_CALL_MARKERS = ("<tool_call>", "[TOOL_CALLS]", "<|tool_call|>", "<function=")
+
+
+def is_tool_call(text: str) -> bool:
+    """A final message that is a tool call written out: a JSON object (or list of them) with a name and its
+    arguments, fenced or not, or a chat template's call markers."""
+    if any(marker in text for marker in _CALL_MARKERS):
+        return True
+    body = re.sub(r"^```(?:json)?\s*|\s*```$", "", text.strip())
+    try:
+        parsed = json.loads(body)
+    except ValueError:
+        return False
+    calls = parsed if isinstance(parsed, list) else [parsed]
+    return bool(calls) and all(isinstance(c, dict) and "name" in c and ("arguments" in c or "parameters" in c)
+                               for c in calls)
 
 
 def score_response(spec: AnswerSpec, key: AnswerKey, predicted: str | None, judge: Judge | None = None,
@@ -467,8 +662,11 @@ def score_response(spec: AnswerSpec, key: AnswerKey, predicted: str | None, judg
     """
     if predicted is None or not predicted.strip():
         return _fail(f"{spec.type}:no-answer", "no final answer")
+    if is_tool_call(predicted):
+        return _fail(f"{spec.type}:tool-call", "the final message is a tool call (a model's call that was not "
+                                               "parsed as one), not an answer")
     if spec.type == "number":
-        return _score_number(spec, key, predicted)
+        return _score_number(spec, key, predicted, query)
     if spec.type == "string":
         return _score_string(spec, key, predicted, judge, query)
     rubric = key.rubric or automatic_rubric(spec, key)

@@ -1,0 +1,225 @@
+"""Whether a text claims what it states, read on the analyzer (kiwipiepy): a value can be said as the
+answer (affirmed), denied (7,500원이 아닙니다, 2건이 아님), guessed (아마 166명일 것입니다, 166명일 수도 있고,
+166명으로 추정됩니다, 166명인 것 같습니다) or offered among others (166명 또는 167명). The words around a value
+say what it counts (`counted_by`), whether it is a rate's base (1인당: `per_unit`) and whether they are only
+units (`only_unit_words`).
+
+Negation belongs to the value when the value's own predicate is the negative one: from the value to the first
+predicate of its clause, no verb or adjective stands before 아니다 / 않다 / 못 (7,500원 차이가 아닙니다 is
+denied; 3개 조문은 삭제되지 않았습니다 affirms three). A guess or an alternative anywhere in the sentence holding
+the value makes the whole sentence a guess: 166명이 아니라 아마 167명 claims neither.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from itertools import pairwise
+from typing import Any, Literal
+
+from kopa.korean.analyzer import kiwi
+
+Polarity = Literal["affirmed", "negated", "hedged", "alternative"]
+
+_HEDGE_WORDS = frozenset({"아마", "아마도", "어쩌면", "혹시", "추정", "추측", "예상", "가능성", "짐작"})
+_KNOWING = frozenset({"이", "아니", "알", "모르", "단정", "확인"})  # 166명일 수도, 알 수 없지만, 단정할 수 없
+_ALTERNATIVES = frozenset({"또는", "혹은", "아니면", "내지"})
+_UNIT_NOUNS = frozenset({"곳", "배", "차례", "개월", "시간", "포인트", "퍼센트"})  # counters tagged as nouns
+_OPERATORS = frozenset("+=*^×÷<>≠≤≥")  # x+1 around a value is arithmetic, not a unit
+_PREDICATES = ("VV", "VA", "XSV", "XSA", "VX")
+# An ending that ends a clause; 지 and 게 (…이지 않다, …하게 되다) and 어/아 join an auxiliary, not a clause
+_JOINING = frozenset({"지", "게", "어", "아", "고"})
+
+
+@lru_cache(maxsize=256)
+def _tokens(text: str) -> tuple[Any, ...]:
+    return tuple(kiwi().tokenize(text))
+
+
+def _sentence(tokens: tuple[Any, ...], start: int, end: int) -> tuple[Any, ...]:
+    """The tokens of the sentence holding [start, end)."""
+    first, last = 0, len(tokens)
+    for i, t in enumerate(tokens):
+        if t.tag in ("SF", "EF") or (t.tag == "SP" and t.form == ";"):
+            if t.start + t.len <= start:
+                first = i + 1
+            elif t.start >= end:
+                last = i + 1
+                break
+    return tokens[first:last]
+
+
+def _guessed(sentence: tuple[Any, ...]) -> bool:
+    for i, t in enumerate(sentence):
+        if t.form in _HEDGE_WORDS and t.tag in ("MAG", "NNG"):
+            return True
+        nxt = sentence[i + 1] if i + 1 < len(sentence) else None
+        if t.tag == "NNB" and t.form == "듯":
+            return True
+        if t.tag == "NNB" and t.form == "것" and nxt is not None and nxt.form == "같" and nxt.tag == "VA":
+            return True  # …인 것 같습니다
+        if t.tag == "VV" and t.form == "모르":
+            return True  # …일지도 모릅니다
+        if t.form == "가능" and nxt is not None and nxt.tag == "XSN" and nxt.form == "성":
+            return True  # …일 가능성이 높습니다
+        if t.form == "확실" and any(x.form in ("않", "없") or x.tag == "VCN" for x in sentence[i + 1:i + 5]):
+            return True  # …지만 확실하지 않습니다
+        if t.tag == "VV" and t.form == "보이" and i and sentence[i - 1].tag == "JKB":
+            return True  # …로 보입니다
+        prev = sentence[i - 1] if i else None
+        if t.tag == "NNB" and t.form == "수" and prev is not None and prev.tag == "ETM" and i >= 2 \
+                and (sentence[i - 2].form in _KNOWING or sentence[i - 2].tag == "EP"):
+            rest = [x for x in sentence[i + 1:i + 3] if x.tag != "JX"]
+            if rest and rest[0].form in ("있", "없"):
+                return True  # …일 수도, 늘었을 수도 있습니다, 알 수 없지만 (not 쓸 수 있는: an ability)
+        if (t.tag == "ETM" and t.form in ("ᆯ", "을") and nxt is not None and nxt.form == "것"
+                and i + 2 < len(sentence) and sentence[i + 2].tag == "VCP"):
+            return True  # …일 것입니다
+    return False
+
+
+def _denied(tokens: tuple[Any, ...], end: int) -> bool:
+    """From the value ending at `end` to its clause's end: 아니다 denies the phrase holding the value
+    (7,500원 차이가 아닙니다, 6.42% 변한 것은 아닙니다); 않다 / 못 deny a predicate the value measures (0.06% 높지
+    않습니다) but not the predicate of a noun the value only counts (3개 조문은 삭제되지 않았습니다)."""
+    counted_noun = predicate = False
+    for t in tokens:
+        if t.start < end:
+            continue
+        if t.tag in ("SF", "EF") or (t.tag == "SP" and t.form == ",") or t.tag == "SN":
+            return False  # the clause ends, or the next value begins: its predicate is its own
+        if t.tag == "EC" and t.form not in _JOINING:
+            return False
+        if t.tag == "VCN":
+            return True
+        if (t.tag == "VX" and t.form in ("않", "못하")) or (t.tag == "MAG" and t.form in ("안", "못")):
+            return not counted_noun
+        if t.tag in _PREDICATES:
+            predicate = True
+        elif t.tag in ("NNG", "NNP") and not predicate:
+            counted_noun = True
+    return False
+
+
+def polarity(text: str, start: int, end: int) -> Polarity:
+    """How `text` states what stands at [start, end): affirmed, negated, hedged or alternative."""
+    tokens = _tokens(text)
+    sentence = _sentence(tokens, start, end)
+    if any((t.form in _ALTERNATIVES and t.tag == "MAG")
+           or (t.tag == "VCN" and i + 1 < len(sentence) and sentence[i + 1].form == "면")  # 3 아니면 4
+           for i, t in enumerate(sentence)):
+        return "alternative"
+    if _guessed(sentence):
+        return "hedged"
+    if _denied(sentence, end):
+        return "negated"
+    return "affirmed"
+
+
+def counted_by(text: str, end: int) -> str | None:
+    """The word right after a value ending at `end` (its counter or unit: 명, 년, 월, 인), None if none."""
+    tokens = _tokens(text)
+    glued = next((t for t in tokens if t.start < end < t.start + t.len), None)
+    if glued is not None:  # 8호선 read as one name: the word is the rest of it
+        return glued.form[end - glued.start:]
+    after = next((t for t in tokens if t.start >= end), None)
+    if after is None or after.start > end + 1 or after.tag[0] not in "NSX":
+        return None
+    return after.form
+
+
+def per_unit(text: str, end: int) -> bool:
+    """A value ending at `end` that names a rate's base, not a quantity: 1인당, 1곳당, 100명당."""
+    following = [t for t in _tokens(text) if t.start >= end][:2]
+    return any(t.tag == "XSN" and t.form == "당" for t in following)
+
+
+def only_unit_words(text: str, start: int, end: int) -> bool:
+    """Everything in `text` outside [start, end) is units, nouns, particles or a copula (원/L, 건, kcal,
+    약 …입니다) — no predicate or adverb that could change what the value claims."""
+    for t in _tokens(text):
+        if start <= t.start < end:
+            continue
+        if t.tag[0] in "VM" and t.tag not in ("VCP", "MM"):
+            return False
+        if t.tag in ("IC", "MAJ") or any(c in _OPERATORS for c in t.form):
+            return False
+    return True
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """[start, end) of each sentence, as the analyzer splits them."""
+    return [(s.start, s.end) for s in kiwi().split_into_sents(text)]
+
+
+def is_predicate(text: str, end: int) -> bool:
+    """The value ending at `end` is what its sentence predicates (비율은 19.62%입니다, 40개 더 많습니다, 1.33번이다):
+    after it come only its unit, particles, adverbs, a predicate and endings — no other noun or value."""
+    after = [t for t in _tokens(text) if t.start >= end]
+    for t in after:
+        if t.tag in ("SF", "EF") or (t.tag == "EC" and t.form not in _JOINING):
+            return True
+        if t.tag in ("SN", "NNP", "NR") or (t.tag == "NNG" and t.form not in _UNIT_NOUNS):
+            return False
+    return bool(after) and after[-1].tag in ("VCP", "EF", "SF", "SS", "SW", "NNB", "SL")
+
+
+def listed(text: str, start: int) -> bool:
+    """The value starting at `start` is one of a list of values (1, 2, 3 / 3건과 4건 / 3 또는 4)."""
+    before = [t for t in _tokens(text) if t.start + t.len <= start][-3:]
+    if not before:
+        return False
+    last = before[-1]
+    joined = (last.tag == "SP" and last.form == ",") or last.tag == "JC" or last.form in _ALTERNATIVES
+    return joined and any(t.tag == "SN" or t.tag == "NNB" for t in before[:-1])
+
+
+# Words that give a value a direction: a change (늘다, 감소하다) or a comparison (높다, 적다), and its sign.
+_CHANGE = {"늘": 1, "증가": 1, "상승": 1, "오르": 1, "줄": -1, "감소": -1, "하락": -1, "떨어지": -1}
+_COMPARE = {"높": 1, "많": 1, "낮": -1, "적": -1}
+
+
+def direction(text: str, end: int) -> tuple[str, int] | None:
+    """('change' | 'compare', ±1) for the word the value ending at `end` is said with, in its clause
+    (4.50% 줄었습니다: change −1; 1.04%p 낮습니다: compare −1); None when it has none."""
+    for t in _tokens(text):
+        if t.start < end:
+            continue
+        if t.tag in ("SF", "EF", "SN") or (t.tag == "EC" and t.form not in _JOINING):
+            return None
+        if t.form in _CHANGE and t.tag in ("VV", "NNG"):
+            return "change", _CHANGE[t.form]
+        if t.form in _COMPARE and t.tag == "VA":
+            return "compare", _COMPARE[t.form]
+    return None
+
+
+def asked_directions(query: str) -> set[tuple[str, int]]:
+    """The directions a question asks in (몇 % 늘었나: change +1; 몇 % 낮은가: compare −1), its parentheses
+    ((낮으면 음수로)) left out: they say how to write the other direction, not what is asked."""
+    asked = re.sub(r"\([^()]*\)", " ", query)
+    found = set()
+    for t in _tokens(asked):
+        if t.form in _CHANGE and t.tag in ("VV", "NNG"):
+            found.add(("change", _CHANGE[t.form]))
+        elif t.form in _COMPARE and t.tag == "VA":
+            found.add(("compare", _COMPARE[t.form]))
+    return found
+
+
+_MEASURES = (frozenset({"초", "분", "시간", "일", "주", "개월", "달", "년"}), frozenset({"mm", "cm", "m", "km"}),
+             frozenset({"g", "kg", "톤", "t"}))
+
+
+def asked_measure(query: str) -> str | None:
+    """The unit of measure a question asks a number in (몇 초인가요 → 초), None when it asks a count or none."""
+    tokens = _tokens(query)
+    for t, nxt in pairwise(tokens):
+        if t.form == "몇" and any(nxt.form in family for family in _MEASURES):
+            return str(nxt.form)
+    return None
+
+
+def other_measure(asked: str, said: str | None) -> bool:
+    """`said` is another unit of the same measure than `asked` (90분 where 몇 초 is asked)."""
+    return said is not None and said != asked and any(asked in f and said in f for f in _MEASURES)
