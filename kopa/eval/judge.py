@@ -6,8 +6,9 @@ forms — and returns a :class:`~kopa.eval.scoring.response.ResponseVerdict` who
 when it cannot decide; the episode scorer counts that as not passed and says why.
 
 - :class:`OfflineJudge` is deterministic (CI, offline baselines): it finds the forms at token boundaries
-  in the normalised answer. ``strict`` (string answers) also demands that nothing but answer framing is
-  left once the facts are taken out, so a hedge ("찬성, 반대, 기권 중 하나") is never a pass.
+  in the normalised answer and counts only those the answer affirms (not denied, guessed or offered among
+  alternatives). ``strict`` (string answers) also demands that nothing but answer framing is left once the
+  facts are taken out, so a hedge ("찬성, 반대, 기권 중 하나") is never a pass.
 - :class:`LLMJudge` shows a model the same rubric, the query and the reference answer through any
   OpenAI-compatible ``kopa.llm`` ChatModel (cached and replayable like every LLM call) or a plain
   callable, and reads the last PASS / FAIL / UNDECIDED token of its reply.
@@ -16,10 +17,12 @@ when it cannot decide; the episode scorer counts that as not passed and says why
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from kopa.eval.task import AnswerKey, Rubric
 from kopa.eval.verdict import ResponseVerdict
+from kopa.korean.claims import Polarity, polarity, sentence_spans
 from kopa.korean.text import normalise_text
 
 __all__ = ["Judge", "LLMJudge", "OfflineJudge", "find_form", "render_rubric"]
@@ -65,9 +68,54 @@ _FRAMING = frozenset({"정답은", "정답", "답은", "답", "최종", "최종�
 _GLUED = frozenset({"", "은", "는", "이", "가", "와", "과", "입니다", "이다", "예요", "이에요", "에요", "임",
                     "이고", "이며"})
 _MASK = "\x00"
-# Words outside the facts that turn stating a fact into offering or denying it: alternatives (또는, 혹은,
-# 중 하나), negation (아니, 않), guesses (아마, 추정, …일 수도)
-_HEDGE = re.compile(r"또는|혹은|하나|아니|아닌|아닙|않|아마|추정|수도|모르")
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """An answer normalised segment by segment — a segment is one sentence of one line (a list item, a
+    table row) — and joined by spaces: `text` is the answer's normalised text, and each place in it knows
+    its segment, so a form is read for polarity in its own sentence, and its chunk (a segment's part
+    between commas), so a fact belongs to the item named beside it."""
+
+    text: str
+    segments: tuple[tuple[int, int], ...]
+    chunks: tuple[tuple[int, int], ...]
+
+    def segment(self, at: int) -> tuple[int, int]:
+        return next(((a, b) for a, b in self.segments if a <= at < b), (0, len(self.text)))
+
+    def chunk(self, at: int) -> tuple[int, int]:
+        return next(((a, b) for a, b in self.chunks if a <= at < b), self.segment(at))
+
+    def polarity(self, span: tuple[int, int]) -> Polarity:
+        a, b = self.segment(span[0])
+        return polarity(self.text[a:b], span[0] - a, span[1] - a)
+
+
+_CHUNK = re.compile(r"[,;]\s+")
+
+
+def _read(answer: str) -> _Reading:
+    pieces: list[str] = []
+    segments: list[tuple[int, int]] = []
+    chunks: list[tuple[int, int]] = []
+    at = 0
+    for line in answer.splitlines():
+        for start, end in sentence_spans(line):
+            parts = [p for p in (normalise_text(part) for part in _CHUNK.split(line[start:end])) if p]
+            if not parts:
+                continue
+            if pieces:
+                at += 1
+            first = at
+            for k, part in enumerate(parts):
+                if k:
+                    at += 1
+                chunks.append((at, at + len(part)))
+                at += len(part)
+            segments.append((first, at))
+            pieces.append(" ".join(parts))
+    return _Reading(" ".join(pieces), tuple(segments), tuple(chunks))
 
 
 def _leftover(text: str, spans: list[tuple[int, int]]) -> list[str]:
@@ -88,31 +136,53 @@ def _leftover(text: str, spans: list[tuple[int, int]]) -> list[str]:
     return left
 
 
-class OfflineJudge:
-    """Deterministic grading of the structured rubric on normalised text (see :func:`find_form`).
+_SAID = {"negated": "denied", "hedged": "guessed", "alternative": "offered among alternatives"}
 
-    A wrong form present fails; no fact present fails. Otherwise, non-strict (judge answers): every fact
-    present passes unless the rest of the answer offers alternatives, denies or guesses (`_HEDGE`: then
-    undecidable), some missing is undecidable (a paraphrase it cannot recognise). Strict (string
-    answers): every fact present and only framing left passes; anything else left is undecidable; some
-    facts missing with only framing left fails (the answer visibly states nothing more)."""
+
+class OfflineJudge:
+    """Deterministic grading of the structured rubric on normalised text (see :func:`find_form`), each place
+    a form stands read for polarity in its own sentence (`kopa.korean.claims`): only what the answer
+    affirms counts.
+
+    A wrong form stated (affirmed) fails; a fact stated only denied, guessed or among alternatives fails; no
+    fact stated fails; a fact tied to an item stated only under another item fails. Otherwise, non-strict
+    (judge answers): every fact stated passes, some missing is undecidable (a paraphrase it cannot
+    recognise). Strict (string answers): every fact stated and only framing left passes; anything else
+    left is undecidable; some facts missing with only framing left fails (the answer visibly states
+    nothing more)."""
 
     method = "judge:offline"
 
     def judge(self, query: str, rubric: Rubric, key: AnswerKey, answer: str, *, strict: bool
               ) -> ResponseVerdict:
-        text = normalise_text(answer)
-        wrong = [w for w in rubric.wrong if find_form(text, normalise_text(w))]
+        reading = _read(answer)
+        text = reading.text
+
+        def stated(form: str) -> tuple[list[tuple[int, int]], list[Polarity]]:
+            spans = find_form(text, normalise_text(form))
+            return spans, [reading.polarity(span) for span in spans]
+
+        wrong = [w for w in rubric.wrong if "affirmed" in stated(w)[1]]
         if wrong:
             return ResponseVerdict(passed=False, method=self.method, details=f"a wrong form is stated: {wrong[:5]}")
-        spans: list[tuple[int, int]] = []
-        missing: list[str] = []
-        found_by_fact = [[s for form in fact.forms for s in find_form(text, normalise_text(form))]
-                         for fact in rubric.facts]
-        misplaced = _misplaced(rubric, found_by_fact)
+        found_by_fact: list[list[tuple[int, int]]] = []
+        unclaimed: list[str] = []
+        for fact in rubric.facts:
+            places = [stated(form) for form in fact.forms]
+            affirmed = [span for spans, said in places for span, p in zip(spans, said, strict=True) if p == "affirmed"]
+            others = [p for _, said in places for p in said if p != "affirmed"]
+            if not affirmed and others:
+                unclaimed.append(f"{fact.fact} ({_SAID[others[0]]})")
+            found_by_fact.append(affirmed)
+        if unclaimed:
+            return ResponseVerdict(passed=False, method=self.method,
+                                   details=f"stated only as not the answer: {unclaimed[:5]}")
+        misplaced = _misplaced(rubric, found_by_fact, reading)
         if misplaced:
             return ResponseVerdict(passed=False, method=self.method,
                                    details=f"facts stated under another item than theirs: {misplaced[:5]}")
+        spans: list[tuple[int, int]] = []
+        missing: list[str] = []
         for fact, found in zip(rubric.facts, found_by_fact, strict=True):
             spans += found
             if not found:
@@ -136,29 +206,29 @@ class OfflineJudge:
                 passed=None, method=f"{self.method}:undecided",
                 details=f"{count - len(missing)}/{count} facts stated; missing {missing[:5]} — "
                         "a paraphrase needs a model judge")
-        hedges = [w for w in _leftover(text, spans) if _HEDGE.search(w)]
-        if hedges:  # "X 또는 Y 중 하나입니다", "X가 아닙니다": the facts are there, but not as the claim
-            return ResponseVerdict(
-                passed=None, method=f"{self.method}:undecided",
-                details=f"all {count} facts appear, but the answer also says {hedges[:5]} — it may offer "
-                        "alternatives or deny them; a model judge has to decide")
         return ResponseVerdict(passed=True, method=self.method,
                                details=f"all {count} facts stated" + (", nothing else" if strict else ""))
 
 
-def _misplaced(rubric: Rubric, found: list[list[tuple[int, int]]]) -> list[str]:
-    """The facts tied to an item (`RubricFact.about`) that the answer states only under another item: each
-    place a fact is stated belongs to the item whose anchor (a fact naming the item: its number, its
-    article) last came before it — in prose, a list or a table row alike — or, before any anchor, to the
-    first one. An answer that swaps two cases' 질의기관 states every fact, each under the wrong case. Nothing
-    is misplaced where the answer names no item or only one (there is nothing to confuse it with)."""
-    anchors = sorted((span[0], fact.about) for fact, spans in zip(rubric.facts, found, strict=True)
+def _misplaced(rubric: Rubric, found: list[list[tuple[int, int]]], reading: _Reading) -> list[str]:
+    """The facts tied to an item (`RubricFact.about`) that the answer states only under another item. A
+    place a fact is stated belongs to the item an anchor (a fact naming the item: its number, its article)
+    names in the same chunk — a sentence of a line up to a comma, so prose (서울특별시가 질의한 25-0955 건은 …,
+    경상남도가 질의한 25-0977 건은 …), list items and table rows alike; the nearest one where the chunk names
+    several — and, in a chunk naming none, to the item of the last anchor before it (a list item's
+    sub-lines). An answer that swaps two cases' 질의기관 states every fact,
+    each under the wrong case. Nothing is misplaced where the answer names no item or only one."""
+    anchors = sorted((span, fact.about) for fact, spans in zip(rubric.facts, found, strict=True)
                      if fact.anchor and fact.about for span in spans)
     if len({about for _, about in anchors}) < 2:
         return []
 
     def owner(span: tuple[int, int]) -> str:
-        before = [about for start, about in anchors if start <= span[0]]
+        a, b = reading.chunk(span[0])
+        near = [(min(abs(span[0] - s[1]), abs(s[0] - span[1])), about) for s, about in anchors if a <= s[0] < b]
+        if near:
+            return min(near)[1]
+        before = [about for s, about in anchors if s[0] <= span[0]]
         return before[-1] if before else anchors[0][1]
 
     return [fact.fact for fact, spans in zip(rubric.facts, found, strict=True)

@@ -132,6 +132,7 @@ def _field(record: Any, name: str) -> Any:
     return record[name]
 
 
+_ITEM_NUMBER = re.compile(r"^\s*(?:\d+|[가-하])\s*[.)]\s*")
 FILTERS: dict[str, Callable[..., Any]] = {
     "num": lambda v: [_num(x) for x in v] if isinstance(v, list) else _num(v),
     "int": lambda v: [int(_num(x)) for x in v] if isinstance(v, list) else int(_num(v)),
@@ -150,6 +151,8 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "join": lambda v, sep=",": sep.join(str(x) for x in _listify(v)),
     "round": lambda v, n="0": round(float(_num(v)), int(n)),
     "strip": lambda v: str(v).strip(),
+    # a provision's item without its own number (호내용 "2. 산업안전보건 관련 등록의 취소" → the words)
+    "unnumbered": lambda v: _each(v, lambda x: _ITEM_NUMBER.sub("", str(x))),
     # days and codes, of one value or of each value of a list
     "yyyymmdd": lambda v: _each(v, lambda x: str(x).replace("-", "")[:8]),
     "iso": lambda v: _each(v, _iso_day),  # 20240709 or 2024-07-09 → 2024-07-09: a day as answers write it

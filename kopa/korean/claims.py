@@ -80,9 +80,11 @@ def _guessed(sentence: tuple[Any, ...]) -> bool:
 
 def _denied(tokens: tuple[Any, ...], end: int) -> bool:
     """From the value ending at `end` to its clause's end: 아니다 denies the phrase holding the value
-    (7,500원 차이가 아닙니다, 6.42% 변한 것은 아닙니다); 않다 / 못 deny a predicate the value measures (0.06% 높지
+    (7,500원 차이가 아닙니다, 6.42% 변한 것은 아닙니다), as 없다 denies a clause made a noun (그대로 남아 있는
+    것은 없습니다); 않다 / 못 deny a predicate the value measures (0.06% 높지
     않습니다) but not the predicate of a noun the value only counts (3개 조문은 삭제되지 않았습니다)."""
-    counted_noun = predicate = False
+    counted_noun = predicate = nominalised = False
+    previous = None
     for t in tokens:
         if t.start < end:
             continue
@@ -92,6 +94,11 @@ def _denied(tokens: tuple[Any, ...], end: int) -> bool:
             return False
         if t.tag == "VCN":
             return True
+        if t.tag == "NNB" and t.form == "것" and previous is not None and previous.tag == "ETM":
+            nominalised = True  # …남아 있는 것은
+        if t.tag == "VA" and t.form == "없" and nominalised:
+            return True  # …남아 있는 것은 하나도 없습니다: nothing is
+        previous = t
         if (t.tag == "VX" and t.form in ("않", "못하")) or (t.tag == "MAG" and t.form in ("안", "못")):
             return not counted_noun
         if t.tag in _PREDICATES:
@@ -223,3 +230,14 @@ def asked_measure(query: str) -> str | None:
 def other_measure(asked: str, said: str | None) -> bool:
     """`said` is another unit of the same measure than `asked` (90분 where 몇 초 is asked)."""
     return said is not None and said != asked and any(asked in f and said in f for f in _MEASURES)
+
+
+def doubting_sentences(text: str) -> list[str]:
+    """The sentences of `text` that guess or offer alternatives as a whole (다만 이 목록이 전부인지는 확실하지
+    않으며, 아마 …일 것으로 추정됩니다): a doubt that may be about the answer wherever it stands."""
+    doubting = []
+    for start, end in sentence_spans(text):
+        sentence = text[start:end]
+        if polarity(sentence, 0, 0) in ("hedged", "alternative"):  # sentence-wide readings only
+            doubting.append(sentence.strip())
+    return doubting

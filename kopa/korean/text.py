@@ -33,13 +33,20 @@ def _clock(match: re.Match[str]) -> str:
     return f" {hour:02d}:{minute:02d}" + (f":{second:02d}" if second else "") + " "
 
 
+# A province or metropolitan city is the same place by its full or its short name (부산광역시 해운대구을 is
+# 부산 해운대구을; 강원도, 강원특별자치도 and 강원 alike)
+_SIDO = {"서울특별시": "서울", "부산광역시": "부산", "대구광역시": "대구", "인천광역시": "인천", "광주광역시": "광주",
+         "대전광역시": "대전", "울산광역시": "울산", "세종특별자치시": "세종", "경기도": "경기", "강원특별자치도": "강원",
+         "강원도": "강원", "충청북도": "충북", "충청남도": "충남", "전북특별자치도": "전북", "전라북도": "전북",
+         "전라남도": "전남", "경상북도": "경북", "경상남도": "경남", "제주특별자치도": "제주", "제주도": "제주"}
+_SIDO_NAME = re.compile(r"(?<![가-힣])(?:" + "|".join(sorted(_SIDO, key=len, reverse=True)) + ")")
 _THOUSANDS_COMMA = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 _MINUS = re.compile(r"(?<![0-9A-Za-z가-힣])[-−–](?=\d)")
 
 
 def normalise_text(text: str) -> str:
     """NFKC (Hangul kept in NFC, compatibility jamo as written), casefold, a URL's scheme and www. and a
-    company's legal form dropped, thousands commas dropped (1,522 → 1522), punctuation and symbols → spaces
+    company's legal form dropped, a province by its short name (부산광역시 → 부산), thousands commas dropped (1,522 → 1522), punctuation and symbols → spaces
     except a decimal point between digits and a leading minus sign, whitespace collapsed."""
     text = unicodedata.normalize("NFC", text)
     text = "".join(c if _COMPAT_JAMO[0] <= c <= _COMPAT_JAMO[1] else unicodedata.normalize("NFKC", c)
@@ -50,6 +57,7 @@ def normalise_text(text: str) -> str:
     text = _CLOCK.sub(_clock, _KOREAN_CLOCK.sub(_clock, text))
     if (bare := _COMPANY_FORM.sub(" ", text)).strip():  # never to nothing: a target may be "주식회사" itself
         text = bare
+    text = _SIDO_NAME.sub(lambda m: _SIDO[m.group()], text)
     text = _THOUSANDS_COMMA.sub("", text)
     text = _MINUS.sub("\x01", text)
     out = []

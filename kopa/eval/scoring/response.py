@@ -29,6 +29,7 @@ from kopa.korean.claims import (
     asked_measure,
     counted_by,
     direction,
+    doubting_sentences,
     is_predicate,
     listed,
     only_unit_words,
@@ -666,8 +667,24 @@ def score_response(spec: AnswerSpec, key: AnswerKey, predicted: str | None, judg
         return _fail(f"{spec.type}:tool-call", "the final message is a tool call (a model's call that was not "
                                                "parsed as one), not an answer")
     if spec.type == "number":
-        return _score_number(spec, key, predicted, query)
-    if spec.type == "string":
-        return _score_string(spec, key, predicted, judge, query)
-    rubric = key.rubric or automatic_rubric(spec, key)
-    return _ask(judge or _offline(), query, rubric, key, predicted, strict=False)
+        verdict = _score_number(spec, key, predicted, query)
+    elif spec.type == "string":
+        verdict = _score_string(spec, key, predicted, judge, query)
+    else:
+        verdict = _ask(judge or _offline(), query, key.rubric or automatic_rubric(spec, key), key, predicted,
+                       strict=False)
+    return _doubted(verdict, predicted)
+
+
+def _doubted(verdict: ResponseVerdict, predicted: str) -> ResponseVerdict:
+    """A pass the rules (or the offline judge) gave to an answer that elsewhere guesses or offers alternatives
+    as a whole (…입니다. 다만 확실하지 않습니다.) is undecidable: the doubt may be about the answer. A model
+    judge's verdict stands: it read the whole answer."""
+    if verdict.passed is not True or ("judge:" in verdict.method and "judge:offline" not in verdict.method):
+        return verdict
+    doubts = doubting_sentences(_unwrap(predicted))
+    if not doubts:
+        return verdict
+    return ResponseVerdict(passed=None, method=f"{verdict.method}:doubted",
+                           details=f"{verdict.details}; but the answer also says {doubts[0][:80]!r}, a doubt "
+                                   "that may be about the answer")
