@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from contextlib import contextmanager
 
 import click
@@ -485,6 +486,18 @@ def bench_score(run_dir: str, out: str | None, roles: dict[str, ModelRef], worke
     _report(folder, scored)
 
 
+_EXPECT = ("pass", "fail", "undecided")
+_EXPECT_OF = {True: "pass", False: "fail", None: "undecided"}
+
+
+def _confusion_line(confusion: Counter[tuple[str, str]]) -> str:
+    """expected pass: 388 pass, 0 fail, 2 undecided · expected fail: … · wrong verdicts 0 of 910"""
+    parts = [f"expected {e}: " + ", ".join(f"{confusion[(e, g)]} {g}" for g in _EXPECT)
+             for e in _EXPECT if any(confusion[(e, g)] for g in _EXPECT)]
+    wrong = confusion[("pass", "fail")] + confusion[("fail", "pass")]
+    return " · ".join(parts) + f" · wrong verdicts {wrong} of {sum(confusion.values())}"
+
+
 @bench.command("score-answer", short_help="Score answers against a task's target (RESPONSE).")
 @click.argument("task_id", required=False)
 @click.argument("answer", required=False)
@@ -501,7 +514,10 @@ def bench_score_answer(task_id: str | None, answer: str | None, jsonl, as_json: 
       kopa bench score-answer finance-001 "\\boxed{43.80}%"
       kopa bench score-answer --jsonl answers.jsonl > verdicts.jsonl
     Bad lines of --jsonl get an error verdict naming the line, the others are scored, and the command ends
-    with one line counting them and exit status 2 (a bad input).
+    with one line counting them and exit status 2 (a bad input). Lines that carry "expect" (pass, fail or
+    undecided: a grading set, e.g. tests/data/grading_set.jsonl) get it echoed, and a last line on stderr
+    counts the verdicts against it: wrong verdicts (a pass expected to fail, a fail expected to pass) and
+    undecided apart.
     """
     import json
 
@@ -541,6 +557,7 @@ def bench_score_answer(task_id: str | None, answer: str | None, jsonl, as_json: 
     if answer is not None or task_id is not None:
         raise click.UsageError("give TASK_ID and ANSWER, or --jsonl FILE (not both)")
     bad, first = 0, ""
+    confusion: Counter[tuple[str, str]] = Counter()
     try:
         numbered = list(enumerate(jsonl, 1))
     except UnicodeDecodeError as exc:
@@ -568,6 +585,11 @@ def bench_score_answer(task_id: str | None, answer: str | None, jsonl, as_json: 
             out = {"line": number, "task": tid, "passed": None, "method": "error", "details": problem}
         else:
             out = {"line": number, **verdict(item["task"], item["answer"])}
+            if item.get("expect") in _EXPECT:
+                out["expect"] = item["expect"]
+                confusion[(item["expect"], _EXPECT_OF[out["passed"]])] += 1
         click.echo(json.dumps(out, ensure_ascii=False))
+    if confusion:
+        click.echo(_confusion_line(confusion), err=True)
     if bad:
         raise UserError(f"--jsonl {jsonl.name}: {bad} bad line(s), each with an error verdict above (first: {first})")

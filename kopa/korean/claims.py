@@ -241,3 +241,48 @@ def doubting_sentences(text: str) -> list[str]:
         if polarity(sentence, 0, 0) in ("hedged", "alternative"):  # sentence-wide readings only
             doubting.append(sentence.strip())
     return doubting
+
+
+_NOUNS = ("NNG", "NNP", "SL", "SH")
+
+
+def _noun_run(tokens: tuple[Any, ...], before: int) -> str:
+    """The nouns right before token `before`, joined without spaces (brackets skipped: 최저 조정가액(리픽싱
+    하한) is 최저조정가액리픽싱하한)."""
+    run: list[str] = []
+    for t in reversed(tokens[:before]):
+        if t.tag in _NOUNS:
+            run.append(t.form)
+        elif t.tag not in ("SSO", "SSC"):
+            break
+    return "".join(reversed(run))
+
+
+def _compared(tokens: tuple[Any, ...]) -> tuple[str, str]:
+    """(subject, what it is compared with) of a comparison: the nouns before the last 은/는/이/가 ahead of
+    보다, and the nouns before 보다; ("", "") without a 보다."""
+    than = next((i for i, t in enumerate(tokens) if t.tag == "JKB" and t.form == "보다"), None)
+    if than is None:
+        return "", ""
+    topic = next((i for i in range(than - 1, -1, -1) if tokens[i].tag in ("JX", "JKS")), None)
+    return (_noun_run(tokens, topic) if topic is not None else ""), _noun_run(tokens, than)
+
+
+def _same(a: str, b: str) -> bool:
+    return len(a) >= 2 and len(b) >= 2 and (a in b or b in a)
+
+
+def reversed_comparison(query: str, text: str, start: int) -> bool:
+    """The answer's sentence holding the value at `start` compares the other way round from the question:
+    its subject is what the question compares with (Q: 정보처리기사 필기시험은 정보처리산업기사 필기시험보다
+    몇 개 더 많나요? A: 정보처리산업기사 필기가 40문항 더 많습니다)."""
+    asked_subject, asked_other = _compared(_tokens(query))
+    if not asked_subject or not asked_other:
+        return False
+    sentence = [t for t in _sentence(_tokens(text), start, start + 1) if t.start < start]
+    said = tuple(sentence)
+    subject_at = next((i for i in range(len(said) - 1, -1, -1) if said[i].tag in ("JX", "JKS")), None)
+    subject = _noun_run(said, subject_at) if subject_at is not None else ""
+    other = _compared(said)[1]
+    return (_same(subject, asked_other) and not _same(subject, asked_subject)) or (
+        _same(other, asked_subject) and not _same(other, asked_other))

@@ -36,6 +36,7 @@ from kopa.korean.claims import (
     other_measure,
     per_unit,
     polarity,
+    reversed_comparison,
     sentence_spans,
 )
 from kopa.korean.numerals import with_digits
@@ -310,15 +311,17 @@ def _score_number(spec: AnswerSpec, key: AnswerKey, predicted: str, query: str =
 def _signed(prepared: str, mention: Mention, query: str) -> Mention:
     """A value written without a sign, signed by the word it is said with: against the direction the question
     asks in (몇 % 늘었나 → 4.50% 줄었습니다 is −4.50; 몇 %p 높은가 → 1.04%p 낮습니다 is −1.04), or, where the
-    question asks in none or both (몇 % 변했나, 늘었거나 줄었는가), by the change it names (6.42% 감소 is −6.42)."""
+    question asks in none or both (몇 % 변했나, 늘었거나 줄었는가), by the change it names (6.42% 감소 is −6.42).
+    A comparison said the other way round (B가 40문항 더 많습니다, asked how many more A has than B) turns it."""
+    turned = bool(query) and reversed_comparison(query, prepared, mention.start)
     if mention.text[:1] in "-−–+":
-        return mention  # its sign is written
+        return replace(mention, value=-mention.value) if turned else mention  # its sign is written
     said = direction(prepared, mention.end)
-    if said is None:
-        return mention
-    kind, sign = said
-    asked = {s for _, s in asked_directions(query)} if query else set()
-    flip = sign != next(iter(asked)) if len(asked) == 1 else (kind == "change" and sign < 0)
+    flip = turned
+    if said is not None:
+        kind, sign = said
+        asked = {s for _, s in asked_directions(query)} if query else set()
+        flip ^= sign != next(iter(asked)) if len(asked) == 1 else (kind == "change" and sign < 0)
     return replace(mention, value=-mention.value) if flip else mention
 
 
