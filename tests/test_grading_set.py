@@ -1,8 +1,11 @@
-"""The grading set (tests/data/grading_set.jsonl, issue 50): 910 answers over the 130 answerable KOPA-Bench
-tasks, written by readers who had not seen the scorer — given the queries, the golden answers, the tools and
-benchmark/SCORING.md only — each with the verdict a careful grader gives it. Per task one natural answer as a
-strong model writes it, two correct paraphrases and four near-misses (wrong magnitude or entity, swapped
-items, negation, hedge, alternatives, a partial list, the opposite conclusion, a tool call printed).
+"""The grading set (tests/data/grading_set.jsonl, issue 50): 1,300 answers over the 130 answerable KOPA-Bench
+tasks, written by three readers who had not seen the scorer — given the queries, the golden answers, the tools
+and benchmark/SCORING.md only — each with the verdict a careful grader gives it. Writers A and B (910): per
+task one natural answer as a strong model writes it, two correct paraphrases and four near-misses (wrong
+magnitude or entity, swapped items, negation, hedge, alternatives, a partial list, the opposite conclusion,
+a tool call printed). Writer C (390), written after the scorer was fixed on A and B and scored once before
+any change (7 wrong verdicts of 390, since fixed): per task two correct answers in different agents'
+styles and one plausible wrong answer.
 
 A verdict may be undecidable (a model judge's question) but never the wrong way round, and undecidable
 correct answers stay rare (≤ 2%). `kopa bench score-answer --jsonl tests/data/grading_set.jsonl` prints the
@@ -35,6 +38,7 @@ def test_the_set_covers_every_answerable_task_and_every_answer_type():
     tasks = {t.id: t for t in load_tasks()}
     answerable = {t.id for t in tasks.values() if t.answer is not None}
     assert {r["task"] for r in ROWS} == answerable and len(ROWS) >= 800
+    assert all({w for x in ROWS if x["task"] == t for w in [x["writer"]]} >= {"C"} for t in answerable)
     assert {tasks[r["task"]].answer.type for r in ROWS} == {"number", "string", "judge"}
     assert {r["expect"] for r in ROWS} == {"pass", "fail"}
 

@@ -64,7 +64,7 @@ def _guessed(sentence: tuple[Any, ...]) -> bool:
             return True  # …일 가능성이 높습니다
         if t.form == "확실" and any(x.form in ("않", "없") or x.tag == "VCN" for x in sentence[i + 1:i + 5]):
             return True  # …지만 확실하지 않습니다
-        if t.tag == "VV" and t.form == "보이" and i and sentence[i - 1].tag == "JKB":
+        if t.tag == "VV" and t.form == "보이" and i and sentence[i - 1].form in ("로", "으로"):
             return True  # …로 보입니다
         prev = sentence[i - 1] if i else None
         if t.tag == "NNB" and t.form == "수" and prev is not None and prev.tag == "ETM" and i >= 2 \
@@ -123,16 +123,22 @@ def polarity(text: str, start: int, end: int) -> Polarity:
     return "affirmed"
 
 
+_GLUED = re.compile(r"[^\s\d.,;:!?()\[\]{}\"'“”‘’·/|*]+")
+
+
 def counted_by(text: str, end: int) -> str | None:
-    """The word right after a value ending at `end` (its counter or unit: 명, 년, 월, 인), None if none."""
-    tokens = _tokens(text)
-    glued = next((t for t in tokens if t.start < end < t.start + t.len), None)
-    if glued is not None:  # 8호선 read as one name: the word is the rest of it
-        return glued.form[end - glued.start:]
-    after = next((t for t in tokens if t.start >= end), None)
-    if after is None or after.start > end + 1 or after.tag[0] not in "NSX":
+    """The word glued right after a value ending at `end`, its particles and endings left off — its counter
+    or unit (88,236명이 → 명, 12월까지 → 월, 8호선에서 → 호선, 3년간 → 년간); None when nothing is glued."""
+    glued = _GLUED.match(text, end)
+    if glued is None:
         return None
-    return after.form
+    kept = end
+    for t in _tokens(text):
+        if t.start + t.len <= end or t.start >= glued.end():
+            continue
+        if t.tag[0] not in "JE" and t.tag != "VCP":
+            kept = min(t.start + t.len, glued.end())
+    return text[end:kept] or None
 
 
 def per_unit(text: str, end: int) -> bool:
@@ -163,12 +169,17 @@ def is_predicate(text: str, end: int) -> bool:
     """The value ending at `end` is what its sentence predicates (비율은 19.62%입니다, 40개 더 많습니다, 1.33번이다):
     after it come only its unit, particles, adverbs, a predicate and endings — no other noun or value."""
     after = [t for t in _tokens(text) if t.start >= end]
+    if after and after[0].start == end and after[0].tag == "NNG":
+        after = after[1:]  # a noun glued to the value counts it: 40문항, 3과목
+        if not after:
+            return True  # …하루 평균 5.87시간: the value and its counter end the text
     for t in after:
         if t.tag in ("SF", "EF") or (t.tag == "EC" and t.form not in _JOINING):
             return True
         if t.tag in ("SN", "NNP", "NR") or (t.tag == "NNG" and t.form not in _UNIT_NOUNS):
             return False
-    return bool(after) and after[-1].tag in ("VCP", "EF", "SF", "SS", "SW", "NNB", "SL")
+    return bool(after) and (after[-1].tag in ("VCP", "EF", "SF", "SS", "SW", "NNB", "SL")
+                            or after[-1].form in _UNIT_NOUNS)
 
 
 def listed(text: str, start: int) -> bool:
@@ -243,7 +254,7 @@ def doubting_sentences(text: str) -> list[str]:
     return doubting
 
 
-_NOUNS = ("NNG", "NNP", "SL", "SH")
+_NOUNS = ("NNG", "NNP", "SL", "SH", "SN", "NNB", "XSN")  # a noun phrase: 2025년 공시, 국민의힘 의원의 찬성률
 
 
 def _noun_run(tokens: tuple[Any, ...], before: int) -> str:
@@ -253,7 +264,7 @@ def _noun_run(tokens: tuple[Any, ...], before: int) -> str:
     for t in reversed(tokens[:before]):
         if t.tag in _NOUNS:
             run.append(t.form)
-        elif t.tag not in ("SSO", "SSC"):
+        elif t.tag not in ("SSO", "SSC", "JKG"):  # 결의일의 종가 is 결의일 종가
             break
     return "".join(reversed(run))
 
@@ -284,5 +295,6 @@ def reversed_comparison(query: str, text: str, start: int) -> bool:
     subject_at = next((i for i in range(len(said) - 1, -1, -1) if said[i].tag in ("JX", "JKS")), None)
     subject = _noun_run(said, subject_at) if subject_at is not None else ""
     other = _compared(said)[1]
-    return (_same(subject, asked_other) and not _same(subject, asked_subject)) or (
-        _same(other, asked_subject) and not _same(other, asked_other))
+    subject_turned = _same(subject, asked_other) and not _same(subject, asked_subject)
+    other_turned = _same(other, asked_subject) and not _same(other, asked_other)
+    return (subject_turned and (not other or other_turned)) or (other_turned and not subject)

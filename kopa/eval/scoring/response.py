@@ -360,13 +360,15 @@ def _doubted_box(predicted: str) -> ResponseVerdict | None:
 _BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*|__(?=\S)(.+?)(?<=\S)__", re.DOTALL)
 _PARENTHESES = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 _CALENDAR = re.compile(r"\d{4}\s?(?:년|[.\-/])\s?\d{1,2}\s?(?:월|[.\-/])(?:\s?\d{1,2}\s?일?)?|\d{4}\s?년|\d{1,2}\s?월(?:\s?\d{1,2}\s?일)?")
-_RESULT = re.compile(r"=|즉|따라서|그러므로|정답|답은|결과는")
+_RESULT = re.compile(r"=|→|⇒|≈|≒|즉|따라서|그러므로|정답|답은|결과는")
+_RANKS = frozenset({"위", "번째", "등", "호선", "순위"})  # 1위 역, 8호선: a rank or a name, not a quantity
 
 
 def _put_forward(prepared: str, mentions: list[Mention]) -> list[Mention]:
     """The numbers the answer puts forward as its answer, as a reader finds them: the **bold** one; else,
-    with what stands in parentheses and calendar dates set aside, the one value left, or in the last
-    sentence that states a number the value after its last `=` / 즉 / 따라서 / 답은, or the value its
+    with what stands in parentheses, calendar dates and ranks (1위, 8호선) set aside, the one value left, or
+    in the last sentence that states a number the value after its last `=` / `→` / `≈` / 즉 / 따라서 / 답은, or
+    the value its
     sentence ends on (…비율은 19.62%입니다, …40개 더 많습니다) unless that value is one of a list (1, 2, 3입니다).
     Working before it (7,681면은 1,740면의 4.41배) is not a claim; where no reading finds one value, every
     number counts and several fail."""
@@ -377,7 +379,8 @@ def _put_forward(prepared: str, mentions: list[Mention]) -> list[Mention]:
     bold = inside(_BOLD)
     if bold and len(_distinct(bold)) == 1:
         return bold
-    aside = {id(m) for m in inside(_PARENTHESES) + inside(_CALENDAR)}
+    ranks = [m for m in mentions if counted_by(prepared, m.end) in _RANKS]
+    aside = {id(m) for m in inside(_PARENTHESES) + inside(_CALENDAR) + ranks}
     told = [m for m in mentions if id(m) not in aside] or mentions
     if len(_distinct(told)) == 1:
         return told
@@ -388,6 +391,9 @@ def _put_forward(prepared: str, mentions: list[Mention]) -> list[Mention]:
     if after and len(_distinct(after)) == 1:
         return after
     final = last[-1]
+    earlier = [m for m in told if m.end <= final.start and not _equal(m.value, final.value)]
+    if earlier and _RESULT.search(prepared, max(m.end for m in earlier), final.start):
+        return [final]  # = 5.8719… → 5.87: a result marker between the working and the value
     if is_predicate(prepared, final.end) and not listed(prepared, final.start):
         return [final]
     return told
