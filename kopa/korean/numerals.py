@@ -47,8 +47,7 @@ def _magnitudes(form: str) -> list[int] | None:
 
 def _native(form: str) -> int | None:
     """스물다섯 → 25, 열 → 10, 아홉 → 9: at most one tens word, then at most one units word (두세 is a range)."""
-    tens = next((w for w in sorted(_NATIVE, key=len, reverse=True)
-                 if form.startswith(w) and _NATIVE[w] >= 10), None)
+    tens = next((w for w in _NATIVE if _NATIVE[w] >= 10 and form.startswith(w)), None)  # none is another's prefix
     rest = form[len(tens):] if tens else form
     units = _NATIVE.get(rest) if rest else 0
     if units is None or units >= 10 or (tens is None and not rest):
