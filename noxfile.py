@@ -127,6 +127,17 @@ def slow(session: nox.Session) -> None:
 
 
 @nox.session(python=PYTHON)
+def mutation(session: nox.Session) -> None:
+    """Mutation testing of the scorer (kopa/eval/scoring/) and the Korean readers it relies on
+    (kopa.korean.claims, kopa.korean.numerals), the scoring tests as the kill suite ([tool.mutmut] in
+    pyproject.toml): about an hour on two cores, so not in CI's default run. `mutmut results` lists the
+    survivors; `mutmut show NAME` prints one."""
+    session.install("-e", ".[test]", "mutmut==3.8.1")
+    session.run("mutmut", "run", *session.posargs)
+    session.run("mutmut", "results")
+
+
+@nox.session(python=PYTHON)
 def perf(session: nox.Session) -> None:
     session.install("-e", ".")
     for script in ("tool_calls.py", "paging.py", "world_build.py", "recording.py", "bench_oracle.py", "serve_load.py", "cli_start.py"):

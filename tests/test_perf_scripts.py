@@ -21,6 +21,7 @@ SMALL = {
     "paging.py": ["--scale", "small"],
     "recording.py": ["--calls", "30", "--skip-large"],
     "rl_rollouts.py": ["-n", "1"],
+    "scoring.py": ["--limit", "40"],
     "serve_load.py": ["--requests", "60"],
     "study_pruning.py": ["--sample", "1", "--workers", "1", "--out", "{tmp}/study"],
     "tool_calls.py": ["--calls", "200", "--scale", "small"],
