@@ -1,7 +1,9 @@
 """RESPONSE: does the final answer state the golden answer? Number, string and judge answers (seed §4.4).
 
 The contract is written out in ``benchmark/SCORING.md``; this module is its number and string halves and
-hands judge answers (and string answers the rules cannot settle) to a :mod:`kopa.eval.judge` judge.
+hands judge answers (and string answers the rules cannot settle) to a :mod:`kopa.eval.judge` judge. Numbers
+are read by :mod:`kopa.eval.scoring.numbers`, the one an answer puts forward found by
+:mod:`kopa.eval.scoring.claimed`, a string stated in prose by :mod:`kopa.eval.scoring.stated`.
 
 Nothing here evaluates answer text as code: numbers go through ``kopa.tools.expression`` (a whitelisted
 AST walker over exact sympy numbers), strings through normalisation and regular expressions. There is no
@@ -12,34 +14,32 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass, replace
 
 import sympy
 
 from kopa.eval.judge import Judge, OfflineJudge
-from kopa.eval.scoring.latex import read_latex_number
+from kopa.eval.scoring.claimed import SAID, doubted_box, own_numbers, put_forward, signed, unclaimed
+from kopa.eval.scoring.numbers import (
+    LATEX_WRAPPERS,
+    MONEY_UNITS,
+    Mention,
+    absolute,
+    boxed_contents,
+    decimal,
+    distinct_values,
+    equal,
+    extract_boxed,
+    in_money_unit,
+    mentions_in,
+    number_mentions,
+    prepare,
+    read_boxed_number,
+)
 from kopa.eval.scoring.stated import placement
 from kopa.eval.task import AnswerKey, AnswerSpec, Rubric, RubricFact
 from kopa.eval.verdict import ResponseVerdict
-from kopa.korean.claims import (
-    Polarity,
-    asked_directions,
-    asked_measure,
-    counted_by,
-    direction,
-    doubting_sentences,
-    is_predicate,
-    listed,
-    only_unit_words,
-    other_measure,
-    per_unit,
-    polarity,
-    reversed_comparison,
-    sentence_spans,
-)
-from kopa.korean.numerals import with_digits
+from kopa.korean.claims import asked_measure, counted_by, doubting_sentences, other_measure, polarity
 from kopa.korean.text import normalise_text
 from kopa.tools.expression import ExpressionError, parse_expression
 
@@ -66,197 +66,6 @@ def _fail(method: str, details: str) -> ResponseVerdict:
     return ResponseVerdict(passed=False, method=method, details=details)
 
 
-# --------------------------------------------------------------------------------------------------
-# \boxed{...}
-# --------------------------------------------------------------------------------------------------
-
-_BOXED = re.compile(r"\\boxed\s*\{")
-
-
-def boxed_spans(text: str) -> list[tuple[int, int, int]] | None:
-    """(where ``\\boxed{`` starts, where its content starts, where it ends) for every box, in order, braces
-    balanced; None when one is never closed."""
-    found: list[tuple[int, int, int]] = []
-    for match in _BOXED.finditer(text):
-        depth = 1
-        for index in range(match.end(), len(text)):
-            depth += (text[index] == "{") - (text[index] == "}")
-            if depth == 0:
-                found.append((match.start(), match.end(), index))
-                break
-        else:
-            return None
-    return found
-
-
-def boxed_contents(text: str) -> list[str] | None:
-    """The contents of every ``\\boxed{...}`` (balanced braces), in order; None when one is never closed."""
-    spans = boxed_spans(text)
-    return None if spans is None else [text[start:end].strip() for _, start, end in spans]
-
-
-def extract_boxed(text: str) -> str | None:
-    """Content of the last ``\\boxed{...}``; None when there is none or one is unclosed."""
-    contents = boxed_contents(text)
-    return contents[-1] if contents else None
-
-
-# --------------------------------------------------------------------------------------------------
-# Numbers
-# --------------------------------------------------------------------------------------------------
-
-_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
-_SUPERSCRIPT_RUN = re.compile("(?P<base>\\d?)(?P<run>[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+)")
-_LATEX_WRAPPERS = re.compile(r"\\(?:text|mathrm|textrm|textbf|mathbf|mbox|operatorname)\s*\{([^{}]*)\}")
-
-_NUM = r"(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?"
-_SIGNED = r"[-−–+]?\s?" + _NUM
-_POW = r"(?:\^\s*\{\s*[-−+]?\d+\s*\}|\^\s*[-−+]?\d+|\*\*\s*[-−+]?\d+)"
-_TIMES = r"(?:\\times|\\cdot|[×✕·⋅*])"
-_NUMBER = re.compile(
-    r"(?<![0-9A-Za-z.])(?:(?P<sign>[-−–+])\s?)?(?P<body>"
-    r"(?P<repeat>\d+\.\d*(?:\(\d+\)|\\overline\s*\{\d+\}|(?:\d[\u0304\u0305])+))"
-    rf"|(?P<frac>\\[dt]?frac\s*\{{\s*{_SIGNED}\s*\}}\s*\{{\s*{_SIGNED}\s*\}})"
-    rf"|(?P<sci>{_NUM}\s*{_TIMES}\s*10\s*{_POW})"
-    rf"|(?P<exp>{_NUM}[eE][-+]?\d+(?![A-Za-z]))"
-    rf"|(?P<power>{_NUM}\s*{_POW})"
-    rf"|(?P<ratio>(?<![/\d]){_NUM}\s*/\s*{_NUM}(?!\s*/)(?![\d.]))"  # 2024/01/30 is no fraction
-    rf"|(?P<plain>{_NUM})"
-    r")(?P<percent>\s?(?:\\%\s?[pP](?![A-Za-z])|\\%|%\s?[pP](?![A-Za-z])|%\s?포인트|%|퍼센트\s?포인트|퍼센트))?"
-)
-_LEADING_ZEROS = re.compile(r"(?<![\d.])0+(?=\d)")
-_PERCENT_SUFFIX = re.compile(r"\s?(?:\\%\s?[pP]|\\%|%\s?[pP]|%\s?포인트|%|퍼센트\s?포인트|퍼센트)$")
-_APPROXIMATELY = re.compile(r"^(?:약|대략|approximately|approx\.?|about|≈|~|∼|\\approx|\\sim)\s*", re.IGNORECASE)
-_LATEX_SPACES = re.compile(r"\\[,;:!> ]|\\q?quad\b")  # \, \; \  \quad: LaTeX's spaces
-
-
-@dataclass(frozen=True)
-class Mention:
-    """One number an answer states: its text, its exact value and whether it carries % / %p / 퍼센트;
-    `won`: the multiplier to won its own words state (억원 10^8, 만원 10^4, 원 1; a Korean magnitude written
-    into it, 7억 1,480만, is already in its value: 1), None when it states no money unit."""
-
-    text: str
-    value: sympy.Expr
-    percent: bool
-    won: int | None = None
-    start: int = 0  # where it stands in the text it was read from (after `_prepare`)
-    end: int = 0
-
-
-# A money unit right after a number: the magnitude its words give it (after "2811.42 억원", "3,000원")
-_MONEY_AFTER = re.compile(r"\s?(?P<magnitude>억|천만|백만|만|천)?\s?원|\s?(?P<bare>억|만)(?![가-힣])")
-MONEY_UNITS = {"억원": 10**8, "천만원": 10**7, "백만원": 10**6, "만원": 10**4, "천원": 10**3}
-_MONEY_MAGNITUDE = {"억": 10**8, "천만": 10**7, "백만": 10**6, "만": 10**4, "천": 10**3}
-
-
-def _won(after: str) -> int | None:
-    """What a number's own words multiply it by to make won (`Mention.won`)."""
-    money = _MONEY_AFTER.match(after)
-    if money is None:
-        return None
-    word = money["magnitude"] or money["bare"]
-    return _MONEY_MAGNITUDE[word] if word else 1
-
-
-def in_money_unit(mention: Mention, unit: str) -> Mention:
-    """`mention` read in the money `unit` the target is counted in: a bare number as it stands, one with
-    its own money words converted (2,811.42억원 in 억원 is 2811.42; 7억 1,480만원 in 만원 is 71480)."""
-    if mention.won is None:
-        return mention
-    return replace(mention, value=mention.value * mention.won / MONEY_UNITS[unit], won=None)
-
-
-def _prepare(text: str) -> str:
-    """Superscript powers as ``^{..}`` (NFKC would turn 10³ into 103), unit exponents (m²) dropped, NFKC,
-    LaTeX text wrappers unwrapped, ``{,}`` as a comma."""
-
-    def superscript(match: re.Match[str]) -> str:
-        if not match["base"]:
-            return ""  # m², km²: an exponent of a unit, not of a number
-        return match["base"] + "^{" + match["run"].translate(_SUPERSCRIPTS) + "}"
-
-    text = _SUPERSCRIPT_RUN.sub(superscript, text)
-    text = unicodedata.normalize("NFKC", text)
-    text = _LATEX_WRAPPERS.sub(lambda m: " " + m.group(1) + " ", text)
-    return with_digits(_LATEX_SPACES.sub(" ", text.replace("{,}", ",")))
-
-
-def _parse_number_text(text: str) -> sympy.Expr:
-    """A span the scanner matched: its commas group thousands, its leading zeros are not octal."""
-    text = text.replace(",", "").replace("−", "-").replace("–", "-")
-    return parse_expression(_LEADING_ZEROS.sub("", text))
-
-
-def number_mentions(text: str) -> list[Mention]:
-    """Every number the text states, in order: fractions, LaTeX fractions, repeating decimals, scientific
-    notation, thousands groups, Korean numerals (3만, 1억 2천만, 7천5백, 아홉 명: `kopa.korean.numerals`) and
-    a percent suffix, as exact values; spans are in `_prepare(text)`."""
-    return _mentions_in(_prepare(text))
-
-
-def _mentions_in(prepared: str) -> list[Mention]:
-    mentions: list[Mention] = []
-    for match in _NUMBER.finditer(prepared):
-        try:
-            value = _parse_number_text(match["body"])
-        except ExpressionError:
-            continue  # a span the scanner took for a number but the parser refuses (e.g. 1/0): no number
-        if match["sign"] in ("-", "−", "–"):
-            value = -value
-        mentions.append(Mention(text=match.group().strip(), value=value, percent=bool(match["percent"]),
-                                won=_won(prepared[match.end():]), start=match.start(), end=match.end()))
-    return mentions
-
-
-def read_boxed_number(content: str) -> Mention:
-    """The number a ``\\boxed{}`` holds: an arithmetic expression (``\\frac{25}{3}``, ``1.234 \\times
-    10^3``), LaTeX as latex2sympy2_extended reads it (``571.1\\,\\text{kcal}``, ``14{,}342\\,\\text{대}``), or
-    one number with unit words around it (``1,234건``, ``약 44\\%``, ``1,522원/L``). Raises ExpressionError."""
-    # As written first: the expression parser reads superscripts and LaTeX itself ((1.1)², \frac{}{}).
-    text = _APPROXIMATELY.sub("", content.strip().strip("$").strip())
-    suffix = _PERCENT_SUFFIX.search(text)
-    bare = text[: suffix.start()].strip() if suffix else text
-    try:
-        return Mention(text=content, value=parse_expression(_LEADING_ZEROS.sub("", bare)), percent=bool(suffix))
-    except ExpressionError:
-        pass
-    latex = read_latex_number(bare)
-    if latex is not None:
-        return Mention(text=content, value=latex, percent=bool(suffix))
-    prepared = _prepare(text)
-    mentions = _mentions_in(prepared)
-    if len(mentions) == 1 and only_unit_words(prepared, mentions[0].start, mentions[0].end):
-        return replace(mentions[0], text=content)
-    raise ExpressionError("syntax", f"{content!r} is not one number")
-
-
-def _distinct(mentions: list[Mention]) -> list[Mention]:
-    out: list[Mention] = []
-    for mention in mentions:
-        if not any(_equal(mention.value, seen.value) for seen in out):
-            out.append(mention)
-    return out
-
-
-def _absolute(expr: sympy.Expr) -> sympy.Expr:
-    """|expr|: exact for rationals, 50 significant digits otherwise (sqrt(2), pi in a boxed expression)."""
-    if expr.is_Rational:
-        return abs(expr)
-    return abs(sympy.N(expr, 50))
-
-
-def _equal(a: sympy.Expr, b: sympy.Expr) -> bool:
-    if a.is_Rational and b.is_Rational:
-        return bool(a == b)
-    scale = max(sympy.Integer(1), _absolute(b))
-    return bool(_absolute(a - b) <= sympy.Float("1e-45", 50) * scale)
-
-
-def _decimal(expr: sympy.Expr) -> str:
-    return str(sympy.N(expr, 12))
-
-
 def _score_number(spec: AnswerSpec, key: AnswerKey, predicted: str, query: str = "") -> ResponseVerdict:
     if key.exact is None:
         return _fail("number:no-key", "the answer key has no exact value")
@@ -272,32 +81,32 @@ def _score_number(spec: AnswerSpec, key: AnswerKey, predicted: str, query: str =
                 mentions.append(read_boxed_number(content))
             except ExpressionError as exc:
                 return _fail("number:boxed-unparsed", f"\\boxed{{{content}}} is not a number: {exc}")
-        doubted = _doubted_box(predicted)
+        doubted = doubted_box(predicted)
         if doubted is not None:
-            return doubted
+            return _fail(*doubted)
         if money:
             mentions = [in_money_unit(m, money) for m in mentions]
-        distinct = _distinct(mentions)
+        distinct = distinct_values(mentions)
         if len(distinct) > 1:
             return _fail("number:several-boxed", f"{len(distinct)} different boxed values: "
                                                  f"{[m.text for m in distinct]}")
     else:
-        prepared = _prepare(predicted)
-        found = _mentions_in(prepared)
+        prepared = prepare(predicted)
+        found = mentions_in(prepared)
         if not found:
             return _fail("number:no-number", "the answer states no number")
-        claims = [(m, polarity(prepared, m.start, m.end)) for m in _own_numbers(prepared, found, query)]
+        claims = [(m, polarity(prepared, m.start, m.end)) for m in own_numbers(prepared, found, query)]
         affirmed = [m for m, said in claims if said == "affirmed"]
         if not affirmed:
-            return _unclaimed(claims)
-        how, mentions = "stated", _put_forward(prepared, affirmed)
+            return _fail(*unclaimed(claims))
+        how, mentions = "stated", put_forward(prepared, affirmed)
         if money:
             mentions = [in_money_unit(m, money) for m in mentions]
-        distinct = _distinct(mentions)
+        distinct = distinct_values(mentions)
         if len(distinct) > 1:
             return _fail("number:several-numbers", f"{len(distinct)} different numbers and no \\boxed{{}}: "
                                                    f"{[m.text for m in distinct][:8]}")
-    stated = distinct[0] if how == "boxed" else _signed(prepared, distinct[0], query)
+    stated = distinct[0] if how == "boxed" else signed(prepared, distinct[0], query)
     asked = asked_measure(query) if query and how == "stated" else None
     if asked is not None and other_measure(asked, counted_by(prepared, stated.end)):
         return _fail("number:unit", f"{stated.text!r} is said in {counted_by(prepared, stated.end)}; the question "
@@ -308,131 +117,26 @@ def _score_number(spec: AnswerSpec, key: AnswerKey, predicted: str, query: str =
     return _compare(how, stated, target, key, spec.precision)
 
 
-def _signed(prepared: str, mention: Mention, query: str) -> Mention:
-    """A value written without a sign, signed by the word it is said with: against the direction the question
-    asks in (몇 % 늘었나 → 4.50% 줄었습니다 is −4.50; 몇 %p 높은가 → 1.04%p 낮습니다 is −1.04), or, where the
-    question asks in none or both (몇 % 변했나, 늘었거나 줄었는가), by the change it names (6.42% 감소 is −6.42).
-    A comparison said the other way round (B가 40문항 더 많습니다, asked how many more A has than B) turns it."""
-    turned = bool(query) and reversed_comparison(query, prepared, mention.start)
-    if mention.text[:1] in "-−–+":
-        return replace(mention, value=-mention.value) if turned else mention  # its sign is written
-    said = direction(prepared, mention.end)
-    flip = turned
-    if said is not None:
-        kind, sign = said
-        asked = {s for _, s in asked_directions(query)} if query else set()
-        flip ^= sign != next(iter(asked)) if len(asked) == 1 else (kind == "change" and sign < 0)
-    return replace(mention, value=-mention.value) if flip else mention
-
-
-_SAID = {"negated": "denies", "hedged": "only guesses", "alternative": "offers alternatives to"}
-
-
-def _unclaimed(claims: list[tuple[Mention, Polarity]]) -> ResponseVerdict:
-    """No number is stated as the answer: each is denied, guessed or one of several offered."""
-    mention, said = claims[0]
-    return _fail(f"number:{said}", f"the answer {_SAID[said]} {mention.text!r} (7,500원이 아닙니다, 아마 166명일 "
-                                   "것입니다, 166명 또는 167명 claim no number)")
-
-
-def _doubted_box(predicted: str) -> ResponseVerdict | None:
-    """A box whose number its sentence denies, guesses or offers among others (\\boxed{7,500원이 아님},
-    ``\\boxed{166}명일 수도 있습니다``): the box is read in its sentence with the box itself taken away."""
-    spans = boxed_spans(predicted) or []
-    flat, last, inner = [], 0, []
-    for start, content_start, end in spans:
-        flat.append(predicted[last:start])
-        offset = sum(map(len, flat))
-        content = predicted[content_start:end]
-        number = _NUMBER.search(content)
-        inner.append((offset + number.start(), offset + number.end()) if number else (offset, offset + len(content)))
-        flat.append(content)
-        last = end + 1
-    flat.append(predicted[last:])
-    text = "".join(flat)
-    for (start, end), content in zip(inner, boxed_contents(predicted) or [], strict=True):
-        said = polarity(text, start, end)
-        if said != "affirmed":
-            return _fail(f"number:{said}", f"the answer {_SAID[said]} its boxed {content!r}")
-    return None
-
-
-_BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*|__(?=\S)(.+?)(?<=\S)__", re.DOTALL)
-_PARENTHESES = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
-_CALENDAR = re.compile(r"\d{4}\s?(?:년|[.\-/])\s?\d{1,2}\s?(?:월|[.\-/])(?:\s?\d{1,2}\s?일?)?|\d{4}\s?년|\d{1,2}\s?월(?:\s?\d{1,2}\s?일)?")
-_RESULT = re.compile(r"=|→|⇒|≈|≒|즉|따라서|그러므로|정답|답은|결과는")
-_RANKS = frozenset({"위", "번째", "등", "호선", "순위"})  # 1위 역, 8호선: a rank or a name, not a quantity
-
-
-def _put_forward(prepared: str, mentions: list[Mention]) -> list[Mention]:
-    """The numbers the answer puts forward as its answer, as a reader finds them: the **bold** one; else,
-    with what stands in parentheses, calendar dates and ranks (1위, 8호선) set aside, the one value left, or
-    in the last sentence that states a number the value after its last `=` / `→` / `≈` / 즉 / 따라서 / 답은, or
-    the value its
-    sentence ends on (…비율은 19.62%입니다, …40개 더 많습니다) unless that value is one of a list (1, 2, 3입니다).
-    Working before it (7,681면은 1,740면의 4.41배) is not a claim; where no reading finds one value, every
-    number counts and several fail."""
-    def inside(pattern: re.Pattern[str]) -> list[Mention]:
-        spans = [m.span() for m in pattern.finditer(prepared)]
-        return [x for x in mentions if any(a <= x.start and x.end <= b for a, b in spans)]
-
-    bold = inside(_BOLD)
-    if bold and len(_distinct(bold)) == 1:
-        return bold
-    ranks = [m for m in mentions if counted_by(prepared, m.end) in _RANKS]
-    aside = {id(m) for m in inside(_PARENTHESES) + inside(_CALENDAR) + ranks}
-    told = [m for m in mentions if id(m) not in aside] or mentions
-    if len(_distinct(told)) == 1:
-        return told
-    start, end = next((a, b) for a, b in reversed(sentence_spans(prepared)) if any(a <= m.start < b for m in told))
-    last = [m for m in told if start <= m.start < end]
-    marker = max((r.end() for r in _RESULT.finditer(prepared, start, end)), default=None)
-    after = [m for m in last if marker is not None and m.start >= marker]
-    if after and len(_distinct(after)) == 1:
-        return after
-    final = last[-1]
-    earlier = [m for m in told if m.end <= final.start and not _equal(m.value, final.value)]
-    if earlier and _RESULT.search(prepared, max(m.end for m in earlier), final.start):
-        return [final]  # = 5.8719… → 5.87: a result marker between the working and the value
-    if is_predicate(prepared, final.end) and not listed(prepared, final.start):
-        return [final]
-    return told
-
-
-def _own_numbers(prepared: str, mentions: list[Mention], query: str) -> list[Mention]:
-    """The numbers that can be the answer's claim: not a rate's base (직원 1인당), not the query's own numbers
-    said again with the same word (2025년, 12월까지, 제22대, 3년간 where the query says them) — unless that
-    leaves none, when the query's number is the answer."""
-    own = [m for m in mentions if not per_unit(prepared, m.end)]
-    if query:
-        asked = _prepare(query)
-        echoes = [(m.value, counted_by(asked, m.end)) for m in _mentions_in(asked)]
-        fresh = [m for m in own if not any(_equal(m.value, value) and word is not None
-                                           and counted_by(prepared, m.end) == word for value, word in echoes)]
-        own = fresh or own
-    return own or mentions
-
-
 def _compare(how: str, stated: Mention, target: sympy.Expr, key: AnswerKey, precision: int | None
              ) -> ResponseVerdict:
     value = stated.value
-    shown = f"{stated.text!r} = {_decimal(value)}" if str(value) != stated.text else repr(stated.text)
-    if _equal(value, target):
+    shown = f"{stated.text!r} = {decimal(value)}" if str(value) != stated.text else repr(stated.text)
+    if equal(value, target):
         return ResponseVerdict(passed=True, method=f"number:{how}:exact", details=f"{shown} == {key.exact}")
-    gap = _absolute(value - target)
+    gap = absolute(value - target)
     if precision is not None:
         bound = sympy.Rational(1, 2 * 10**precision)
         ok = bool(gap <= bound)
         relation = "≤" if ok else ">"
         return ResponseVerdict(passed=ok, method=f"number:{how}:precision",
-                               details=f"{shown}: |stated − {key.exact}| = {_decimal(gap)} {relation} "
+                               details=f"{shown}: |stated − {key.exact}| = {decimal(gap)} {relation} "
                                        f"½·10^-{precision} (precision {precision})")
     if target.is_integer:
         return _fail(f"number:{how}", f"{shown} ≠ {key.exact} (an integer target is matched exactly)")
-    ok = bool(gap <= RELATIVE_TOLERANCE * _absolute(target))
+    ok = bool(gap <= RELATIVE_TOLERANCE * absolute(target))
     relation = "≤" if ok else ">"
     return ResponseVerdict(passed=ok, method=f"number:{how}:relative",
-                           details=f"{shown}: |stated − {key.exact}| = {_decimal(gap)} {relation} "
+                           details=f"{shown}: |stated − {key.exact}| = {decimal(gap)} {relation} "
                                    f"1e-9·|{key.exact}| (no precision given)")
 
 
@@ -446,7 +150,7 @@ def _apply_form(form: str, value: str) -> str:
 
 def _unwrap(candidate: str) -> str:
     """The candidate without LaTeX dressing: ``\\text{반대}`` → 반대, ``$...$`` dropped."""
-    return _LATEX_WRAPPERS.sub(lambda m: m.group(1), candidate).replace("$", " ")
+    return LATEX_WRAPPERS.sub(lambda m: m.group(1), candidate).replace("$", " ")
 
 
 _FRAMING_PREFIX = re.compile(r"^\s*(?:최종\s*)?(?:정답|답)\s*(?:은|는|:)?\s*")
@@ -546,7 +250,7 @@ def _score_string_claim(spec: AnswerSpec, key: AnswerKey, candidate: str) -> Res
                                    details=f"{key.display!r} is stated as the answer in its sentence")
         said = next((p for p in place.polarities if p != "affirmed"), None)
         if said is not None:
-            return _fail(f"string:{said}", f"the answer {_SAID[said]} {key.display!r}")
+            return _fail(f"string:{said}", f"the answer {SAID[said]} {key.display!r}")
         if place.listed:
             return _fail("string:listed", f"{key.display!r} is one of a list of candidates the answer names")
         return None  # joined by 와/과/및: two candidates or one longer name — the judge decides
@@ -555,7 +259,7 @@ def _score_string_claim(spec: AnswerSpec, key: AnswerKey, candidate: str) -> Res
         unclaimed = next((p for p in places.values() if p is not None and "affirmed" not in p.polarities), None)
         if unclaimed is not None:
             denied = unclaimed.polarities[0]
-            return _fail(f"string:{denied}", f"the answer {_SAID[denied]} an item of its list")
+            return _fail(f"string:{denied}", f"the answer {SAID[denied]} an item of its list")
         return None
     if _ETCETERA.search(normalise_text(candidate)):
         return None  # 제5조, 제19조 등: the list says it is not all
