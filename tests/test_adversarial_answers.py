@@ -30,7 +30,7 @@ def test_the_table_is_adversarial_enough():
     assert len({r["task"] for r in ROWS}) >= 10
 
 
-@pytest.mark.parametrize("row", ROWS, ids=lambda r: f"{r['task']}:{r['answer'][:24]}")
+@pytest.mark.parametrize("row", ROWS, ids=lambda r: f"{r['task']}:{r['answer'][:24]}".replace("\n", "⏎"))
 def test_adversarial_answer(row, keys):
     task, key = keys[row["task"]]
     verdict = score_response(task.answer, key, row["answer"], query=task.query)

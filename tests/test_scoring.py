@@ -401,7 +401,7 @@ def test_aliases_item_forms_and_patterns():
 @pytest.mark.parametrize("answer", [
     "5, 19", "19, 5", "5,19", "5/19", "5; 19", "5 및 19", "5와 19", "제5조와 제19조입니다", "정답은 제5조, 제19조",
     "제19조 그리고 제5조", "제5조\n제19조", "5, 5, 19", r"\boxed{5, 19}", "제5조이고 제19조입니다",
-])
+], ids=lambda answer: answer.replace("\n", "⏎"))  # one line per id: mutmut reads them back from pytest
 def test_a_list_target_passes_with_the_same_set_of_items(answer):
     verdict = score_response(ARTICLES, ARTICLES_KEY, answer)
     assert (verdict.passed, verdict.method) == (True, "string:items"), verdict
