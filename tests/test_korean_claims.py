@@ -187,3 +187,39 @@ def test_spelled_numerals_give_spans_and_exact_values():
     found = spelled_numerals("차이는 7천5백 원이고 아홉 명입니다")
     assert [(n.value, n.start, n.end) for n in found] == [(Decimal(7500), 4, 8), (Decimal(9), 13, 15)]
     assert spelled_numerals("12.5%와 3건") == []  # digits alone are left to a digit reader
+
+
+@pytest.mark.parametrize(("text", "value", "expected"), [
+    # sentence and clause boundaries decide what a denial or a guess reaches
+    ("정답: 3건. 아마 다른 값", "3", "affirmed"),  # a full stop without an ending
+    ("정답은 3건입니다. 아마 다른 답도 있을 것입니다.", "3", "affirmed"),
+    ("정확한 값은 알 수 없지만 약 166명입니다.", "166", "hedged"),
+    ("차이는 7,500원입니다 다른 차이는 아닙니다", "7,500", "affirmed"),  # the ending closes the clause
+    ("3건, 나머지는 아닙니다.", "3", "affirmed"),  # a comma closes it
+    ("3건 중 2건이 아닙니다.", "3", "affirmed"),  # the next value has its own predicate
+    ("3건 중 2건이 아닙니다.", "2", "negated"),
+    ("3건 모두 없습니다.", "3", "affirmed"),  # 없다 denies only a clause made a noun
+])
+def test_polarity_boundaries(text, value, expected):
+    assert polarity(text, *at(text, value)) == expected
+
+
+def test_boundaries_of_the_other_readings():
+    assert only_unit_words("3아님", 0, 1) is False  # the denial glued to the value is read
+    assert only_unit_words("음 3건", *at("음 3건", "3")) is False  # an interjection
+    assert is_predicate("3 하나입니다", 1) is False  # another numeral after it
+    assert is_predicate("평균 571.1 kcal", at("평균 571.1 kcal", "571.1")[1]) is True
+    assert is_predicate("하루 평균 5.87 시간", at("하루 평균 5.87 시간", "5.87")[1]) is True
+    assert direction("4.5감소", 3) == ("change", -1)  # a direction noun glued to the value
+    assert direction("3%입니다 그리고 늘었습니다", 1) is None  # the ending closes the clause
+    assert direction("3% 4% 늘었습니다", 1) is None  # the next value's word is its own
+
+
+@pytest.mark.parametrize(("query", "answer", "value", "expected"), [
+    ("철수보다 영희는 몇 개 더 많나?", "철수가 3개 더 많다.", "3", True),  # the subject after 보다
+    ("정보처리기사 필기가 정보처리산업기사 필기보다 몇 개 더 많나?", "정보처리산업기사 필기가 40개 더 많다.", "40", True),
+    ("정보처리기사 필기시험은 정보처리산업기사 필기시험보다 문항 수가 몇 개 더 많나요?",
+     "정보처리기사 필기보다 40문항 적습니다.", "40", True),  # no subject: what it is compared with decides
+])
+def test_reversed_comparison_subjects(query, answer, value, expected):
+    assert reversed_comparison(query, answer, at(answer, value)[0]) is expected

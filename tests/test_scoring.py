@@ -22,6 +22,7 @@ from kopa.eval.scoring import (
     score_response,
 )
 from kopa.eval.scoring.action import values_equal
+from kopa.eval.scoring.environment import state_diff
 from kopa.eval.scoring.response import (
     ResponseVerdict,
     automatic_rubric,
@@ -96,9 +97,16 @@ def test_golden_contained_but_wrong_state_fails():
     assert score.correctness == 1.0  # the golden call is there
     assert score.environment is False
     assert score.environment_diff == ["data.fuel: 20 → 30"]
+    assert (score.details["matched"], score.details["unmatched_golden"]) == ([0], [])
     assert score.passed is False
     assert score.action_raw == pytest.approx((1.0 + (1.0 + 0.5) / 2) / 2)  # Corr 1, CR 1, MPC 1/2
     assert score.action == 0.0  # gated on the outcome
+
+
+def test_a_long_value_is_shown_cut_in_the_diff():
+    (line,) = state_diff({"a": "x" * 200}, {"a": "y" * 200})
+    before, after = line.removeprefix("a: ").split(" → ")
+    assert before == repr("x" * 200)[:117] + "..." and after == repr("y" * 200)[:117] + "..."
 
 
 def test_other_path_to_the_right_state_passes():
@@ -572,8 +580,9 @@ def test_judge_type_and_undecided_episode():
                            state.hash())
     assert (passed.response, passed.passed, passed.action) == (True, True, 1.0)
     keyless = target.model_copy(update={"key": None})
-    assert score_episode(task, keyless, "x", [], state.model_dump(), state.hash()).response_method == (
-        "none:no-target")
+    no_key = score_episode(task, keyless, "x", [], state.model_dump(), state.hash())
+    assert (no_key.response, no_key.response_method) == (False, "none:no-target")  # not passed, not undecided
+    assert no_key.details["response"] == "the task has no answer key"
 
 
 def test_given_judge_sees_query_rubric_and_key():

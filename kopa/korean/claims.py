@@ -178,8 +178,7 @@ def is_predicate(text: str, end: int) -> bool:
             return True
         if t.tag in ("SN", "NNP", "NR") or (t.tag == "NNG" and t.form not in _UNIT_NOUNS):
             return False
-    return bool(after) and (after[-1].tag in ("VCP", "EF", "SF", "SS", "SW", "NNB", "SL")
-                            or after[-1].form in _UNIT_NOUNS)
+    return bool(after) and (after[-1].tag in ("VCP", "SS", "SW", "NNB", "SL") or after[-1].form in _UNIT_NOUNS)
 
 
 def listed(text: str, start: int) -> bool:
@@ -271,11 +270,13 @@ def _noun_run(tokens: tuple[Any, ...], before: int) -> str:
 
 def _compared(tokens: tuple[Any, ...]) -> tuple[str, str]:
     """(subject, what it is compared with) of a comparison: the nouns before the last 은/는/이/가 ahead of
-    보다, and the nouns before 보다; ("", "") without a 보다."""
+    보다 (else the first after it), and the nouns before 보다; ("", "") without a 보다."""
     than = next((i for i, t in enumerate(tokens) if t.tag == "JKB" and t.form == "보다"), None)
     if than is None:
         return "", ""
     topic = next((i for i in range(than - 1, -1, -1) if tokens[i].tag in ("JX", "JKS")), None)
+    if topic is None:  # the subject after what it is compared with: 철수보다 영희는
+        topic = next((i for i in range(than + 1, len(tokens)) if tokens[i].tag in ("JX", "JKS")), None)
     return (_noun_run(tokens, topic) if topic is not None else ""), _noun_run(tokens, than)
 
 

@@ -1,0 +1,67 @@
+"""The scorer's readers at their edges (benchmark/SCORING.md §2): LaTeX a box cannot hold as one number, signs,
+a tool call printed as the answer, the methods that name why an answer failed, and a model judge's verdict
+standing beside the offline rules. Each case is one a careful grader would decide the same way."""
+
+from __future__ import annotations
+
+import sympy
+
+from kopa.eval.runner import RunConfig, make_judge
+from kopa.eval.scoring.latex import read_latex_number
+from kopa.eval.scoring.numbers import equal, extract_boxed, number_mentions
+from kopa.eval.scoring.response import is_tool_call, score_response
+from kopa.eval.task import AnswerKey, AnswerSpec
+from tests.fakes.chat_server import ChatServer, text
+
+NUMBER = AnswerSpec(type="number", value="x")
+STRING = AnswerSpec(type="string", value="{x}")
+
+
+def test_latex_that_is_no_number_is_not_read():
+    assert read_latex_number(r"\frac{1}{0}") is None  # zoo
+    assert read_latex_number(r"\frac{0}{0}") is None  # nan
+    assert read_latex_number(r"x + 1") is None  # a symbol
+    assert read_latex_number(r"\{1, 2\}") is None  # a set
+    assert read_latex_number(r"571.1\,\text{kcal}") == sympy.Rational(5711, 10)  # exact, not a float
+    assert equal(read_latex_number(r"\sqrt{4}"), sympy.Integer(2))  # read unevaluated, compared exactly
+
+
+def test_signs_and_boxes():
+    assert [m.value for m in number_mentions("–3, −4, -5")] == [-3, -4, -5]  # en dash, minus sign, hyphen
+    assert extract_boxed("no box here") is None
+    assert extract_boxed(r"\boxed{1} then \boxed{2}") == "2"
+
+
+def test_a_tool_call_printed_as_the_answer_is_no_answer():
+    call = '{"name": "evaluate_expression", "arguments": {"expression": "3"}}'
+    assert is_tool_call(call) and is_tool_call(f"```json\n{call}\n```")
+    assert is_tool_call('[{"name": "f", "parameters": {"x": 3}}]')
+    assert is_tool_call("<tool_call>{...}</tool_call>")
+    assert not is_tool_call('{"answer": 3}') and not is_tool_call("3건입니다")
+    verdict = score_response(NUMBER, AnswerKey(display="3", exact="3"), f"```json\n{call}\n```")
+    assert (verdict.passed, verdict.method) == (False, "number:tool-call")
+
+
+def test_the_methods_name_why():
+    key = AnswerKey(display="3", exact="3")
+    assert score_response(NUMBER, key, r"\boxed{3} \boxed{4}").method == "number:several-boxed"
+    assert score_response(STRING, AnswerKey(display="반대"), r"\boxed{반대} \boxed{찬성}").method == "string:several-boxed"
+    ordered = AnswerSpec(type="string", value="{x}", ordered=True)
+    verdict = score_response(ordered, AnswerKey(display="과태료, 재정지원", items=["과태료", "재정지원"]), "재정지원, 과태료")
+    assert (verdict.passed, verdict.method) == (False, "string:items-order")
+
+
+def test_a_judge_answer_without_a_rubric_gets_the_automatic_one():
+    verdict = score_response(AnswerSpec(type="judge", value="x"), AnswerKey(display="반대"), "위원장은 반대했습니다.")
+    assert verdict.passed is True and verdict.method == "judge:offline"
+
+
+def test_a_doubt_leaves_an_offline_pass_undecidable_but_not_a_model_judges():
+    answer = "정답은 반대입니다. 다만 확실하지 않습니다."
+    offline = score_response(STRING, AnswerKey(display="반대"), answer)
+    assert (offline.passed, offline.method) == (None, "string:claimed:doubted")
+    with ChatServer([text("반대라고 답했고 단서는 사족입니다.\nPASS")]) as server:
+        judge = make_judge(RunConfig(judge_model="judge-model", judge_base_url=server.base_url))
+        modelled = score_response(STRING, AnswerKey(display="반대"), "반대와 기권 가운데 반대입니다. 다만 확실하지 않습니다.",
+                                  judge)
+    assert (modelled.passed, modelled.method) == (True, "string:judge:judge-model")
