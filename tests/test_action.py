@@ -102,3 +102,27 @@ def test_the_oracle_trajectory_scores_full_action_on_every_task():
         if verdict.action != 1.0:
             imperfect[task.id] = (verdict.unmatched_golden, verdict.duplicates)
     assert not imperfect
+
+
+def test_the_same_arguments_in_another_order_are_the_same_call():
+    first = call(likeSrtnCd="253160", endBasDt="20260130", numOfRows=1)
+    again = PredictedCall(tool="get_stock_price_trend", turn=2, ok=True,
+                          arguments={"numOfRows": 1, "endBasDt": "20260130", "likeSrtnCd": "253160"})
+    assert action([first, again]).duplicates == 1
+
+
+def test_a_schema_in_the_openai_tool_form_reads_as_the_bare_one():
+    bare = {"type": "object", "properties": {"amount": {"type": "integer"}}, "required": ["amount"]}
+    wrapped = {"type": "function", "function": {"name": "fill_tank", "parameters": bare}}
+    golden = [GoldenCall(step="s", tool="fill_tank", turn=1, ok=True, arguments={"amount": 20})]
+    for schema in (bare, wrapped):
+        verdict = score_action(golden, [call("fill_tank")], value_compare_args=None, optimal_calls=1, max_allowed_calls=3,
+                               schemas={"fill_tank": schema})
+        assert "missing required ['amount']" in verdict.unmatched_golden[0], schema
+
+
+def test_a_tool_no_schema_knows_is_compared_by_its_values():
+    golden = [GoldenCall(step="s", tool="no_such_tool", turn=1, ok=True, arguments={"n": 3})]
+    verdict = score_action(golden, [call("no_such_tool", n="3")], value_compare_args=None, optimal_calls=1,
+                           max_allowed_calls=3)
+    assert verdict.correctness == 1.0

@@ -223,3 +223,21 @@ def test_boundaries_of_the_other_readings():
 ])
 def test_reversed_comparison_subjects(query, answer, value, expected):
     assert reversed_comparison(query, answer, at(answer, value)[0]) is expected
+
+
+def test_more_edges_of_the_readings():
+    assert listed("3건과4건", at("3건과4건", "4")[0]) is True  # a joining particle glued to the next value
+    assert is_predicate("정답은 '3'", at("정답은 '3'", "3")[1]) is True  # a closing quote ends it
+    assert direction("3%. 늘었습니다", 1) is None  # a full stop ends the clause
+    assert asked_directions("몇 % 감소했나?") == {("change", -1)}  # a direction noun in the question
+    assert with_digits("스물열 명") == "스물열 명"  # no native number has ten units
+
+
+@pytest.mark.parametrize(("query", "answer", "value", "expected"), [
+    ("철수보다 영희가 몇 개 더 많나?", "철수가 3개 더 많다.", "3", True),  # 이/가 after 보다
+    ("철수보다 몇 개 더 많나?", "철수가 3개 더 많다.", "3", False),  # a question with no subject: nothing to turn
+    ("정보처리기사 필기시험은 정보처리산업기사 필기시험보다 문항 수가 몇 개 더 많나요?",
+     "정보처리산업기사 필기는 40문항 더 많습니다.", "40", True),  # the answer's subject with 은/는
+])
+def test_reversed_comparison_particles(query, answer, value, expected):
+    assert reversed_comparison(query, answer, at(answer, value)[0]) is expected

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import sympy
 
-from kopa.eval.episode import PredictedCall
+from kopa.eval.episode import Episode, PredictedCall
 from kopa.eval.judge import LLMJudge, OfflineJudge, find_form, render_rubric
 from kopa.eval.scoring import (
     extract_boxed,
@@ -23,6 +23,7 @@ from kopa.eval.scoring import (
 )
 from kopa.eval.scoring.action import values_equal
 from kopa.eval.scoring.environment import state_diff
+from kopa.eval.scoring.episode import score_stored
 from kopa.eval.scoring.response import (
     ResponseVerdict,
     automatic_rubric,
@@ -101,6 +102,17 @@ def test_golden_contained_but_wrong_state_fails():
     assert score.passed is False
     assert score.action_raw == pytest.approx((1.0 + (1.0 + 0.5) / 2) / 2)  # Corr 1, CR 1, MPC 1/2
     assert score.action == 0.0  # gated on the outcome
+
+
+def test_a_stored_episode_counts_its_malformed_calls():
+    bad = PredictedCall(tool="fill_tank", arguments={}, turn=1, ok=False, raw_arguments='{"amount": 2',
+                        malformed="bad_arguments: not JSON")
+    good = call("fill_tank", 2, amount=20)
+    end = run_tank([good])
+    episode = Episode(task_id="toy-tank", domain="traffic", platforms=["toy"], policy="p", seed=0, rollout=0,
+                      answer=None, calls=[bad, good], final_state=end.model_dump())
+    scored = score_stored(TANK_TASK, TANK_TARGET, episode)
+    assert (scored.calls, scored.malformed_calls, scored.score.passed) == (2, 1, True)
 
 
 def test_a_long_value_is_shown_cut_in_the_diff():

@@ -10,7 +10,7 @@ from kopa.eval.runner import RunConfig, make_judge
 from kopa.eval.scoring.latex import read_latex_number
 from kopa.eval.scoring.numbers import equal, extract_boxed, number_mentions
 from kopa.eval.scoring.response import is_tool_call, score_response
-from kopa.eval.task import AnswerKey, AnswerSpec
+from kopa.eval.task import AnswerKey, AnswerSpec, Rubric, RubricFact
 from tests.fakes.chat_server import ChatServer, text
 
 NUMBER = AnswerSpec(type="number", value="x")
@@ -65,3 +65,28 @@ def test_a_doubt_leaves_an_offline_pass_undecidable_but_not_a_model_judges():
         modelled = score_response(STRING, AnswerKey(display="반대"), "반대와 기권 가운데 반대입니다. 다만 확실하지 않습니다.",
                                   judge)
     assert (modelled.passed, modelled.method) == (True, "string:judge:judge-model")
+
+
+def test_a_string_in_prose_says_why_it_fails():
+    key = AnswerKey(display="반대")
+    assert score_response(STRING, key, "위원장은 반대가 아닙니다.").method == "string:negated"
+    assert score_response(STRING, key, "반대, 찬성 둘 다 가능합니다.").method == "string:listed"
+    assert score_response(STRING, key, "위원장은 반대표를 던졌습니다.").method != "string:claimed"  # 반대표 is a word
+    sk = score_response(STRING, AnswerKey(display="SK하이닉스"), "sk하이닉스, 삼성전자")  # found whatever the case
+    assert (sk.passed, sk.method) == (False, "string:listed")
+    rubric = Rubric(facts=[RubricFact(fact="표결결과", forms=["반대"])], wrong=["찬성"])
+    wrong = score_response(STRING, AnswerKey(display="반대", rubric=rubric), "위원장은 찬성했습니다.")
+    assert (wrong.passed, wrong.method) == (False, "string:wrong-form")
+
+
+def test_list_items_claimed_in_prose():
+    articles = AnswerSpec(type="string", value="{x}", item_forms=["제{}조"])
+    key = AnswerKey(display="5, 19", items=["5", "19"])
+    verdict = score_response(articles, key, "현행 도로법에서 조문제목이 '권한의 위임'인 조문은 제5조와 제19조입니다.")
+    assert (verdict.passed, verdict.method) == (True, "string:claimed-items")
+    assert score_response(articles, key, "해당 조문은 제5조, 제19조 등입니다.").passed is not True  # 등: not all
+
+
+def test_a_latex_thousands_separator_in_running_text():
+    assert [m.value for m in number_mentions(r"합계는 14{,}342대입니다")] == [14342]
+    assert read_latex_number(r"14,342\,") is None  # two numbers to LaTeX (a set), not one

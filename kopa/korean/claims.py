@@ -88,8 +88,8 @@ def _denied(tokens: tuple[Any, ...], end: int) -> bool:
     for t in tokens:
         if t.start < end:
             continue
-        if t.tag in ("SF", "EF") or (t.tag == "SP" and t.form == ",") or t.tag == "SN":
-            return False  # the clause ends, or the next value begins: its predicate is its own
+        if (t.tag == "SP" and t.form == ",") or t.tag == "SN":
+            return False  # the clause ends (its sentence is cut already), or the next value has its own predicate
         if t.tag == "EC" and t.form not in _JOINING:
             return False
         if t.tag == "VCN":
@@ -178,7 +178,7 @@ def is_predicate(text: str, end: int) -> bool:
             return True
         if t.tag in ("SN", "NNP", "NR") or (t.tag == "NNG" and t.form not in _UNIT_NOUNS):
             return False
-    return bool(after) and (after[-1].tag in ("VCP", "SS", "SW", "NNB", "SL") or after[-1].form in _UNIT_NOUNS)
+    return bool(after) and (after[-1].tag in ("VCP", "SSC", "SW", "NNB", "SL") or after[-1].form in _UNIT_NOUNS)
 
 
 def listed(text: str, start: int) -> bool:

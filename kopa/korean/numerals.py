@@ -30,6 +30,7 @@ class Numeral:
     start: int  # character offsets in the text
     end: int
     value: Decimal
+    sino: bool = False  # written with Sino-Korean magnitudes or digits (7억 1,480만, 백육십육), not native words
 
 
 def _magnitudes(form: str) -> list[int] | None:
@@ -117,7 +118,7 @@ def spelled_numerals(text: str) -> list[Numeral]:
                 else:
                     break
             if worded:
-                found.append(Numeral(token.start, tokens[j - 1].start + tokens[j - 1].len, run.value()))
+                found.append(Numeral(token.start, tokens[j - 1].start + tokens[j - 1].len, run.value(), sino=True))
             i = max(j, i + 1)
             continue
         if token.tag in ("NR", "MM"):
@@ -146,10 +147,21 @@ def _counts(tokens: list, j: int) -> bool:
 
 def with_digits(text: str) -> str:
     """`text` with each spelled number written as plain digits (7천5백 원 → 7500 원, 아홉 명 → 9 명)."""
-    out, last = [], 0
+    return digits_and_spans(text)[0]
+
+
+def digits_and_spans(text: str) -> tuple[str, list[Numeral]]:
+    """`with_digits`'s text, and each rewritten number as it stands there (its span in the new text)."""
+    out: list[str] = []
+    placed: list[Numeral] = []
+    last = at = 0
     for numeral in spelled_numerals(text):
-        out.append(text[last:numeral.start])
-        out.append(format(numeral.value.normalize(), "f"))
+        before = text[last:numeral.start]
+        digits = format(numeral.value.normalize(), "f")
+        out += [before, digits]
+        at += len(before)
+        placed.append(Numeral(at, at + len(digits), numeral.value, numeral.sino))
+        at += len(digits)
         last = numeral.end
     out.append(text[last:])
-    return "".join(out)
+    return "".join(out), placed

@@ -16,7 +16,7 @@ import sympy
 
 from kopa.eval.scoring.latex import read_latex_number
 from kopa.korean.claims import only_unit_words
-from kopa.korean.numerals import with_digits
+from kopa.korean.numerals import digits_and_spans
 from kopa.tools.expression import ExpressionError, parse_expression
 
 # --------------------------------------------------------------------------------------------------
@@ -86,30 +86,26 @@ _LATEX_SPACES = re.compile(r"\\[,;:!> ]|\\q?quad\b")  # \, \; \  \quad: LaTeX's 
 @dataclass(frozen=True)
 class Mention:
     """One number an answer states: its text, its exact value and whether it carries % / %p / 퍼센트;
-    `won`: the multiplier to won its own words state (억원 10^8, 만원 10^4, 원 1; a Korean magnitude written
-    into it, 7억 1,480만, is already in its value: 1), None when it states no money unit."""
+    `won`: 1 when it is said in won — 원 after it, or Korean magnitude words in it (7억 1,480만, 2,811.42억원:
+    the magnitude is in its value) — None when it states no money."""
 
     text: str
     value: sympy.Expr
     percent: bool
     won: int | None = None
-    start: int = 0  # where it stands in the text it was read from (after `_prepare`)
+    start: int = 0  # where it stands in the text it was read from (after `prepare`)
     end: int = 0
 
 
 # A money unit right after a number: the magnitude its words give it (after "2811.42 억원", "3,000원")
-_MONEY_AFTER = re.compile(r"\s?(?P<magnitude>억|천만|백만|만|천)?\s?원|\s?(?P<bare>억|만)(?![가-힣])")
+_WON_AFTER = re.compile(r"\s?원")
 MONEY_UNITS = {"억원": 10**8, "천만원": 10**7, "백만원": 10**6, "만원": 10**4, "천원": 10**3}
-_MONEY_MAGNITUDE = {"억": 10**8, "천만": 10**7, "백만": 10**6, "만": 10**4, "천": 10**3}
 
 
 def _won(after: str) -> int | None:
-    """What a number's own words multiply it by to make won (`Mention.won`)."""
-    money = _MONEY_AFTER.match(after)
-    if money is None:
-        return None
-    word = money["magnitude"] or money["bare"]
-    return _MONEY_MAGNITUDE[word] if word else 1
+    """1 when the number is said in won (원 follows: 26,020원), else None (`Mention.won`). A magnitude word
+    before 원 (7억 1,480만원) is in the number already: `prepare` wrote it as digits."""
+    return 1 if _WON_AFTER.match(after) else None
 
 
 def in_money_unit(mention: Mention, unit: str) -> Mention:
@@ -120,9 +116,9 @@ def in_money_unit(mention: Mention, unit: str) -> Mention:
     return replace(mention, value=mention.value * mention.won / MONEY_UNITS[unit], won=None)
 
 
-def prepare(text: str) -> str:
+def prepare(text: str) -> Prepared:
     """Superscript powers as ``^{..}`` (NFKC would turn 10³ into 103), unit exponents (m²) dropped, NFKC,
-    LaTeX text wrappers unwrapped, ``{,}`` as a comma."""
+    LaTeX text wrappers unwrapped, ``{,}`` as a comma, Korean numerals as digits."""
 
     def superscript(match: re.Match[str]) -> str:
         if not match["base"]:
@@ -132,7 +128,18 @@ def prepare(text: str) -> str:
     text = _SUPERSCRIPT_RUN.sub(superscript, text)
     text = unicodedata.normalize("NFKC", text)
     text = LATEX_WRAPPERS.sub(lambda m: " " + m.group(1) + " ", text)
-    return with_digits(_LATEX_SPACES.sub(" ", text.replace("{,}", ",")))
+    digits, numerals = digits_and_spans(_LATEX_SPACES.sub(" ", text.replace("{,}", ",")))
+    prepared = Prepared(digits)
+    prepared.worded = frozenset((n.start, n.end) for n in numerals if n.sino)
+    return prepared
+
+
+class Prepared(str):
+    """An answer's text as the number scanner reads it (`prepare`). `worded`: the spans of the numbers it wrote
+    in Korean magnitude words (7억 1,480만, now 714800000), which count in won where the query asks money,
+    with 원 or without (SCORING.md §2.1, "Money units")."""
+
+    worded: frozenset[tuple[int, int]] = frozenset()
 
 
 def _parse_number_text(text: str) -> sympy.Expr:
@@ -157,8 +164,10 @@ def mentions_in(prepared: str) -> list[Mention]:
             continue  # a span the scanner took for a number but the parser refuses (e.g. 1/0): no number
         if match["sign"] in ("-", "−", "–"):
             value = -value
+        worded = any(match.start() <= a and b <= match.end() for a, b in getattr(prepared, "worded", ()))
         mentions.append(Mention(text=match.group().strip(), value=value, percent=bool(match["percent"]),
-                                won=_won(prepared[match.end():]), start=match.start(), end=match.end()))
+                                won=1 if worded else _won(prepared[match.end():]), start=match.start(),
+                                end=match.end()))
     return mentions
 
 

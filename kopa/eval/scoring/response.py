@@ -277,7 +277,7 @@ def _score_string_claim(spec: AnswerSpec, key: AnswerKey, candidate: str) -> Res
                            details=f"the {len(key.items)} items are each stated as the answer")
 
 
-_ETCETERA = re.compile(r"(?:^|\s)등(?:이|을|의|에|도|과|\s|$)")
+_ETCETERA = re.compile(r"(?:^|\s)등(?=$|\s|이|을|의|에|도|과|으로|입니다|이다|임)")
 _PLACEHOLDER = "\ue000"  # a private-use character: survives normalise_text, never in an answer
 
 
