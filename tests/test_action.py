@@ -3,13 +3,14 @@ malformed calls recorded and counted (N_total, the budget), MPC = min(1, N_opt/N
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 import pytest
 
 from kopa.eval.environment import Environment
 from kopa.eval.episode import PredictedCall
-from kopa.eval.scoring.action import score_action
+from kopa.eval.scoring.action import score_action, values_equal
 from kopa.eval.task import GoldenCall, load_targets, load_tasks
 
 # get_stock_price_trend: every parameter optional; numOfRows and pageNo are paging parameters.
@@ -126,3 +127,28 @@ def test_a_tool_no_schema_knows_is_compared_by_its_values():
     verdict = score_action(golden, [call("no_such_tool", n="3")], value_compare_args=None, optimal_calls=1,
                            max_allowed_calls=3)
     assert verdict.correctness == 1.0
+
+
+def test_schema_types_paging_and_number_forms():
+    schema = {"type": "object", "required": ["x"], "properties": {
+        "x": {"type": "number"}, "page": {"type": "integer", "paging": True}, "code": {"type": "string"}}}
+    golden = [GoldenCall(step="s", tool="t", turn=1, ok=True, arguments={"x": 1000, "code": "00126380"})]
+
+    def verdict(**arguments):
+        return score_action(golden, [call("t", **arguments)], value_compare_args=None, optimal_calls=1,
+                            max_allowed_calls=3, schemas={"t": schema})
+
+    assert verdict(x=1000, code="00126380", page=2).correctness == 1.0  # a paging argument is the agent's choice
+    assert "number" in verdict(x="many", code="00126380").unmatched_golden[0]  # a type error is named
+    assert values_equal("t", "x", 1000, "1,000", {"type": "number"})  # a number with thousands commas
+    assert not values_equal("t", "code", "00126380", "126380", {"type": "string"})  # a code is no number
+    assert "code" in verdict(x=1000, code="0").unmatched_golden[0]
+    # value_compare_args naming an argument the golden call lacks skips it and goes on to the next
+    skipping = score_action(golden, [call("t", x=1000, code="0")], value_compare_args={"t": ["page", "code"]},
+                            optimal_calls=1, max_allowed_calls=3, schemas={"t": schema})
+    assert skipping.correctness == 0.0 and "code" in skipping.unmatched_golden[0]
+
+
+def test_calls_with_values_json_cannot_write_are_still_compared():
+    odd = PredictedCall(tool="t", turn=1, ok=True, arguments={"when": Decimal("1.5")})
+    assert score_action([], [odd, odd], value_compare_args=None, optimal_calls=1, max_allowed_calls=3).duplicates == 1

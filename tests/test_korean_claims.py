@@ -241,3 +241,9 @@ def test_more_edges_of_the_readings():
 ])
 def test_reversed_comparison_particles(query, answer, value, expected):
     assert reversed_comparison(query, answer, at(answer, value)[0]) is expected
+
+
+def test_the_last_edges():
+    assert listed("세 건과 4건", at("세 건과 4건", "4")[0]) is True  # the list's counter without its number
+    assert with_digits("모두 서른세 명") == "모두 33 명"  # a two-word native number after other words
+    assert polarity("3 아니면 4", 0, 1) == "alternative"

@@ -115,6 +115,10 @@ def test_a_stored_episode_counts_its_malformed_calls():
     assert (scored.calls, scored.malformed_calls, scored.score.passed) == (2, 1, True)
 
 
+def test_the_diff_names_what_was_added_and_removed():
+    assert state_diff({"a": 1, "b": 2}, {"a": 1, "c": 3}) == ["b: - 2", "c: + 3"]
+
+
 def test_a_long_value_is_shown_cut_in_the_diff():
     (line,) = state_diff({"a": "x" * 200}, {"a": "y" * 200})
     before, after = line.removeprefix("a: ").split(" → ")

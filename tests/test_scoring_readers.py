@@ -10,6 +10,7 @@ from kopa.eval.runner import RunConfig, make_judge
 from kopa.eval.scoring.latex import read_latex_number
 from kopa.eval.scoring.numbers import equal, extract_boxed, number_mentions
 from kopa.eval.scoring.response import is_tool_call, score_response
+from kopa.eval.scoring.stated import placement
 from kopa.eval.task import AnswerKey, AnswerSpec, Rubric, RubricFact
 from tests.fakes.chat_server import ChatServer, text
 
@@ -90,3 +91,16 @@ def test_list_items_claimed_in_prose():
 def test_a_latex_thousands_separator_in_running_text():
     assert [m.value for m in number_mentions(r"합계는 14{,}342대입니다")] == [14342]
     assert read_latex_number(r"14,342\,") is None  # two numbers to LaTeX (a set), not one
+
+
+def test_more_edges_of_prose_and_claims():
+    assert placement("그 조치는 적절합니다.", ["적절"]) is not None  # 하다 glued to a root (적절 + 하 XSA)
+    second = score_response(STRING, AnswerKey(display="동방화재해상보험"), "진양화재해상보험, 동방화재해상보험")
+    assert (second.passed, second.method) == (False, "string:listed")  # a candidate before it, too
+    # a result marker after the value is no reason to take it as the result
+    assert score_response(NUMBER, AnswerKey(display="5", exact="5"), "3개 중 5개 정도. 답은 미정").passed is False
+    # a written sign, in a comparison said the other way round, turns too
+    query = "정보처리기사 필기시험은 정보처리산업기사 필기시험보다 문항 수가 몇 개 더 많나요?"
+    turned = score_response(NUMBER, AnswerKey(display="40", exact="40"), "정보처리산업기사 필기가 −40문항 더 많습니다.",
+                            query=query)
+    assert turned.passed is True

@@ -112,9 +112,8 @@ def polarity(text: str, start: int, end: int) -> Polarity:
     """How `text` states what stands at [start, end): affirmed, negated, hedged or alternative."""
     tokens = _tokens(text)
     sentence = _sentence(tokens, start, end)
-    if any((t.form in _ALTERNATIVES and t.tag == "MAG")
-           or (t.tag == "VCN" and i + 1 < len(sentence) and sentence[i + 1].form == "면")  # 3 아니면 4
-           for i, t in enumerate(sentence)):
+    if any(t.form in _ALTERNATIVES and t.tag == "MAG" for t in sentence) or any(
+            t.tag == "VCN" and after.form == "면" for t, after in pairwise(sentence)):  # 3 아니면 4
         return "alternative"
     if _guessed(sentence):
         return "hedged"
@@ -155,7 +154,7 @@ def only_unit_words(text: str, start: int, end: int) -> bool:
             continue
         if t.tag[0] in "VM" and t.tag not in ("VCP", "MM"):
             return False
-        if t.tag in ("IC", "MAJ") or any(c in _OPERATORS for c in t.form):
+        if t.tag == "IC" or any(c in _OPERATORS for c in t.form):
             return False
     return True
 
