@@ -152,3 +152,12 @@ def test_schema_types_paging_and_number_forms():
 def test_calls_with_values_json_cannot_write_are_still_compared():
     odd = PredictedCall(tool="t", turn=1, ok=True, arguments={"when": Decimal("1.5")})
     assert score_action([], [odd, odd], value_compare_args=None, optimal_calls=1, max_allowed_calls=3).duplicates == 1
+
+
+def test_odd_schemas_and_expression_arguments():
+    golden = [GoldenCall(step="s", tool="t", turn=1, ok=True, arguments={"n": 3})]
+    nameless = score_action(golden, [call("t", n=3)], value_compare_args=None, optimal_calls=1, max_allowed_calls=3,
+                            schemas={"t": {"type": "function", "function": {"name": "t"}}})  # no parameters given
+    assert nameless.correctness == 0.0 and "unexpected arguments ['n']" in nameless.unmatched_golden[0]
+    assert values_equal("evaluate_expression", "expression", "1+1", "2", None)  # the calculator's by value
+    assert not values_equal("search_laws", "expression", "1+1", "2", None)  # another tool's argument is text

@@ -247,3 +247,22 @@ def test_the_last_edges():
     assert listed("세 건과 4건", at("세 건과 4건", "4")[0]) is True  # the list's counter without its number
     assert with_digits("모두 서른세 명") == "모두 33 명"  # a two-word native number after other words
     assert polarity("3 아니면 4", 0, 1) == "alternative"
+
+
+@pytest.mark.parametrize(("text", "value", "expected"), [
+    ("정답 3건; 아마 다른 값", "3", "affirmed"),  # a semicolon ends the sentence
+    ("166명으로 보입니다.", "166", "hedged"),
+    ("알 수 없지만 3건입니다.", "3", "hedged"),
+    ("3: 아닙니다", "3", "negated"),  # only a comma closes the clause, not any punctuation
+    ("3개이며 나머지는 아닙니다", "3", "affirmed"),  # a connective ending closes it
+])
+def test_polarity_last_edges(text, value, expected):
+    assert polarity(text, *at(text, value)) == expected
+
+
+def test_rewritten_numbers_know_where_they_stand():
+    from kopa.korean.numerals import digits_and_spans
+
+    text, numerals = digits_and_spans("아홉 명과 열 명")
+    assert text == "9 명과 10 명"
+    assert [(n.start, n.end, text[n.start:n.end]) for n in numerals] == [(0, 1, "9"), (5, 7, "10")]

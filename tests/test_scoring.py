@@ -23,7 +23,7 @@ from kopa.eval.scoring import (
 )
 from kopa.eval.scoring.action import values_equal
 from kopa.eval.scoring.environment import state_diff
-from kopa.eval.scoring.episode import score_stored
+from kopa.eval.scoring.episode import answer_verdict, score_stored
 from kopa.eval.scoring.response import (
     ResponseVerdict,
     automatic_rubric,
@@ -111,12 +111,21 @@ def test_a_stored_episode_counts_its_malformed_calls():
     end = run_tank([good])
     episode = Episode(task_id="toy-tank", domain="traffic", platforms=["toy"], policy="p", seed=0, rollout=0,
                       answer=None, calls=[bad, good], final_state=end.model_dump())
-    scored = score_stored(TANK_TASK, TANK_TARGET, episode)
+    scored = score_stored(TANK_TASK, TANK_TARGET, episode.model_copy(update={"limits": ["max_turns"]}))
     assert (scored.calls, scored.malformed_calls, scored.score.passed) == (2, 1, True)
+    assert scored.limits == ["max_turns"] and scored.score.details["cr"] == 1.0
 
 
 def test_the_diff_names_what_was_added_and_removed():
     assert state_diff({"a": 1, "b": 2}, {"a": 1, "c": 3}) == ["b: - 2", "c: + 3"]
+    assert state_diff({1: "a", "b": 2}, {1: "a"}) == ["b: - 2"]  # keys of mixed types sort as text
+
+
+def test_an_episode_is_scored_with_its_query():
+    task = next(t for t in load_tasks() if t.id == "finance-007")  # 몇 % 늘었나? (줄었으면 음수로)
+    target = load_targets()[task.id]
+    assert answer_verdict(task, target, "총자산은 4.50% 줄었습니다.").passed is True
+    assert answer_verdict(task, target, "총자산은 4.50% 늘었습니다.").passed is False
 
 
 def test_a_long_value_is_shown_cut_in_the_diff():

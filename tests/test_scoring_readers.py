@@ -104,3 +104,17 @@ def test_more_edges_of_prose_and_claims():
     turned = score_response(NUMBER, AnswerKey(display="40", exact="40"), "정보처리산업기사 필기가 −40문항 더 많습니다.",
                             query=query)
     assert turned.passed is True
+
+
+def test_a_measure_said_in_another_unit_is_named():
+    verdict = score_response(NUMBER, AnswerKey(display="90", exact="90"), "문항당 90분입니다.",
+                             query="한 문항에 쓸 수 있는 평균 시간은 몇 초인가요?")
+    assert (verdict.passed, verdict.method) == (False, "number:unit")
+
+
+def test_an_ordered_list_in_prose_keeps_its_order():
+    ordered = AnswerSpec(type="string", value="{x}", ordered=True)
+    key = AnswerKey(display="과태료, 재정지원", items=["과태료", "재정지원"])
+    right = score_response(ordered, key, "도로법 제18조의 제목은 과태료, 유료도로법 제18조의 제목은 재정지원입니다.")
+    wrong = score_response(ordered, key, "유료도로법 제18조의 제목은 재정지원, 도로법 제18조의 제목은 과태료입니다.")
+    assert right.passed is True and (wrong.passed, wrong.method) == (False, "string:items-order")

@@ -23,7 +23,7 @@ def read_latex_number(text: str) -> sympy.Expr | None:
         expr = latex2sympy(normal, normalization_config=None)
     except Exception:  # the parser raises bare Exceptions for text it cannot read: no number
         return None
-    if not isinstance(expr, sympy.Expr) or expr.free_symbols or not expr.is_number or expr.has(sympy.zoo, sympy.nan):
+    if not isinstance(expr, sympy.Expr) or expr.free_symbols or not expr.is_number:
         return None
     exact = expr.xreplace({f: sympy.Rational(str(f)) for f in expr.atoms(sympy.Float)})
-    return exact if exact.is_real else None
+    return exact if exact.is_real else None  # not 1/0 (zoo), 0/0 (nan) or an imaginary number
