@@ -266,3 +266,11 @@ def test_rewritten_numbers_know_where_they_stand():
     text, numerals = digits_and_spans("아홉 명과 열 명")
     assert text == "9 명과 10 명"
     assert [(n.start, n.end, text[n.start:n.end]) for n in numerals] == [(0, 1, "9"), (5, 7, "10")]
+
+
+def test_final_edges():
+    assert per_unit("3년간", 1) is False  # another suffix is no rate base
+    assert listed("3: 4", at("3: 4", "4")[0]) is False  # a colon introduces, it does not list
+    assert polarity("아마도 아닌 3건일 것", *at("아마도 아닌 3건일 것", "3")) == "hedged"
+    assert polarity("3건일 것", 0, 1) == "affirmed"  # …일 것 without 이다 at the sentence's end: no index past it
+    assert with_digits("7억  1,480만") == "700000000  14800000"  # two spaces apart: two numbers

@@ -110,10 +110,17 @@ def test_a_stored_episode_counts_its_malformed_calls():
     good = call("fill_tank", 2, amount=20)
     end = run_tank([good])
     episode = Episode(task_id="toy-tank", domain="traffic", platforms=["toy"], policy="p", seed=0, rollout=0,
-                      answer=None, calls=[bad, good], final_state=end.model_dump())
+                      answer=None, calls=[bad, bad.model_copy(update={"raw_arguments": '{"amount": 3'}), good],
+                      final_state=end.model_dump())
     scored = score_stored(TANK_TASK, TANK_TARGET, episode.model_copy(update={"limits": ["max_turns"]}))
-    assert (scored.calls, scored.malformed_calls, scored.score.passed) == (2, 1, True)
+    assert (scored.calls, scored.malformed_calls, scored.score.passed) == (3, 2, True)
     assert scored.limits == ["max_turns"] and scored.score.details["cr"] == 1.0
+    assert scored.score.details["mpc"] == pytest.approx(1 / 3)
+    broken = score_stored(TANK_TASK, TANK_TARGET, episode.model_copy(update={"error": "timeout"}))
+    assert (broken.failure_cause, broken.error) == ("infrastructure", "timeout")  # never played: not scored
+    short = episode.model_copy(update={"calls": [call("fill_tank", amount=10)], "final_state": run_tank(
+        [call("fill_tank", amount=10)]).model_dump()})
+    assert score_stored(TANK_TASK, TANK_TARGET, short).failure_cause is not None  # a failure has its cause
 
 
 def test_the_diff_names_what_was_added_and_removed():
@@ -608,6 +615,20 @@ def test_judge_type_and_undecided_episode():
     no_key = score_episode(task, keyless, "x", [], state.model_dump(), state.hash())
     assert (no_key.response, no_key.response_method) == (False, "none:no-target")  # not passed, not undecided
     assert no_key.details["response"] == "the task has no answer key"
+
+
+def test_a_stored_episode_is_judged_by_the_judge_it_is_given():
+    task = Task(id="law-1", query="연차휴가는 며칠?", domain="law", platforms=["law"], available_tools=["get_current_date"],
+                golden=[GoldenStep(id="a", call="get_current_date")], answer=JUDGE)
+    state = EpisodeState(current_date="2025-03-14")
+    target = Target(task_id="law-1", answer=LEAVE_KEY.display, key=LEAVE_KEY, calls=[golden("get_current_date")],
+                    optimal_calls=1, max_allowed_calls=3, state_hash=state.hash(), state=state.model_dump(),
+                    world="toy")
+    episode = Episode(task_id="law-1", domain="law", platforms=["law"], policy="p", seed=0, rollout=0,
+                      answer="answer", calls=[call("get_current_date")], final_state=state.model_dump())
+    judge = _RecordingJudge()
+    scored = score_stored(task, target, episode, judge)
+    assert scored.score.response_method == "judge:fixed" and judge.seen[0][0] == "연차휴가는 며칠?"
 
 
 def test_given_judge_sees_query_rubric_and_key():
