@@ -274,3 +274,7 @@ def test_final_edges():
     assert polarity("아마도 아닌 3건일 것", *at("아마도 아닌 3건일 것", "3")) == "hedged"
     assert polarity("3건일 것", 0, 1) == "affirmed"  # …일 것 without 이다 at the sentence's end: no index past it
     assert with_digits("7억  1,480만") == "700000000  14800000"  # two spaces apart: two numbers
+
+
+def test_sure_is_no_doubt():
+    assert polarity("확실히 3건입니다.", *at("확실히 3건입니다.", "3")) == "affirmed"  # 확실 without a denial after it
