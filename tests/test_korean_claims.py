@@ -278,3 +278,4 @@ def test_final_edges():
 
 def test_sure_is_no_doubt():
     assert polarity("확실히 3건입니다.", *at("확실히 3건입니다.", "3")) == "affirmed"  # 확실 without a denial after it
+    assert is_predicate("3건 서울입니다", 1) is False  # a name after the value: the sentence is about it
