@@ -46,8 +46,9 @@ _MINUS = re.compile(r"(?<![0-9A-Za-z가-힣])[-−–](?=\d)")
 
 def normalise_text(text: str) -> str:
     """NFKC (Hangul kept in NFC, compatibility jamo as written), casefold, a URL's scheme and www. and a
-    company's legal form dropped, a province by its short name (부산광역시 → 부산), thousands commas dropped (1,522 → 1522), punctuation and symbols → spaces
-    except a decimal point between digits and a leading minus sign, whitespace collapsed."""
+    company's legal form dropped, a province by its short name (부산광역시 → 부산), thousands commas dropped
+    (1,522 → 1522), punctuation and symbols → spaces except a decimal point between digits and a leading
+    minus sign, whitespace collapsed."""
     text = unicodedata.normalize("NFC", text)
     text = "".join(c if _COMPAT_JAMO[0] <= c <= _COMPAT_JAMO[1] else unicodedata.normalize("NFKC", c)
                    for c in text)
