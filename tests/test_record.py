@@ -235,3 +235,20 @@ def test_cassettes_are_standard_vcrpy_documents(tmp_path, backend):
     with vcr.use_cassette(str(cassette), serializer="yaml", record_mode="none"):
         body = httpx.get(uri).json()
     assert body["SigunCdInfo"][1]["row"] == expected.records
+
+
+def test_a_finished_command_leaves_a_snapshot_plain_duckdb_reads_whole(tmp_path):
+    """`kopa call --record` ends with sys.exit and never closes its backend: the snapshot's finalizer commits
+    the journal, so plain DuckDB (no kopa) counts the call, its records and its HTTP exchange."""
+    import subprocess
+    import sys
+
+    import duckdb
+
+    done = subprocess.run([sys.executable, "-m", "kopa.cli", "call", "find_dart_corp_code", "corp_name=라이트론",
+                           "--record", str(tmp_path / "rec")], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert not (tmp_path / "rec" / "snapshot.duckdb.pending.jsonl").exists()
+    con = duckdb.connect(str(tmp_path / "rec" / "snapshot.duckdb"), read_only=True)
+    counts = {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ("calls", "records", "http")}
+    assert counts == {"calls": 1, "records": 1, "http": 1}

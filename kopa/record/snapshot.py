@@ -6,17 +6,16 @@
 Writes are journalled, then committed in batches: a call or an exchange is appended to
 `<snapshot>.pending.jsonl` (already scrubbed, as the table will hold it) before `add_call`/`add_http`
 returns, and the journal is committed to DuckDB in one transaction every `BATCH` entries, before any read and
-on close. A DuckDB commit per call cost about 4 ms twice per call, most of a recording's time; an append costs
-microseconds. A recording killed at any point keeps every call it acknowledged: the next open of the
-snapshot, writable or read-only, commits what the journal holds (a torn last line, never acknowledged, is
-dropped).
+on close — close(), or the snapshot's finalizer when a command drops it unclosed or the interpreter exits, so
+a finished command leaves a file plain DuckDB reads whole. A DuckDB commit per call cost about 4 ms twice per
+call, most of a recording's time; an append costs microseconds. A recording killed at any point keeps every
+call it acknowledged: the next open of the snapshot, writable or read-only, commits what the journal holds (a
+torn last line, never acknowledged, is dropped).
 """
 
 from __future__ import annotations
 
-import atexit
 import base64
-import contextlib
 import hashlib
 import os
 import threading
@@ -156,7 +155,8 @@ class Snapshot:
         self._seq = last[0] if last else 0
         self._recover()
         self._journal = os.open(journal_path(self.path), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-        _OPEN.add(self)  # an interpreter that exits without close() still commits what it journalled
+        # dropped unclosed, or at the interpreter's exit: still commit what was journalled (then close)
+        self._finalizer = weakref.finalize(self, _close_writer, self._con, self._pending, self._journal, self.path)
 
     @contextmanager
     def _reading(self) -> Iterator[None]:
@@ -169,11 +169,9 @@ class Snapshot:
     def close(self) -> None:
         with self._lock:
             if self._journal is not None:
-                self._commit()
-                os.close(self._journal)
+                self._commit()  # raises here, to the caller, where the finalizer could only keep the journal
+                self._finalizer()
                 self._journal = None
-                journal_path(self.path).unlink(missing_ok=True)
-                _OPEN.discard(self)
         self._con.close()
 
     def __enter__(self) -> Snapshot:
@@ -261,32 +259,7 @@ class Snapshot:
 
     def _commit(self) -> None:
         """The pending entries in one transaction, then an empty journal; the lock is held."""
-        if not self._pending:
-            return
-        calls = [e for e in self._pending if e["kind"] == "call"]
-        exchanges = [e for e in self._pending if e["kind"] == "http"]
-        con = self._con.cursor()
-        con.execute("BEGIN TRANSACTION")
-        try:
-            if calls:
-                _insert(con, "calls", [e["values"] for e in calls])
-                ids = [e["values"][0] for e in calls for _ in e["records"]]
-                if ids:
-                    data = {"call_id": np.array(ids, dtype=object),
-                            "idx": np.concatenate([np.arange(len(e["records"]), dtype=np.int32) for e in calls]),
-                            "record": np.array([r for e in calls for r in e["records"]], dtype=object)}
-                    con.register("_records", data)
-                    con.execute("INSERT INTO records SELECT call_id, idx, record::JSON FROM _records")
-                    con.unregister("_records")
-            if exchanges:
-                _insert(con, "http", [[*e["values"][:6], _body(e), e["values"][7]] for e in exchanges], "OR IGNORE ")
-            con.execute("COMMIT")
-        except BaseException:
-            con.execute("ROLLBACK")
-            raise
-        self._pending = []
-        if self._journal is not None:
-            os.ftruncate(self._journal, 0)
+        _commit_entries(self._con, self._pending, self._journal)
 
     # ------------------------------------------------------------ reading
 
@@ -316,6 +289,50 @@ class Snapshot:
         return dict(self.query("SELECT key, value FROM meta"))
 
 
+def _commit_entries(con: duckdb.DuckDBPyConnection, pending: list[dict[str, Any]], journal: int | None) -> None:
+    """`pending` in one transaction, then emptied (in place: a finalizer holds the same list) with the journal."""
+    if not pending:
+        return
+    calls = [e for e in pending if e["kind"] == "call"]
+    exchanges = [e for e in pending if e["kind"] == "http"]
+    cursor = con.cursor()
+    cursor.execute("BEGIN TRANSACTION")
+    try:
+        if calls:
+            _insert(cursor, "calls", [e["values"] for e in calls])
+            ids = [e["values"][0] for e in calls for _ in e["records"]]
+            if ids:
+                data = {"call_id": np.array(ids, dtype=object),
+                        "idx": np.concatenate([np.arange(len(e["records"]), dtype=np.int32) for e in calls]),
+                        "record": np.array([r for e in calls for r in e["records"]], dtype=object)}
+                cursor.register("_records", data)
+                cursor.execute("INSERT INTO records SELECT call_id, idx, record::JSON FROM _records")
+                cursor.unregister("_records")
+        if exchanges:
+            _insert(cursor, "http", [[*e["values"][:6], _body(e), e["values"][7]] for e in exchanges], "OR IGNORE ")
+        cursor.execute("COMMIT")
+    except BaseException:
+        cursor.execute("ROLLBACK")
+        raise
+    pending.clear()
+    if journal is not None:
+        os.ftruncate(journal, 0)
+
+
+def _close_writer(con: duckdb.DuckDBPyConnection, pending: list[dict[str, Any]], journal: int, path: Path) -> None:
+    """What closing a writable snapshot does: commit what is pending, close and remove the journal. Run by
+    close(), or by the snapshot's finalizer when it is dropped unclosed or the interpreter exits — so a
+    command that ends without closing its backend (an exception, sys.exit) still leaves a complete file
+    that plain DuckDB reads."""
+    try:
+        _commit_entries(con, pending, journal)
+    except (duckdb.Error, OSError):
+        os.close(journal)  # nothing is left to tell of a failure here: the journal stays for the next open
+        return
+    os.close(journal)
+    journal_path(path).unlink(missing_ok=True)
+
+
 def _json(value: Any) -> str:
     return orjson.dumps(value).decode("utf-8")
 
@@ -340,12 +357,3 @@ def _has_entries(journal: Path) -> bool:
     return journal.exists() and journal.stat().st_size > 0
 
 
-_OPEN: weakref.WeakSet[Snapshot] = weakref.WeakSet()  # snapshots open for writing
-
-
-@atexit.register
-def _close_at_exit() -> None:
-    for snapshot in list(_OPEN):
-        # at exit nothing is left to tell of a failure; the journal then stays for the next open
-        with contextlib.suppress(duckdb.Error, OSError):
-            snapshot.close()
