@@ -25,7 +25,7 @@ from kopa.eval.verdict import ResponseVerdict
 from kopa.korean.claims import Polarity, polarity, sentence_spans
 from kopa.korean.text import normalise_text
 
-__all__ = ["Judge", "LLMJudge", "OfflineJudge", "find_form", "render_rubric"]
+__all__ = ["AnswerReading", "Judge", "LLMJudge", "OfflineJudge", "find_form", "read_answer", "render_rubric"]
 
 
 class Judge(Protocol):
@@ -71,7 +71,7 @@ _MASK = "\x00"
 
 
 @dataclass(frozen=True)
-class _Reading:
+class AnswerReading:
     """An answer normalised segment by segment — a segment is one sentence of one line (a list item, a
     table row) — and joined by spaces: `text` is the answer's normalised text, and each place in it knows
     its segment, so a form is read for polarity in its own sentence, and its chunk (a segment's part
@@ -95,7 +95,7 @@ class _Reading:
 _CHUNK = re.compile(r"[,;]\s+")
 
 
-def _read(answer: str) -> _Reading:
+def read_answer(answer: str) -> AnswerReading:
     pieces: list[str] = []
     segments: list[tuple[int, int]] = []
     chunks: list[tuple[int, int]] = []
@@ -115,7 +115,7 @@ def _read(answer: str) -> _Reading:
                 at += len(part)
             segments.append((first, at))
             pieces.append(" ".join(parts))
-    return _Reading(" ".join(pieces), tuple(segments), tuple(chunks))
+    return AnswerReading(" ".join(pieces), tuple(segments), tuple(chunks))
 
 
 def _leftover(text: str, spans: list[tuple[int, int]]) -> list[str]:
@@ -155,7 +155,7 @@ class OfflineJudge:
 
     def judge(self, query: str, rubric: Rubric, key: AnswerKey, answer: str, *, strict: bool
               ) -> ResponseVerdict:
-        reading = _read(answer)
+        reading = read_answer(answer)
         text = reading.text
 
         def stated(form: str) -> tuple[list[tuple[int, int]], list[Polarity]]:
@@ -210,7 +210,7 @@ class OfflineJudge:
                                details=f"all {count} facts stated" + (", nothing else" if strict else ""))
 
 
-def _misplaced(rubric: Rubric, found: list[list[tuple[int, int]]], reading: _Reading) -> list[str]:
+def _misplaced(rubric: Rubric, found: list[list[tuple[int, int]]], reading: AnswerReading) -> list[str]:
     """The facts tied to an item (`RubricFact.about`) that the answer states only under another item. A
     place a fact is stated belongs to the item an anchor (a fact naming the item: its number, its article)
     names in the same chunk — a sentence of a line up to a comma, so prose (서울특별시가 질의한 25-0955 건은 …,

@@ -32,7 +32,8 @@ _JOINING = frozenset({"지", "게", "어", "아", "고"})
 
 
 @lru_cache(maxsize=256)
-def _tokens(text: str) -> tuple[Any, ...]:
+def analysed(text: str) -> tuple[Any, ...]:
+    """kiwipiepy's tokens of `text`, cached: the readings of one answer analyse the same text many times."""
     return tuple(kiwi().tokenize(text))
 
 
@@ -110,7 +111,7 @@ def _denied(tokens: tuple[Any, ...], end: int) -> bool:
 
 def polarity(text: str, start: int, end: int) -> Polarity:
     """How `text` states what stands at [start, end): affirmed, negated, hedged or alternative."""
-    tokens = _tokens(text)
+    tokens = analysed(text)
     sentence = _sentence(tokens, start, end)
     if any(t.form in _ALTERNATIVES and t.tag == "MAG" for t in sentence) or any(
             t.tag == "VCN" and after.form == "면" for t, after in pairwise(sentence)):  # 3 아니면 4
@@ -132,7 +133,7 @@ def counted_by(text: str, end: int) -> str | None:
     if glued is None:
         return None
     kept = end
-    for t in _tokens(text):
+    for t in analysed(text):
         if t.start + t.len <= end or t.start >= glued.end():
             continue
         if t.tag[0] not in "JE" and t.tag != "VCP":
@@ -142,14 +143,14 @@ def counted_by(text: str, end: int) -> str | None:
 
 def per_unit(text: str, end: int) -> bool:
     """A value ending at `end` that names a rate's base, not a quantity: 1인당, 1곳당, 100명당."""
-    following = [t for t in _tokens(text) if t.start >= end][:2]
+    following = [t for t in analysed(text) if t.start >= end][:2]
     return any(t.tag == "XSN" and t.form == "당" for t in following)
 
 
 def only_unit_words(text: str, start: int, end: int) -> bool:
     """Everything in `text` outside [start, end) is units, nouns, particles or a copula (원/L, 건, kcal,
     약 …입니다) — no predicate or adverb that could change what the value claims."""
-    for t in _tokens(text):
+    for t in analysed(text):
         if start <= t.start < end:
             continue
         if t.tag[0] in "VM" and t.tag not in ("VCP", "MM"):
@@ -167,7 +168,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
 def is_predicate(text: str, end: int) -> bool:
     """The value ending at `end` is what its sentence predicates (비율은 19.62%입니다, 40개 더 많습니다, 1.33번이다):
     after it come only its unit, particles, adverbs, a predicate and endings — no other noun or value."""
-    after = [t for t in _tokens(text) if t.start >= end]
+    after = [t for t in analysed(text) if t.start >= end]
     if after and after[0].start == end and after[0].tag == "NNG":
         after = after[1:]  # a noun glued to the value counts it: 40문항, 3과목
         if not after:
@@ -182,7 +183,7 @@ def is_predicate(text: str, end: int) -> bool:
 
 def listed(text: str, start: int) -> bool:
     """The value starting at `start` is one of a list of values (1, 2, 3 / 3건과 4건 / 3 또는 4)."""
-    before = [t for t in _tokens(text) if t.start + t.len <= start][-3:]
+    before = [t for t in analysed(text) if t.start + t.len <= start][-3:]
     if not before:
         return False
     last = before[-1]
@@ -198,7 +199,7 @@ _COMPARE = {"높": 1, "많": 1, "낮": -1, "적": -1}
 def direction(text: str, end: int) -> tuple[str, int] | None:
     """('change' | 'compare', ±1) for the word the value ending at `end` is said with, in its clause
     (4.50% 줄었습니다: change −1; 1.04%p 낮습니다: compare −1); None when it has none."""
-    for t in _tokens(text):
+    for t in analysed(text):
         if t.start < end:
             continue
         if t.tag in ("SF", "EF", "SN") or (t.tag == "EC" and t.form not in _JOINING):
@@ -215,7 +216,7 @@ def asked_directions(query: str) -> set[tuple[str, int]]:
     ((낮으면 음수로)) left out: they say how to write the other direction, not what is asked."""
     asked = re.sub(r"\([^()]*\)", " ", query)
     found = set()
-    for t in _tokens(asked):
+    for t in analysed(asked):
         if t.form in _CHANGE and t.tag in ("VV", "NNG"):
             found.add(("change", _CHANGE[t.form]))
         elif t.form in _COMPARE and t.tag == "VA":
@@ -229,7 +230,7 @@ _MEASURES = (frozenset({"초", "분", "시간", "일", "주", "개월", "달", "
 
 def asked_measure(query: str) -> str | None:
     """The unit of measure a question asks a number in (몇 초인가요 → 초), None when it asks a count or none."""
-    tokens = _tokens(query)
+    tokens = analysed(query)
     for t, nxt in pairwise(tokens):
         if t.form == "몇" and any(nxt.form in family for family in _MEASURES):
             return str(nxt.form)
@@ -287,10 +288,10 @@ def reversed_comparison(query: str, text: str, start: int) -> bool:
     """The answer's sentence holding the value at `start` compares the other way round from the question:
     its subject is what the question compares with (Q: 정보처리기사 필기시험은 정보처리산업기사 필기시험보다
     몇 개 더 많나요? A: 정보처리산업기사 필기가 40문항 더 많습니다)."""
-    asked_subject, asked_other = _compared(_tokens(query))
+    asked_subject, asked_other = _compared(analysed(query))
     if not asked_subject or not asked_other:
         return False
-    sentence = [t for t in _sentence(_tokens(text), start, start + 1) if t.start < start]
+    sentence = [t for t in _sentence(analysed(text), start, start + 1) if t.start < start]
     said = tuple(sentence)
     subject_at = next((i for i in range(len(said) - 1, -1, -1) if said[i].tag in ("JX", "JKS")), None)
     subject = _noun_run(said, subject_at) if subject_at is not None else ""

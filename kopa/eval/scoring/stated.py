@@ -2,9 +2,9 @@
 회부됐습니다): where the target stands in it and whether the sentence claims it, so prose is read as a reader
 reads it instead of being left to a judge.
 
-The target is found sentence by sentence in normalised text (`kopa.eval.judge.find_form`, the judge's own
-finder, so dates, clocks and company forms are read alike); each place is read for polarity on the Korean
-analyzer (`kopa.korean.claims`). The answer claims the target when some place of it is affirmed and none
+The target is found in the answer as the offline judge reads it (`kopa.eval.judge.read_answer`: normalised
+sentence by sentence and line by line, `find_form` at token boundaries, so dates, clocks and company forms are
+read alike), each place read for polarity in its own sentence on the Korean analyzer (`kopa.korean.claims`). The answer claims the target when some place of it is affirmed and none
 is one item of a list of candidates (동방화재해상보험, 진양화재해상보험), and it states no wrong form.
 """
 
@@ -13,9 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kopa.eval.judge import find_form
-from kopa.korean.analyzer import kiwi
-from kopa.korean.claims import Polarity, polarity, sentence_spans
+from kopa.eval.judge import AnswerReading, find_form, read_answer
+from kopa.korean.claims import Polarity, analysed
 from kopa.korean.text import normalise_text
 
 # Another candidate beside a target written as it is: after it a list separator (or a joining 와/과/및,
@@ -43,27 +42,27 @@ class Placement:
 def placement(answer: str, forms: list[str]) -> Placement | None:
     """Where `answer` states one of `forms` (the target, its aliases and item forms); None where it states
     none of them as a word of its own (청룡집본점 is another name, 청룡집입니다 states it)."""
+    reading = read_answer(answer)
     normal_forms = [f for f in dict.fromkeys(normalise_text(f) for f in forms) if f]
-    found: list[Polarity] = []
-    for start, end in sentence_spans(answer):
-        sentence = normalise_text(answer[start:end])
-        tokens = kiwi().tokenize(sentence)
-        for form in normal_forms:
-            found += [polarity(sentence, a, b) for a, b in find_form(sentence, form)
-                      if _ends_word(tokens, a, b, sentence)]
+    found = [reading.polarity(span) for form in normal_forms for span in find_form(reading.text, form)
+             if _ends_word(reading, span)]
     if not found:
         return None
     return Placement(polarities=tuple(found), listed=any(_beside(answer, form, joined=False) for form in forms),
                      joined=any(_beside(answer, form, joined=True) for form in forms))
 
 
-def _ends_word(tokens: list, start: int, end: int, text: str) -> bool:
-    """The word holding [start, end) goes on after `end` with nothing, particles, a copula, endings or 하다
-    (반대가, 반대일, 반대했습니다), as the analyzer reads the sentence (a lone 가 would be the verb 가다)."""
-    word_end = text.find(" ", end)
-    word_end = len(text) if word_end == -1 else word_end
+def _ends_word(reading: AnswerReading, span: tuple[int, int]) -> bool:
+    """The word holding `span` goes on after it with nothing, particles, a copula, endings or 하다 (반대가,
+    반대일, 반대했습니다), as the analyzer reads its sentence (a lone 가 would be the verb 가다)."""
+    first, last = reading.segment(span[0])
+    sentence = reading.text[first:last]
+    end = span[1] - first
+    word_end = sentence.find(" ", end)
+    word_end = len(sentence) if word_end == -1 else word_end
     if end == word_end:
         return True
+    tokens = analysed(sentence)
     if any(t.start < end < t.start + t.len for t in tokens):
         return False  # a token runs across the form's end: 청룡집본점 is one name
     return all(t.tag[0] in "JE" or t.tag in ("VCP", "XSV", "XSA") for t in tokens if end <= t.start < word_end)
@@ -84,5 +83,5 @@ def _beside(answer: str, form: str, *, joined: bool) -> bool:
 
 def _clause_end(word: str) -> bool:
     """A word that ends a clause or a phrase with a particle (7호선으로, 가운데) is no list item."""
-    tokens = kiwi().tokenize(word)
+    tokens = analysed(word)
     return bool(tokens) and tokens[-1].tag[0] in "JE"
