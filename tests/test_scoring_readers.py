@@ -118,3 +118,13 @@ def test_an_ordered_list_in_prose_keeps_its_order():
     right = score_response(ordered, key, "도로법 제18조의 제목은 과태료, 유료도로법 제18조의 제목은 재정지원입니다.")
     wrong = score_response(ordered, key, "유료도로법 제18조의 제목은 재정지원, 도로법 제18조의 제목은 과태료입니다.")
     assert right.passed is True and (wrong.passed, wrong.method) == (False, "string:items-order")
+
+
+def test_a_question_asked_both_ways_takes_the_sign_of_the_word():
+    spec, key = NUMBER, AnswerKey(display="-3", exact="-3")
+    query = "A고등학교는 B고등학교보다 학급이 몇 개 많았나요? 적었다면 얼마나 적었는지 알려 주세요."
+    assert score_response(spec, key, "A고등학교가 3개 적었습니다.", query=query).passed is True
+    assert score_response(spec, key, "A고등학교가 3개 많았습니다.", query=query).passed is False
+    rose, percent = "그날 코스피 지수는 몇 % 오르거나 내렸나요?", AnswerSpec(type="number", value="x", unit="percent")
+    assert score_response(percent, key, "3% 내렸습니다.", query=rose).passed is True
+    assert score_response(percent, key, "3% 올랐습니다.", query=rose).passed is False

@@ -46,6 +46,9 @@ class Pick(_Model):
     distinct: bool = Field(False, description="only values said by one record of the probe (a name two bills "
                                               "share names neither)")
     differs_from: str | None = Field(None, description="another pick this one must differ from (a pair)")
+    phrases: dict[str, str] = Field({}, description="how a person says a name the service spells otherwise "
+                                                   "(세종특별시 → 세종시) or that two places share (광주시 → 경기 "
+                                                   "광주시); steps read the record's own field (<city.cityname>)")
 
 
 class Dated(_Model):

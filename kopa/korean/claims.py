@@ -192,7 +192,7 @@ def listed(text: str, start: int) -> bool:
 
 
 # Words that give a value a direction: a change (늘다, 감소하다) or a comparison (높다, 적다), and its sign.
-_CHANGE = {"늘": 1, "증가": 1, "상승": 1, "오르": 1, "줄": -1, "감소": -1, "하락": -1, "떨어지": -1}
+_CHANGE = {"늘": 1, "증가": 1, "상승": 1, "오르": 1, "줄": -1, "감소": -1, "하락": -1, "떨어지": -1, "내리": -1}
 _COMPARE = {"높": 1, "많": 1, "낮": -1, "적": -1}
 
 

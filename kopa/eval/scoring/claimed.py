@@ -36,8 +36,9 @@ from kopa.korean.claims import (
 
 def signed(prepared: str, mention: Mention, query: str) -> Mention:
     """A value written without a sign, signed by the word it is said with: against the direction the question
-    asks in (몇 % 늘었나 → 4.50% 줄었습니다 is −4.50; 몇 %p 높은가 → 1.04%p 낮습니다 is −1.04), or, where the
-    question asks in none or both (몇 % 변했나, 늘었거나 줄었는가), by the change it names (6.42% 감소 is −6.42).
+    asks in (몇 % 늘었나 → 4.50% 줄었습니다 is −4.50; 몇 %p 높은가 → 1.04%p 낮습니다 is −1.04); where it asks
+    both ways (늘었거나 줄었는가; 몇 명 많나요? 적다면 얼마나 적은지), by the word itself (3명 적습니다 is −3);
+    where it asks in none (몇 % 변했나), by the change it names (6.42% 감소 is −6.42).
     A comparison said the other way round (B가 40문항 더 많습니다, asked how many more A has than B) turns it."""
     turned = bool(query) and reversed_comparison(query, prepared, mention.start)
     if mention.text[:1] in "-−–+":
@@ -47,7 +48,10 @@ def signed(prepared: str, mention: Mention, query: str) -> Mention:
     if said is not None:
         kind, sign = said
         asked = {s for _, s in asked_directions(query)} if query else set()
-        flip ^= sign != next(iter(asked)) if len(asked) == 1 else (kind == "change" and sign < 0)
+        if len(asked) == 1:
+            flip ^= sign != next(iter(asked))
+        else:  # asked both ways (몇 명 많나요? 적다면 얼마나 적은지), the word says it; asked neither, a change does
+            flip ^= sign < 0 and (bool(asked) or kind == "change")
     return replace(mention, value=-mention.value) if flip else mention
 
 

@@ -125,7 +125,7 @@ def fill_pick(slot: Pick, filled: dict[str, Parts], probe: Probe, rng: np.random
     if any(v is None for v in parts.values()):
         raise Unfilled(f"{name}: a part is not there ({slot.parts})")
     return {**{k: str(v) for k, v in record.items() if not isinstance(v, dict | list) and v is not None},
-            **{k: v for k, v in parts.items() if v is not None}, "say": name}
+            **{k: v for k, v in parts.items() if v is not None}, "say": slot.phrases.get(name, name)}
 
 
 def fill_observed(slot: Observed, records: list[dict[str, Any]], rng: np.random.Generator,
