@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import importlib
 import json
+import signal
 import sys
+import threading
 import time
 import traceback
 from typing import Any
@@ -99,6 +101,8 @@ class KopaGroup(click.Group):
             raise _one_line(exc) from exc
 
     def invoke(self, ctx: click.Context) -> Any:
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, _terminated)
         try:
             return super().invoke(ctx)
         except OneLineError:
@@ -111,6 +115,13 @@ class KopaGroup(click.Group):
             # click would print a bare "Aborted!" for it (meant for prompts, which kopa has none of): an
             # EOFError that reaches here is unchecked input (e.g. a truncated gzip), a bug to show as one.
             raise RuntimeError(f"unexpected end of input: {exc}") from exc
+
+
+def _terminated(signum: int, frame: Any) -> None:
+    """SIGTERM unwinds the command as an exit does (status 143, as a shell reports a TERM): `finally` blocks,
+    context managers and the recording snapshot's finalizer run, so what was recorded is committed to
+    snapshot.duckdb rather than left in its journal. Only kill -9 leaves a journal (replayed on reopen)."""
+    raise SystemExit(128 + signum)
 
 
 def _open(backend_spec: str, record_dir: str | None, faults: str | None = None):

@@ -252,3 +252,31 @@ def test_a_finished_command_leaves_a_snapshot_plain_duckdb_reads_whole(tmp_path)
     con = duckdb.connect(str(tmp_path / "rec" / "snapshot.duckdb"), read_only=True)
     counts = {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ("calls", "records", "http")}
     assert counts == {"calls": 1, "records": 1, "http": 1}
+
+
+def test_sigterm_commits_the_recording_before_the_command_exits(tmp_path):
+    """A TERM (a CI timeout, a scheduler) ends `kopa bench run --record` as an exit does: status 143, the
+    journal committed into snapshot.duckdb and removed, every call it had acknowledged readable by plain
+    DuckDB."""
+    import time
+
+    import duckdb
+
+    rec = tmp_path / "rec"
+    journal = rec / "snapshot.duckdb.pending.jsonl"
+    child = subprocess.Popen([sys.executable, "-m", "kopa.cli", "bench", "run", "--policy", "oracle", "--record",
+                              str(rec), "--out", str(tmp_path / "run")], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True)
+    acknowledged = 0
+    deadline = time.monotonic() + 240
+    while acknowledged < 3 and time.monotonic() < deadline and child.poll() is None:
+        time.sleep(0.05)
+        acknowledged = journal.read_bytes().count(b"\n") if journal.exists() else 0
+    assert acknowledged >= 3, "the run never journalled three rows"
+    child.send_signal(signal.SIGTERM)
+    _, err = child.communicate(timeout=120)
+    assert child.returncode == 143, err[-2000:]
+    assert not journal.exists()
+    con = duckdb.connect(str(rec / "snapshot.duckdb"), read_only=True)
+    rows = sum(con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ("calls", "http"))
+    assert rows >= acknowledged  # a row journalled before the TERM is in the tables
