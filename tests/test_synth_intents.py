@@ -207,3 +207,15 @@ def test_a_few_question_intent_is_drawn_less():
     assert questions(fixed) == len(fixed.asks) and draw_weight(fixed) == fixed.weight * len(fixed.asks) / FEW_QUESTIONS
     many = next(i for i in bank.values() if any(s.kind == "pick" for s in i.slots.values()))
     assert draw_weight(many) == many.weight
+
+
+def test_a_difference_asked_one_way_is_asked_only_where_it_holds(empty_graph_ctx):
+    """'몇 곳 많나요?' presupposes more: an ask marked positive keeps only draws whose answer is above zero,
+    and refuses the others (drawn again) instead of asking about a difference the other way round."""
+    ctx = BankContext(empty_graph_ctx.graph, CATALOG, empty_graph_ctx.backend, seed=5, check_graph=False)
+    intent = next(i for i in ctx.intents if i.id == "edu.academies.two-districts")
+    assert all(ask.positive for ask in intent.asks)
+    made = [realize(ctx, intent, i, 0) for i in range(16)]
+    kept = [m for m in made if isinstance(m, Candidate)]
+    assert kept and all(float(m.target.key.exact) > 0 for m in kept)
+    assert any(m.reason == "not_positive" for m in made if not isinstance(m, Candidate))

@@ -98,6 +98,9 @@ class Ask(_Model):
     q: str
     answer: dict[str, Any]
     steps: list[dict[str, Any]] = Field([], description="steps only this ask needs (a calculation)")
+    positive: bool = Field(False, description="the answer is a number above zero: '몇 명 많나요?' is asked only "
+                                              "where there are more (a question does not presuppose what is false); "
+                                              "a draw where there are not is refused and drawn again")
 
 
 class Cond(_Model):

@@ -28,7 +28,7 @@ from kopa.edge.graph import Edge, ToolGraph
 from kopa.eval.environment import Environment
 from kopa.eval.golden import GoldenError, TracingExecutor
 from kopa.eval.targets import compute_target
-from kopa.eval.task import AnswerSpec, GoldenStep, Task
+from kopa.eval.task import AnswerKey, AnswerSpec, GoldenStep, Task
 from kopa.eval.template import REF, TemplateError, order_key, render, resolve
 from kopa.korean.numbers import number_phrase
 from kopa.korean.sentence import PLACEHOLDER, SentenceError, fill
@@ -47,6 +47,7 @@ from kopa.synth.intents.slots import (
 )
 from kopa.synth.junction import cond_threshold, distinct, field_label, number
 from kopa.synth.tasks import available_tools, injected_state
+from kopa.tools.expression import ExpressionError, parse_expression
 from kopa.wire.paging import is_paged, max_page_size
 
 MAX_PAGES = 250  # pages one call may read in full (the paper's largest handoff is 225 pages of 1,000)
@@ -345,7 +346,17 @@ def _realize(build: _Build, index: int) -> Candidate:
         query = fill(ask.q, build.filled)
     except SentenceError as exc:
         raise _Refused("intent_error", str(exc)) from exc
-    return _candidate(build, index, query, spec, junctions, block, pattern)
+    candidate = _candidate(build, index, query, spec, junctions, block, pattern)
+    if ask.positive and not _above_zero(candidate.target.key):
+        raise _Refused("not_positive", f"{query!r} answers {candidate.target.answer!r}, not a number above zero")
+    return candidate
+
+
+def _above_zero(key: AnswerKey | None) -> bool:
+    try:
+        return key is not None and key.exact is not None and bool(parse_expression(key.exact) > 0)
+    except (ExpressionError, TypeError):
+        return False
 
 
 def _junctions(build: _Build) -> list[JunctionInfo]:
