@@ -104,6 +104,12 @@ class KopaGroup(click.Group):
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGTERM, _terminated)
         try:
+            return self._invoke(ctx)
+        finally:
+            _finish_recordings()
+
+    def _invoke(self, ctx: click.Context) -> Any:
+        try:
             return super().invoke(ctx)
         except OneLineError:
             raise
@@ -115,6 +121,15 @@ class KopaGroup(click.Group):
             # click would print a bare "Aborted!" for it (meant for prompts, which kopa has none of): an
             # EOFError that reaches here is unchecked input (e.g. a truncated gzip), a bug to show as one.
             raise RuntimeError(f"unexpected end of input: {exc}") from exc
+
+
+def _finish_recordings() -> None:
+    """Whatever a command recorded is whole on disk when it ends — normally, on an error, on Ctrl-C or a TERM:
+    its cassettes sealed, its snapshot committed (only the modules a recording loaded are asked)."""
+    if (cassettes := sys.modules.get("kopa.record.unit_cassettes")) is not None:
+        cassettes.seal_open()
+    if (snapshots := sys.modules.get("kopa.record.snapshot")) is not None:
+        snapshots.commit_open()
 
 
 def _terminated(signum: int, frame: Any) -> None:
@@ -472,7 +487,7 @@ def demo(backend_spec: str, record_dir: str | None, faults: str | None) -> None:
 # ---------------------------------------------------------------- record
 
 
-@main.group("record", short_help="Recordings: compare two (diff), check them for keys (scan).")
+@main.group("record", short_help="Recordings: compare two (diff), check them for keys (scan), convert old ones.")
 def record_group() -> None:
     """Recordings (made with --record DIR): compare two, and check them for keys that escaped scrubbing."""
 
@@ -498,6 +513,27 @@ def _scan(paths: tuple[str, ...]) -> None:
         err_console.print(f"[red]leak[/red] {finding}")
     console.print(f"{len(findings)} finding(s) in {', '.join(paths)}")
     sys.exit(1 if findings else 0)
+
+
+@record_group.command("convert", short_help="Rewrite an older recording as vcrpy cassettes (the default layout).")
+@click.argument("directory", type=click.Path(exists=True, file_okay=False))
+def record_convert(directory: str) -> None:
+    """Rewrite a recording made before cassettes were vcrpy's own (interactions/, one file per exchange, json.gz)
+    in the default layout: cassettes/*.yaml, which stock vcrpy replays (README: Recording and offline replay).
+
+    \b
+    In place; interrupted, it leaves a recording that replays as before, and a rerun finishes it:
+      kopa record convert runs/rec-2026-11
+    """
+    from pathlib import Path
+
+    from kopa.backends.convert import convert_recording
+
+    done = convert_recording(Path(directory))
+    if done.cassette is None:
+        console.print(f"{directory} is in the default layout already ({done.exchanges} exchanges in run.yaml)")
+    else:
+        console.print(f"{done.exchanges} exchanges → {done.cassette}")
 
 
 @record_group.command("diff", short_help="Compare two recordings per tool: what drifted.")

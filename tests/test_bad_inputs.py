@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import gzip
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -124,7 +125,7 @@ def test_record_options_are_checked(tmp_path):
     assert "unknown record option 'fromat' (did you mean format?); valid record options: format" in message
     with pytest.raises(BackendError) as caught:
         open_backend(f"record:{tmp_path / 'r'},format=xml@sim")
-    assert "format='xml' is not a cassette format; valid: json.gz, json, yaml" in one_line(caught)
+    assert "format='xml' is not a cassette format; valid: vcr, json.gz, json, yaml" in one_line(caught)
     assert not (tmp_path / "r").exists()
 
 
@@ -219,21 +220,32 @@ def test_recording_into_a_corrupt_snapshot_names_it(recording):
 
 
 def _cassettes(directory: Path) -> list[Path]:
-    found = sorted((directory / "interactions").glob("*/*.json.gz"))
+    found = sorted((directory / "cassettes").glob("*.yaml")) or sorted((directory / "interactions").glob("*/*.json.gz"))
     assert found
     return found
 
 
-@pytest.mark.parametrize("damage", ["truncated", "not gzip", "empty", "not a cassette"])
-def test_a_corrupt_cassette_names_the_file(recording, damage):
-    for path in _cassettes(recording):
-        data = path.read_bytes()
-        path.write_bytes({"truncated": data[: len(data) // 2], "not gzip": b"{not json", "empty": b"",
-                          "not a cassette": gzip.compress(b'{"version": 1}')}[damage])
+DAMAGE = {"json.gz": {"truncated": lambda data: data[: len(data) // 2], "not gzip": lambda data: b"{not json",
+                      "empty": lambda data: b"", "not a cassette": lambda data: gzip.compress(b'{"version": 1}')},
+          "vcr": {"truncated": lambda data: data[:20], "not YAML": lambda data: b"{not: [yaml",
+                  "empty": lambda data: b"", "not a cassette": lambda data: b"version: 1\n"}}
+
+
+@pytest.mark.parametrize(("layout", "damage"), [(layout, d) for layout, kinds in DAMAGE.items() for d in kinds])
+def test_a_corrupt_cassette_names_the_file(tmp_path, simulator, layout, damage):
+    directory = tmp_path / "rec"
+    rec = open_backend(f"record:{directory},format={layout}@sim")
+    runtime = ToolRuntime(rec)
+    runtime.call("issue_api_key", {"platform": "dart"})
+    assert runtime.call("get_dart_company_overview", {"corp_code": "00104083"}).ok
+    rec.transport.close()
+    rec.observer.snapshot.close()
+    for path in _cassettes(directory):
+        path.write_bytes(DAMAGE[layout][damage](path.read_bytes()))
     with pytest.raises(CassetteError) as caught:  # never EOFError, which click prints as a bare "Aborted!"
-        _overview(f"replay:{recording}")
+        _overview(f"replay:{directory}")
     message = one_line(caught)
-    assert any(message.startswith(f"{path}: corrupt or truncated cassette") for path in _cassettes(recording))
+    assert any(message.startswith(f"{path}: corrupt or truncated cassette") for path in _cassettes(directory))
 
 
 def test_a_corrupt_manifest_names_the_file(recording):
@@ -248,10 +260,7 @@ def test_a_corrupt_manifest_names_the_file(recording):
 
 
 def test_a_recording_without_cassettes_is_named(recording):
-    for path in _cassettes(recording):
-        path.unlink()
-        path.parent.rmdir()
-    (recording / "interactions").rmdir()
+    shutil.rmtree(recording / "cassettes")
     with pytest.raises(BackendError) as caught:
         open_backend(f"replay:{recording}")
     assert f"{recording} holds no cassettes" in one_line(caught)

@@ -124,7 +124,7 @@ def test_a_corrupt_or_empty_snapshot_is_one_line_naming_the_file(recording, tmp_
 
 def test_a_truncated_cassette_is_one_line_naming_the_file_not_aborted(recording, tmp_path):
     rec = _copy(recording, tmp_path)
-    (cassette,) = (rec / "interactions").rglob("*.json.gz")
+    (cassette,) = (rec / "cassettes").glob("*.yaml")
     cassette.write_bytes(cassette.read_bytes()[:20])
     result = run("call", "find_dart_corp_code", "corp_name=라이트론", "--backend", f"replay:{rec}")
     line = one_line(result)

@@ -144,7 +144,7 @@ def test_faults_and_record_apply_on_every_tool_calling_command(tmp_path):
     result = CliRunner().invoke(main, ["call", "find_dart_corp_code", "corp_name=라이트론", "--pick", "corp_code",
                                        "--record", str(rec), "--faults", "none,seed=4"])
     assert result.exit_code == 0, result.output
-    assert (rec / "snapshot.duckdb").exists() and any((rec / "interactions").rglob("*.json.gz"))
+    assert (rec / "snapshot.duckdb").exists() and any((rec / "cassettes").glob("*.yaml"))
     replayed = CliRunner().invoke(main, ["call", "find_dart_corp_code", "corp_name=라이트론", "--pick",
                                          "corp_code", "--backend", f"replay:{rec}"])
     assert replayed.exit_code == 0 and replayed.stdout == result.stdout

@@ -8,7 +8,9 @@ import socket
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
+import orjson
 import pytest
 
 from kopa.backends import open_backend
@@ -280,3 +282,82 @@ def test_sigterm_commits_the_recording_before_the_command_exits(tmp_path):
     con = duckdb.connect(str(rec / "snapshot.duckdb"), read_only=True)
     rows = sum(con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ("calls", "http"))
     assert rows >= acknowledged  # a row journalled before the TERM is in the tables
+
+
+def _readme_vcr():
+    """The filters the README shows (the block after `<!-- vcrpy-filters -->`), run as a user pastes them."""
+    from pathlib import Path
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    block = readme.split("<!-- vcrpy-filters -->", 1)[1].split("```python", 1)[1].split("```", 1)[0]
+    assert len([line for line in block.splitlines() if line.strip()]) <= 10
+    namespace: dict = {}
+    exec(compile(block, "README.md", "exec"), namespace)  # our own README, as a user pastes it (no model or API text)
+    return namespace["kopa_vcr"]
+
+
+def test_stock_vcrpy_replays_a_unit_cassette_for_httpx_and_requests_with_another_key(tmp_path):
+    """A recording's default cassettes are vcrpy's own: stock vcrpy, configured only with the README's filters,
+    replays an episode's cassette to plain httpx and requests clients that send keys never recorded (a query
+    key, Seoul's key in the path, KRX's key in a header), with the bodies kopa's tools read."""
+    import httpx
+    import requests
+
+    from kopa.record.unit import cassette_unit
+
+    rec = open_backend(f"record:{tmp_path / 'rec'}@sim")
+    runtime = ToolRuntime(rec)
+    with cassette_unit("my-episode"):
+        for platform in ("dart", "seoul", "krx"):
+            runtime.call("issue_api_key", {"platform": platform})
+        company = runtime.call("get_dart_company_overview", {"corp_code": "00104083"})
+        rides = runtime.call("get_seoul_subway_ridership", {"USE_DT": "20260125"})
+        trades = runtime.call("get_krx_kospi_daily_trading", {"basDd": "20260127"})
+    rec.transport.close()
+    rec.observer.snapshot.close()
+    cassette = tmp_path / "rec" / "cassettes" / "my-episode.yaml"
+    assert not list((tmp_path / "rec" / "cassettes" / ".journal").iterdir())  # sealed when the unit ended
+    dart = ("https://opendart.fss.or.kr/api/company.json", {"crtfc_key": "0" * 40, "corp_code": "00104083"})
+    seoul = f"http://openapi.seoul.go.kr:8088/{'7' * 32}/json/CardSubwayStatsNew/1/100/20260125"
+    krx = ("https://data-dbg.krx.co.kr/svc/apis/sto/stk_bydd_trd", {"basDd": "20260127"}, {"AUTH_KEY": "f" * 40})
+    kopa_vcr = _readme_vcr()
+    for get in (httpx.get, requests.get):
+        with kopa_vcr.use_cassette(str(cassette)):
+            assert get(dart[0], params=dart[1]).json()["corp_name"] == company.records[0]["corp_name"]
+            answer = get(seoul).json()["CardSubwayStatsNew"]
+            assert answer["list_total_count"] == rides.total_count and answer["row"][0]["SUB_STA_NM"] == \
+                rides.records[0]["SUB_STA_NM"]
+            assert get(krx[0], params=krx[1], headers=krx[2]).json()["OutBlock_1"][0] == trades.records[0]
+    text = cassette.read_text(encoding="utf-8")
+    assert "REDACTED" in text and "crtfc_key" not in text and "AUTH_KEY" not in text  # filtered, vcrpy's way
+    assert company.records[0]["corp_name"] in text  # Korean kept as Korean, not \\uXXXX escapes
+
+
+def test_convert_rewrites_an_older_recording_that_then_replays_the_same(tmp_path):
+    """`kopa record convert` on a copy of the committed fixture (one json.gz file per exchange): every exchange
+    replays from the new layout with the same status and body, for a request carrying a new key."""
+    import shutil
+
+    import httpx
+    from click.testing import CliRunner
+
+    from kopa.cli import main
+    from kopa.record.cassette import CassetteStore, read_exchange
+    from kopa.record.transports import ReplayTransport
+    from kopa.record.unit_cassettes import UnitCassettes
+
+    copy = tmp_path / "demo"
+    shutil.copytree(Path(__file__).parents[1] / "cassettes" / "demo", copy)
+    old = CassetteStore(copy, "json.gz")
+    before = [read_exchange(p) for p in map(old.find, old.fingerprints()) if p is not None]
+    done = CliRunner().invoke(main, ["record", "convert", str(copy)])
+    assert done.exit_code == 0, done.output
+    assert f"{len(before)} exchanges" in done.output and not (copy / "interactions").exists()
+    assert orjson.loads((copy / "recording.json").read_bytes())["format"] == "vcr"
+    replay = ReplayTransport(UnitCassettes(copy, writable=False))
+    for exchange in before:
+        url = exchange.uri.replace("REDACTED", "k3y" * 12)  # a key of the client's own, wherever one goes
+        answer = replay.handle_request(httpx.Request(exchange.method, url))
+        assert (answer.status_code, answer.read()) == (exchange.status, exchange.body), exchange.uri
+    again = CliRunner().invoke(main, ["record", "convert", str(copy)])
+    assert again.exit_code == 0 and "default layout already" in again.output

@@ -1,7 +1,9 @@
-"""`record:DIR[,format=json.gz|json|yaml]@INNER`, `replay:DIR`, `snapshot:FILE`: the recording layer as backends.
+"""`record:DIR[,format=vcr|json.gz|json|yaml]@INNER`, `replay:DIR`, `snapshot:FILE`: the recording layer as backends.
 
-A recording directory holds `interactions/` (one vcrpy cassette per exchange), `snapshot.duckdb`
-(one row per tool call) and `recording.json` (what was recorded from, and the clock it saw).
+A recording directory holds `cassettes/` (format vcr, the default: one vcrpy YAML cassette per episode, task
+or command run, kopa.record.unit_cassettes) or `interactions/` (the other formats: one cassette per exchange,
+json.gz compressed), `snapshot.duckdb` (one row per tool call) and `recording.json` (what was recorded from,
+and the clock it saw).
 """
 
 from __future__ import annotations
@@ -15,17 +17,29 @@ from typing import Any
 import orjson
 
 from kopa.backends.base import Backend, KeySource, fail, one_line, parse_options, suggest
-from kopa.record.cassette import EXTENSIONS, CassetteStore, is_cassette_format
+from kopa.record.cassette import EXTENSIONS, CassetteError, CassetteStore, is_cassette_format
 from kopa.record.recorder import SnapshotRecorder
 from kopa.record.snapshot import Snapshot
-from kopa.record.transports import RecordingTransport, ReplayTransport, SnapshotTransport
+from kopa.record.transports import CassetteLayout, RecordingTransport, ReplayTransport, SnapshotTransport
+from kopa.record.unit_cassettes import UnitCassettes
 
 MANIFEST = "recording.json"
-# Chosen by measurement (benchmark/perf/recording.py, 1,500 small calls): compact JSON with gzip level 1
-# replays about as fast as plain JSON (~2,000 calls/s) and faster than vcrpy's YAML default (~900–1,600),
-# at less than half the size of either (0.8 MB against 1.8 and 2.0 MB).
-DEFAULT_FORMAT = "json.gz"
+# vcr: what stock vcrpy writes and reads (its default YAML serializer, one cassette per unit, keys filtered
+# out), so a recording stands without kopa; json.gz: one compressed file per exchange, less than half the size.
+UNIT_FORMAT = "vcr"
+FORMATS = (UNIT_FORMAT, *EXTENSIONS)
+DEFAULT_FORMAT = UNIT_FORMAT
 SNAPSHOT = "snapshot.duckdb"
+
+
+def open_layout(directory: Path, fmt: str, *, writable: bool, metadata: dict[str, Any] | None = None
+                ) -> CassetteLayout:
+    """The cassettes of a recording in the format its manifest names."""
+    if fmt == UNIT_FORMAT:
+        return UnitCassettes(directory, writable=writable, metadata=metadata)
+    if not is_cassette_format(fmt):
+        raise CassetteError(f"{directory}: unknown cassette format {fmt!r}; valid: {', '.join(FORMATS)}")
+    return CassetteStore(directory, fmt)
 
 
 class ReplayKeys(KeySource):
@@ -43,7 +57,7 @@ def _clock(backend: Backend):
     return lambda: dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
-def _read_manifest(spec: str, directory: Path) -> dict[str, Any]:
+def read_manifest(spec: str, directory: Path) -> dict[str, Any]:
     """The manifest of a recording; a missing, corrupt or incomplete one names the file."""
     path = directory / MANIFEST
     if not path.exists():
@@ -56,8 +70,8 @@ def _read_manifest(spec: str, directory: Path) -> dict[str, Any]:
     missing = [k for k in ("backend", "today", "format") if not isinstance(manifest, dict) or k not in manifest]
     if missing:
         raise fail(spec, f"{path}: not a recording manifest (missing {', '.join(missing)})")
-    if manifest["format"] not in EXTENSIONS:
-        raise fail(spec, f"{path}: unknown cassette format {manifest['format']!r}; valid: {', '.join(EXTENSIONS)}")
+    if manifest["format"] not in FORMATS:
+        raise fail(spec, f"{path}: unknown cassette format {manifest['format']!r}; valid: {', '.join(FORMATS)}")
     try:
         dt.date.fromisoformat(manifest["today"])
     except (TypeError, ValueError):
@@ -82,10 +96,11 @@ def open_recorded(kind: str, rest: str, spec: str | None = None, *, strict_keys:
         return _open_record(spec, rest, strict_keys=strict_keys, open_inner=open_inner)
     if kind == "replay":
         directory, _ = _location(spec, kind, rest, ())
-        manifest = _read_manifest(spec, directory)
-        store = CassetteStore(directory, manifest["format"])
-        if not store.dir.is_dir():
-            raise fail(spec, f"{directory} holds no cassettes (no {store.dir}); record with record:{directory}@sim")
+        manifest = read_manifest(spec, directory)
+        folder = directory / ("cassettes" if manifest["format"] == UNIT_FORMAT else "interactions")
+        if not folder.is_dir():
+            raise fail(spec, f"{directory} holds no cassettes (no {folder}); record with record:{directory}@sim")
+        store = open_layout(directory, manifest["format"], writable=False)  # a corrupt cassette: CassetteError
         return Backend("replay", ReplayTransport(store),
                        f"replay of {directory} ({manifest['backend']})", ReplayKeys(),
                        virtual_today=dt.date.fromisoformat(manifest["today"]),
@@ -113,17 +128,22 @@ def _open_record(spec: str, rest: str, *, strict_keys: bool, open_inner: Callabl
     if not at or not inner_spec.strip():
         raise fail(spec, f"record needs the backend to record from after @, e.g. record:{directory}@live "
                          f"(the real hosts) or record:{directory}@sim (the simulator)")
-    fmt = options.get("format", DEFAULT_FORMAT)
-    if not is_cassette_format(fmt):
-        raise fail(spec, f"format={fmt!r} is not a cassette format{suggest(fmt, tuple(EXTENSIONS))}; "
-                         f"valid: {', '.join(EXTENSIONS)}")
-    inner = open_inner(inner_spec, strict_keys=strict_keys)
     previous = directory / MANIFEST
-    if previous.exists():
-        recorded_from = _read_manifest(spec, directory)["backend"]
-        if recorded_from != inner.provenance:
-            raise fail(spec, f"{directory} was recorded from {recorded_from!r}, not {inner.provenance!r}; "
+    before = read_manifest(spec, directory) if previous.exists() else None
+    # a recording goes on in the format it was started in, unless another is asked for (and refused below)
+    fmt = options.get("format") or (before["format"] if before else DEFAULT_FORMAT)
+    if fmt not in FORMATS:
+        raise fail(spec, f"format={fmt!r} is not a cassette format{suggest(fmt, FORMATS)}; "
+                         f"valid: {', '.join(FORMATS)}")
+    inner = open_inner(inner_spec, strict_keys=strict_keys)
+    if before is not None:
+        if before["backend"] != inner.provenance:
+            raise fail(spec, f"{directory} was recorded from {before['backend']!r}, not {inner.provenance!r}; "
                              "record into a new directory")
+        if before["format"] != fmt:
+            raise fail(spec, f"{directory} holds {before['format']} cassettes, not {fmt}: record into it with "
+                             f"record:{directory},format={before['format']}@… (or convert it: kopa record "
+                             f"convert {directory})")
     directory.mkdir(parents=True, exist_ok=True)
     today = inner.today().isoformat()
     manifest = {"backend": inner.provenance, "today": today, "format": fmt,
@@ -135,8 +155,8 @@ def _open_record(spec: str, rest: str, *, strict_keys: bool, open_inner: Callabl
     snapshot.set_meta("backend", inner.provenance)
     snapshot.set_meta("today", today)
     clock = _clock(inner)
-    transport = RecordingTransport(inner.transport, CassetteStore(directory, fmt), snapshot, clock,
-                                   inner.provenance)
+    store = open_layout(directory, fmt, writable=True, metadata={"backend": inner.provenance, "today": today})
+    transport = RecordingTransport(inner.transport, store, snapshot, clock, inner.provenance)
     return Backend("record", transport, f"record into {directory} from {inner.description}", inner.key_source,
                    simulator=inner.simulator, virtual_today=inner.virtual_today,
                    observer=SnapshotRecorder(snapshot, clock, inner.provenance), provenance=inner.provenance,

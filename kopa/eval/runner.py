@@ -52,6 +52,7 @@ from kopa.fileio import RunFolder, drop_partial_line, write_atomic
 from kopa.llm.cache import CachedChatModel, CacheMode
 from kopa.llm.client import ChatModel, OpenAIChatModel
 from kopa.mcp.client import open_tools
+from kopa.record.unit import cassette_unit
 from kopa.tools.preload import preload_calls
 from kopa.tools.render import MAX_TOOL_CHARS
 from kopa.tools.runtime import RetryPolicy
@@ -157,11 +158,13 @@ def run_episode(task: Task, target: Target, policy, backend: Backend | None, see
     """Play one episode and record what happened; nothing here scores. With ``tools`` the episode's tools
     are listed and called there (an MCP server) instead of in-process on ``backend``, whose runtime retries
     environmental failures by ``retry`` (None: the runtime's default)."""
-    env = Environment(task, backend, budget=target.max_allowed_calls, tools=tools, retry=retry)
-    try:
-        output = policy.run(task, env, target, rollout)
-    except Exception as exc:
-        raise EpisodeStopped(exc, [c.result.model_dump(mode="json") for c in env.calls]) from exc
+    # a recording keeps the episode's exchanges in one cassette of its own (kopa.record.unit)
+    with cassette_unit(f"{policy.name}.{transcript_name(task.id, seed, rollout).removesuffix('.json')}"):
+        env = Environment(task, backend, budget=target.max_allowed_calls, tools=tools, retry=retry)
+        try:
+            output = policy.run(task, env, target, rollout)
+        except Exception as exc:
+            raise EpisodeStopped(exc, [c.result.model_dump(mode="json") for c in env.calls]) from exc
     calls = [PredictedCall(tool=c.tool, arguments=c.arguments, turn=c.turn, ok=c.result.ok,
                            raw_arguments=c.raw_arguments, malformed=c.malformed, error=c.result.error,
                            records=len(c.result.records), total_count=c.result.total_count) for c in env.calls]

@@ -154,6 +154,27 @@ class CassetteStore:
             raise KeyError(fingerprint)
         return read_exchange(path)
 
+    # the interface the transports use (kopa.record.transports), as UnitCassettes offers it for the default layout
+
+    def serve(self, canonical: CanonicalRequest) -> Exchange | None:
+        path = self.find(canonical.fingerprint)
+        return read_exchange(path) if path is not None else None
+
+    def reuse(self, canonical: CanonicalRequest) -> Exchange | None:
+        return self.serve(canonical)
+
+    def save(self, canonical: CanonicalRequest, request_headers: dict[str, str], status: int, reason: str,
+             headers: list[tuple[str, str]], body: bytes, metadata: dict[str, Any]) -> Exchange:
+        document = interaction_document(canonical, request_headers, status, reason, headers, body, metadata,
+                                        self.fmt)
+        return read_exchange(self.write(document))
+
+    def lines(self) -> list[tuple[str, str]]:
+        return [(e.method, e.uri) for e in map(self.read, self.fingerprints())]
+
+    def close(self) -> None:
+        """Nothing to seal: every exchange is its own file, written whole."""
+
     def fingerprints(self) -> Iterator[str]:
         if not self.dir.exists():
             return

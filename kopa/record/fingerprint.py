@@ -30,6 +30,14 @@ class CanonicalRequest:
     def line(self) -> str:
         return f"{self.method} {self.url}"
 
+    def without_keys(self) -> CanonicalRequest:
+        """The request as vcrpy's `filter_query_parameters` leaves it: key parameters removed, not redacted —
+        what a unit cassette stores, and what a request sent with any key is looked up by."""
+        parts = urlsplit(self.url)
+        query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k not in KEY_PARAMS]
+        url = urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(query, doseq=True), ""))
+        return CanonicalRequest(self.method, url, self.body_sha256, self.secrets)
+
 
 def canonical_request(method: str, url: str, headers: dict[str, str] | None = None, body: bytes = b""
                       ) -> CanonicalRequest:

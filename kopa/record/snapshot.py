@@ -157,6 +157,7 @@ class Snapshot:
         self._journal = os.open(journal_path(self.path), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
         # dropped unclosed, or at the interpreter's exit: still commit what was journalled (then close)
         self._finalizer = weakref.finalize(self, _close_writer, self._con, self._pending, self._journal, self.path)
+        _WRITERS.add(self)
 
     @contextmanager
     def _reading(self) -> Iterator[None]:
@@ -167,6 +168,7 @@ class Snapshot:
             raise SnapshotError(f"{self.path}: corrupt or truncated snapshot: {_first_line(exc)}") from exc
 
     def close(self) -> None:
+        _WRITERS.discard(self)
         with self._lock:
             if self._journal is not None:
                 self._commit()  # raises here, to the caller, where the finalizer could only keep the journal
@@ -287,6 +289,16 @@ class Snapshot:
 
     def meta(self) -> dict[str, str]:
         return dict(self.query("SELECT key, value FROM meta"))
+
+
+_WRITERS: weakref.WeakSet[Snapshot] = weakref.WeakSet()
+
+
+def commit_open() -> None:
+    """Commit and close every snapshot still open for writing in this process: what a command does when it
+    ends, so that plain DuckDB reads the file whole whether or not the command closed its backend."""
+    for snapshot in list(_WRITERS):
+        snapshot.close()
 
 
 def _commit_entries(con: duckdb.DuckDBPyConnection, pending: list[dict[str, Any]], journal: int | None) -> None:

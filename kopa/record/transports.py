@@ -5,12 +5,13 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any, Protocol
 from urllib.parse import parse_qsl, urlsplit
 
 import httpx
 
 from kopa.errors import UserError
-from kopa.record.cassette import CassetteError, CassetteStore, Exchange, interaction_document, read_exchange
+from kopa.record.cassette import Exchange
 from kopa.record.fingerprint import CanonicalRequest, canonical_request
 from kopa.record.snapshot import Snapshot
 
@@ -52,6 +53,24 @@ def nearest(line: str, recorded: list[tuple[str, str]]) -> str:
     return f"nearest recorded: {best[1]}" + (f" (differs: {best[2]})" if best[2] else "")
 
 
+class CassetteLayout(Protocol):
+    """What the transports need of a recording's cassettes: one per unit (UnitCassettes, the default) or one per
+    exchange (CassetteStore, the older layout and the compressed option)."""
+
+    root: Path
+
+    def serve(self, canonical: CanonicalRequest) -> Exchange | None: ...
+
+    def reuse(self, canonical: CanonicalRequest) -> Exchange | None: ...
+
+    def save(self, canonical: CanonicalRequest, request_headers: dict[str, str], status: int, reason: str,
+             headers: list[tuple[str, str]], body: bytes, metadata: dict[str, Any]) -> Exchange: ...
+
+    def lines(self) -> list[tuple[str, str]]: ...
+
+    def close(self) -> None: ...
+
+
 class RecordingTransport(httpx.BaseTransport):
     """Sends through `inner` and writes every exchange, keys scrubbed, before returning it.
 
@@ -60,7 +79,7 @@ class RecordingTransport(httpx.BaseTransport):
     recording records only what is missing.
     """
 
-    def __init__(self, inner: httpx.BaseTransport, store: CassetteStore, snapshot: Snapshot | None,
+    def __init__(self, inner: httpx.BaseTransport, store: CassetteLayout, snapshot: Snapshot | None,
                  captured_at: Callable[[], str], provenance: str) -> None:
         self.inner = inner
         self.store = store
@@ -74,20 +93,17 @@ class RecordingTransport(httpx.BaseTransport):
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         request.read()
         canonical = canonical_of(request)
-        fingerprint = canonical.fingerprint
-        path = self.store.find(fingerprint)
-        if path is not None:
+        found = self.store.reuse(canonical)
+        if found is not None:
             with self._lock:
                 self.reused += 1
-            return response_of(read_exchange(path))
+            return response_of(found)
         response = self.inner.handle_request(request)
         response.read()
         when = self.captured_at()
-        document = interaction_document(
-            canonical, dict(request.headers), response.status_code, response.reason_phrase,
-            list(response.headers.multi_items()), response.content, fmt=self.store.fmt,
-            metadata={"captured_at": when, "backend": self.provenance})
-        written = read_exchange(self.store.write(document))
+        written = self.store.save(canonical, dict(request.headers), response.status_code, response.reason_phrase,
+                                  list(response.headers.multi_items()), response.content,
+                                  metadata={"captured_at": when, "backend": self.provenance})
         if self.snapshot is not None:
             self.snapshot.add_http(written, when)
         with self._lock:
@@ -95,30 +111,29 @@ class RecordingTransport(httpx.BaseTransport):
         return response_of(written)
 
     def close(self) -> None:
+        self.store.close()
         self.inner.close()
 
 
 class ReplayTransport(httpx.BaseTransport):
     """Serves HTTP-exact from cassettes. It holds no connection pool and opens no socket."""
 
-    def __init__(self, store: CassetteStore) -> None:
-        if not store.dir.is_dir():
-            raise CassetteError(f"{store.root}: no cassettes (expected the folder {store.dir})")
+    def __init__(self, store: CassetteLayout) -> None:
         self.store = store
         self._recorded: list[tuple[str, str]] | None = None
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         request.read()
         canonical = canonical_of(request)
-        path = self.store.find(canonical.fingerprint)
-        if path is None:
+        found = self.store.serve(canonical)
+        if found is None:
             raise ReplayMiss(f"request not in the cassettes at {self.store.root}: {canonical.line()}; "
                              f"{nearest(canonical.line(), self._recorded_lines())}")
-        return response_of(read_exchange(path))
+        return response_of(found)
 
     def _recorded_lines(self) -> list[tuple[str, str]]:
         if self._recorded is None:
-            self._recorded = [(e.method, e.uri) for e in map(self.store.read, self.store.fingerprints())]
+            self._recorded = self.store.lines()
         return self._recorded
 
 
