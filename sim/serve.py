@@ -36,6 +36,7 @@ from sim.errors import SimInputError
 from sim.faults import FaultDecider, FaultDecision, FaultProfile, render_fault
 from sim.http import SimRequest
 from sim.redact import Redactor, scrub_line
+from sim.registry import KEY_SYSTEMS
 
 
 class ServeError(SimInputError):
@@ -364,10 +365,14 @@ def make_handler(simulator: Simulator, *, quiet: bool = True, faults: ServedFaul
 
         def _answer(self) -> None:
             if self.path == "/_kopa/world":
-                # Lets a client of the served simulator read its virtual clock and world identity.
+                # Lets a client of the served simulator read its virtual clock and world identity, and the keys
+                # it issues (derived from the world's seed; accepted under --strict-keys too), so `live:URL`
+                # needs no KOPA_*_KEY variable. Simulated keys open nothing real, and this answers loopback only.
                 self._send(200, "application/json", orjson.dumps({
                     "config": simulator.world.config.model_dump(mode="json"),
-                    "content_hash": simulator.world.content_hash}), {})
+                    "content_hash": simulator.world.content_hash,
+                    "keys": {"strict": simulator.keys.strict,
+                             "issued": {k: simulator.keys.issue(k) for k in KEY_SYSTEMS}}}), {})
                 return
             parts = urlsplit(self.path)
             request = SimRequest.from_parts(self.command, self.headers.get("Host", ""), parts.path, parts.query,

@@ -245,3 +245,18 @@ def test_an_llm_mode_without_a_cache_is_refused_not_ignored(command, mode, tmp_p
     line = one_line(run(*command, "--llm-mode", mode, "--out", str(tmp_path / "run")))
     assert f"--llm-mode {mode} needs --llm-cache DIR" in line
     assert not (tmp_path / "run").exists()  # nothing was played: replay would have asked the model
+
+
+def test_a_replay_miss_in_bench_run_stops_the_run_with_exit_2_naming_the_request(tmp_path):
+    """An episode whose request the recording lacks is the user's to fix (record it, or replay another
+    recording), not the model's failure: `bench run` stops with one line naming the request and the nearest
+    recorded one, exit 2, and files no episode as unplayed."""
+    rec = tmp_path / "rec"
+    recorded = run("bench", "run", "--policy", "oracle", "--only", "finance-001", "--record", str(rec),
+                   "--out", str(tmp_path / "a"))
+    assert recorded.exit_code == 0, recorded.output
+    result = run("bench", "run", "--policy", "oracle", "--only", "finance-002", "--backend", f"replay:{rec}",
+                 "--out", str(tmp_path / "b"))
+    line = one_line(result)
+    assert result.exit_code == 2 and "request not in the cassettes" in line and "nearest recorded" in line, line
+    assert not (tmp_path / "b" / "unplayed.jsonl").exists()

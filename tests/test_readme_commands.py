@@ -19,7 +19,10 @@ import pytest
 from kopa.cli import main
 
 README = Path(__file__).resolve().parent.parent / "README.md"
-BLOCK = re.compile(r"^```(?:bash|sh|console)?\n(.*?)^```", re.M | re.S)
+# every fenced block, its language apart: a ```python or ```sql block is skipped whole, never read from its
+# closing fence on as if that opened a shell block
+FENCED = re.compile(r"^```(\w*)\n(.*?)^```", re.M | re.S)
+SHELL = ("", "bash", "sh", "console")
 
 
 def _unquoted_comment(line: str) -> str:
@@ -37,7 +40,7 @@ def _unquoted_comment(line: str) -> str:
 def readme_commands() -> list[str]:
     """Each `kopa …` command of the README's code blocks, continuation lines joined, comments cut."""
     out: list[str] = []
-    for block in BLOCK.findall(README.read_text(encoding="utf-8")):
+    for block in (body for lang, body in FENCED.findall(README.read_text(encoding="utf-8")) if lang in SHELL):
         joined = re.sub(r"\\\n\s*", " ", block)
         for line in joined.splitlines():
             line = _unquoted_comment(line.strip())

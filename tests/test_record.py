@@ -361,3 +361,37 @@ def test_convert_rewrites_an_older_recording_that_then_replays_the_same(tmp_path
         assert (answer.status_code, answer.read()) == (exchange.status, exchange.body), exchange.uri
     again = CliRunner().invoke(main, ["record", "convert", str(copy)])
     assert again.exit_code == 0 and "default layout already" in again.output
+
+
+def test_the_served_simulator_tells_live_its_keys_and_the_real_services_name_the_variable(simulator, monkeypatch,
+                                                                                            tmp_path):
+    """`live:URL` against `kopa sim serve --strict-keys` runs with no KOPA_*_KEY set (the server publishes the
+    keys it issues, and a recording through it holds none of them); against the real hosts a missing key
+    names the variable to set."""
+    from sim.app import Simulator
+    from sim.keys import KeyPolicy
+
+    for key_id in KEY_IDS:
+        monkeypatch.delenv(f"KOPA_{key_id.upper()}_KEY", raising=False)
+    strict = Simulator(simulator.world, KeyPolicy(seed=simulator.world.config.seed, strict=True))
+    with SimServer(strict) as server:
+        backend = open_backend(f"record:{tmp_path / 'rec'}@live:{server.url}")
+        runtime = ToolRuntime(backend)
+        runtime.call("issue_api_key", {"platform": "dart"})
+        answer = runtime.call("get_dart_company_overview", {"corp_code": "00104083"})
+        backend.transport.close()
+        backend.observer.snapshot.close()
+    assert answer.ok and answer.records[0]["corp_code"] == "00104083"
+    issued = strict.keys.issue("dart")
+    written = b"".join(p.read_bytes() for p in (tmp_path / "rec").rglob("*") if p.is_file())
+    assert issued.encode() not in written
+    refused = ToolRuntime(open_backend("live")).call("issue_api_key", {"platform": "dart"})
+    assert refused.error is not None and "set the environment variable KOPA_DART_KEY" in refused.error.message
+    from click.testing import CliRunner
+
+    from kopa.cli import main
+
+    stopped = CliRunner().invoke(main, ["bench", "run", "--policy", "oracle", "--only", "finance-001", "--backend",
+                                        "live", "--out", str(tmp_path / "run")])
+    assert stopped.exit_code == 2 and "KOPA_DART_KEY" in stopped.output, stopped.output
+    assert not (tmp_path / "run" / "unplayed.jsonl").exists()

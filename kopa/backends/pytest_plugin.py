@@ -78,6 +78,7 @@ class Routed:
 
 def served_hosts() -> frozenset[str]:
     """Every host the catalog's tools call (and the simulator answers)."""
+    # deferred, as every kopa import here: pytest loads this plugin in any suite where kopa is installed
     from sim.registry import HOST_FAMILY, LONGTAIL_HOSTS
 
     return frozenset(HOST_FAMILY) | frozenset(LONGTAIL_HOSTS)
@@ -103,6 +104,7 @@ _BACKENDS: dict[str, Any] = {}  # one backend per spec for the session: a world 
 
 
 def _backend(spec: str) -> Any:
+    # deferred: a suite that never asks for kopa's fixtures never loads a world
     from kopa.backends import open_backend
     from kopa.errors import UserError
 
@@ -133,9 +135,9 @@ def _route(routed: Routed, monkeypatch: pytest.MonkeyPatch) -> Routed:
 
     monkeypatch.setattr(httpx.HTTPTransport, "handle_request", handle_request)
     monkeypatch.setattr(httpx.AsyncHTTPTransport, "handle_async_request", handle_async_request)
-    try:
+    try:  # requests is the user's, not kopa's: patched only where it is installed
         import requests.adapters
-    except ImportError:  # requests is the user's, not kopa's: patched only where it is installed
+    except ImportError:
         return routed
     adapter_send = requests.adapters.HTTPAdapter.send
 
@@ -153,6 +155,7 @@ def _route(routed: Routed, monkeypatch: pytest.MonkeyPatch) -> Routed:
 
 def _requests_response(answered: httpx.Response, request: Any, adapter: Any) -> Any:
     """`answered` as requests' adapter returns a response: the body read, `raw` a stream of it."""
+    # requests is installed: _route patched it
     import requests
     from requests.structures import CaseInsensitiveDict
     from requests.utils import get_encoding_from_headers
@@ -185,6 +188,7 @@ def kopa_recording(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPat
     `@pytest.mark.kopa_recording(PATH)` names — strictly: a request it does not hold fails the test (kopa's
     ReplayMiss, naming the request and the nearest recorded one). With `record_from` (or
     --kopa-record-from) what is missing is recorded from that backend instead."""
+    # deferred: a suite that never asks for kopa's fixtures never loads kopa
     from kopa.backends import open_backend
     from kopa.errors import UserError
 

@@ -109,12 +109,26 @@ def sim_drift(options: dict[str, str], spec: str = "sim"):
     return scenario, epoch
 
 
-def _served_today(base_url: str) -> str | None:
-    """A served simulator publishes its virtual clock; any other server simply does not answer it."""
+class ServedKeys(KeySource):
+    """Keys for a served simulator: a KOPA_<KEY_ID>_KEY that is set, else the key the simulator issues (it
+    publishes them), so `live:http://127.0.0.1:8800` runs with no variable set."""
+
+    def __init__(self, issued: dict[str, str]) -> None:
+        self.issued = issued
+
+    def issue(self, key_id: str) -> str:
+        value = os.environ.get(f"KOPA_{key_id.upper()}_KEY", "").strip()
+        return value or self.issued.get(key_id) or EnvKeys().issue(key_id)
+
+
+def _served_world(base_url: str) -> dict[str, Any] | None:
+    """What a served simulator publishes (its virtual clock, the keys it issues); None from any other server,
+    which simply does not answer it."""
     try:
         response = httpx.get(base_url.rstrip("/") + "/_kopa/world", timeout=5.0)
-        return str(response.json()["config"]["today"]) if response.status_code == 200 else None
-    except (httpx.HTTPError, ValueError, KeyError, TypeError):
+        world = response.json() if response.status_code == 200 else None
+        return world if isinstance(world, dict) and isinstance(world.get("config"), dict) else None
+    except (httpx.HTTPError, ValueError):
         return None
 
 
@@ -153,13 +167,17 @@ def _open_live(spec: str, rest: str) -> Backend:
     else:
         redirect = None
     where = f"live via {redirect}" if redirect else "live"
+    served = _served_world(redirect) if redirect else None
     if env_today := os.environ.get("KOPA_TODAY"):
         today: dt.date | None = parse_date(spec, "KOPA_TODAY", env_today,
                                           given=f"the environment variable KOPA_TODAY={env_today!r}")
     else:
-        served = _served_today(redirect) if redirect else None
-        today = dt.date.fromisoformat(served) if served else None
-    return Backend("live", LiveTransport(redirect), where, EnvKeys(), virtual_today=today,
+        day = served["config"].get("today") if served else None
+        today = dt.date.fromisoformat(day) if isinstance(day, str) else None
+    published = served.get("keys") if served else None
+    issued = published.get("issued") if isinstance(published, dict) else None
+    keys: KeySource = ServedKeys(issued) if isinstance(issued, dict) else EnvKeys()
+    return Backend("live", LiveTransport(redirect), where, keys, virtual_today=today,
                    provenance=f"live via {redirect}" if redirect else "live", real_hosts=redirect is None)
 
 

@@ -163,6 +163,8 @@ def run_episode(task: Task, target: Target, policy, backend: Backend | None, see
         env = Environment(task, backend, budget=target.max_allowed_calls, tools=tools, retry=retry)
         try:
             output = policy.run(task, env, target, rollout)
+        except UserError:
+            raise  # the run's, not the episode's: a replay miss, a missing key (kopa.backends) stop the command
         except Exception as exc:
             raise EpisodeStopped(exc, [c.result.model_dump(mode="json") for c in env.calls]) from exc
     calls = [PredictedCall(tool=c.tool, arguments=c.arguments, turn=c.turn, ok=c.result.ok,
@@ -275,6 +277,8 @@ def _generate(config: RunConfig, out_dir: Path, checked: Backend | None, workers
     transcripts = out_dir / "transcripts"
     transcripts.mkdir(exist_ok=True)
     drop_partial_line(out_dir / "episodes.jsonl")
+    if jobs and config.tools is None and parse_backend(config.backend).layer("live") is not None:
+        require_keys(checked or open_backend(config.backend), {p for task, _, _ in jobs for p in task.platforms})
     if jobs and executor is not None and not executor.in_process:
         if config.tools is not None:
             raise UserError(f"--tools {config.tools}: episodes over MCP run on the local executor")
@@ -288,6 +292,15 @@ def _generate(config: RunConfig, out_dir: Path, checked: Backend | None, workers
     episodes = _sorted([e for e in read_episodes(out_dir) if e.error is None], tasks)
     _write_canonical(out_dir / "episodes.jsonl", episodes)
     return episodes
+
+
+def require_keys(backend: Backend, platforms: set[str]) -> None:
+    """Every key the episodes will ask for, asked for now (on a live backend: the simulator issues any): a
+    KOPA_*_KEY not set stops the run before its first episode with the variable named (exit 2), where each
+    episode would otherwise fail its set-up and be filed as unplayed."""
+    catalog = load_catalog()
+    for key_id in sorted({k for p in platforms for k in catalog.key_ids(p)}):
+        backend.issue_key(key_id)
 
 
 def forkable(config: RunConfig) -> bool:
@@ -337,6 +350,10 @@ def play_one(task: Task, target: Target, policy, backend: Backend | None, seed: 
     for attempt in range(INFRA_RETRIES + 1):
         try:
             return run_episode(task, target, policy, backend, seed, rollout, tools, retry)
+        except UserError:
+            # a request the recording lacks, a key not set: no retry plays it, and filing it with the model's
+            # failures would hide it — the command stops with its one line (exit 2)
+            raise
         except Exception as exc:
             if attempt == INFRA_RETRIES:
                 # the calls made before the policy stopped, where it got that far (not kept in the run folder:
