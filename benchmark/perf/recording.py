@@ -1,12 +1,13 @@
 """Recording and replay, measured (prints numbers; asserts nothing).
 
 1. The same traffic (small tool calls over several platforms) recorded from `kopa sim serve` on loopback
-   into each cassette format, then replayed: calls/s side by side for our format (json.gz), plain JSON,
-   vcrpy's default YAML, vcrpy itself (one cassette, recording and replaying under the same runtime), and
-   the same calls live against the served simulator.
-2. The same calls as 150 tests of 10, a cassette per test (how a test suite replays): kopa's replay backend
-   opened per test against `vcr.use_cassette` per test — under kopa's runtime, as kopa's, and with a bare
-   httpx client that parses nothing (vcrpy's floor).
+   into each cassette format, then replayed: calls/s side by side for the default layout (vcr: one vcrpy
+   YAML cassette for the run), the older one-file-per-exchange formats (json.gz, json, yaml), vcrpy itself
+   (one cassette, recording and replaying under the same runtime, its client opened once), and the same
+   calls live against the served simulator — recording's overhead is record time over live time.
+2. The same calls as 150 tests of 10, a cassette per test (how a test suite replays), each side's client
+   opened once: kopa's replay of one recording holding the 150 unit cassettes, against `vcr.use_cassette`
+   per test — under kopa's runtime, and with a bare httpx client that parses nothing (vcrpy's floor).
 3. A >= 200,000-record paged fetch (서울 부동산 전월세, scale=full) recorded, then replayed in a fresh
    process: time and peak memory.
 """
@@ -86,13 +87,14 @@ REPLAY_CHILD = textwrap.dedent("""
 """)
 
 
-def vcr_run(cassette: Path, mode: str, url: str, calls) -> float:
-    """`calls` under one `vcr.use_cassette` through kopa's runtime on the live backend (vcrpy patches its
-    httpx client): what a suite that wraps kopa in vcrpy pays."""
+def vcr_run(cassette: Path, mode: str, url: str, calls, backend=None) -> float:
+    """`calls` under one `vcr.use_cassette` through kopa's runtime on the live backend (vcrpy patches httpx's
+    transport class, so a client opened before the cassette is served from it too): what a suite that wraps
+    kopa in vcrpy pays."""
     import vcr
 
     with vcr.VCR(record_mode=mode, **VCR_OPTIONS).use_cassette(str(cassette)):
-        return run(open_backend(f"live:{url}"), calls)
+        return run(backend or open_backend(f"live:{url}"), calls)
 
 
 def bare_requests(calls, url: str):
@@ -112,37 +114,51 @@ def bare_requests(calls, url: str):
 
 
 def per_test(work: Path, url: str, calls) -> list[tuple[str, str]]:
-    """Part 2: a cassette per test, recorded by each tool, then replayed test by test."""
+    """Part 2: a cassette per test, recorded by each tool, then replayed test by test, each side's client opened
+    once (kopa: one replay backend for the recording; vcrpy: one live backend under 150 use_cassette)."""
     import httpx
     import vcr
 
+    from kopa.record.unit import cassette_unit
+
     tests = [calls[i:i + PER_TEST] for i in range(0, len(calls), PER_TEST)]
+    recorder = open_backend(f"record:{work / 'kopa'}@live:{url}")
+    live = open_backend(f"live:{url}")
     for i, chunk in enumerate(tests):
-        recorder = open_backend(f"record:{work / f'kopa-{i}'}@live:{url}")
-        run(recorder, chunk)
-        recorder.observer.snapshot.close()
-        vcr_run(work / f"vcr-{i}.yaml", "all", url, chunk)
+        with cassette_unit(f"test-{i:03d}"):
+            run(recorder, chunk)
+        vcr_run(work / f"vcr-{i}.yaml", "all", url, chunk, live)
+    recorder.transport.close()
+    recorder.observer.snapshot.close()
+    replay = open_backend(f"replay:{work / 'kopa'}")
     started = time.perf_counter()
-    for i, chunk in enumerate(tests):
-        run(open_backend(f"replay:{work / f'kopa-{i}'}"), chunk)
+    for chunk in tests:
+        run(replay, chunk)
     kopa_s = time.perf_counter() - started
     started = time.perf_counter()
     for i, chunk in enumerate(tests):
-        vcr_run(work / f"vcr-{i}.yaml", "none", url, chunk)
+        vcr_run(work / f"vcr-{i}.yaml", "none", url, chunk, live)
     vcr_s = time.perf_counter() - started
     urls = [bare_requests(chunk, url) for chunk in tests]
     started = time.perf_counter()
-    for i, chunk_urls in enumerate(urls):
-        with vcr.VCR(record_mode="none", **VCR_OPTIONS).use_cassette(str(work / f"vcr-{i}.yaml")), \
-                httpx.Client() as client:
-            for target in chunk_urls:
-                client.get(target, headers={"User-Agent": "kopa/0.1", "Accept": "*/*"}).read()
+    with httpx.Client() as client:
+        for i, chunk_urls in enumerate(urls):
+            with vcr.VCR(record_mode="none", **VCR_OPTIONS).use_cassette(str(work / f"vcr-{i}.yaml")):
+                for target in chunk_urls:
+                    client.get(target, headers={"User-Agent": "kopa/0.1", "Accept": "*/*"}).read()
     bare_s = time.perf_counter() - started
     n = len(calls)
-    return [("kopa replay (a replay backend per test)", f"{n / kopa_s:,.0f} calls/s"),
+    cassettes = len(list((work / "kopa" / "cassettes").glob("*.yaml")))
+    return [(f"kopa replay (one backend, {cassettes} unit cassettes)", f"{n / kopa_s:,.0f} calls/s"),
             ("vcrpy replay (use_cassette per test, kopa's runtime)", f"{n / vcr_s:,.0f} calls/s"),
             ("vcrpy replay (use_cassette per test, bare httpx, no parsing)", f"{n / bare_s:,.0f} calls/s"),
             ("kopa / vcrpy", f"{vcr_s / kopa_s:.1f}x (same runtime), {bare_s / kopa_s:.1f}x (vcrpy's floor)")]
+
+
+def _size(target: Path) -> float:
+    """MB of cassettes in a recording, either layout."""
+    files = [p for d in ("cassettes", "interactions") for p in (target / d).rglob("*") if p.is_file()]
+    return sum(p.stat().st_size for p in files) / 2**20
 
 
 def main() -> None:
@@ -160,24 +176,27 @@ def main() -> None:
     with SimServer(sim_backend.simulator) as server:
         live = run(open_backend(f"live:{server.url}"), calls)
         rows.append(("live against kopa sim serve (loopback)", f"{len(calls) / live:,.0f} calls/s"))
-        for fmt in ("json.gz", "json", "yaml"):
+        replays: dict[str, float] = {}
+        for fmt in ("vcr", "json.gz", "json", "yaml"):
             target = work / fmt
             recorder = open_backend(f"record:{target},format={fmt}@live:{server.url}")
-            rec_s = run(recorder, calls)
+            started = time.perf_counter()
+            run(recorder, calls)
+            recorder.transport.close()  # the unit cassette sealed: part of what recording costs
             recorder.observer.snapshot.close()
-            replay_s = run(open_backend(f"replay:{target}"), calls)
-            size = sum(p.stat().st_size for p in (target / "interactions").rglob("*") if p.is_file())
+            rec_s = time.perf_counter() - started
+            replay = open_backend(f"replay:{target}")  # opened once, outside the timing (as vcrpy's client)
+            replays[fmt] = replay_s = run(replay, calls)
             rows.append((f"kopa {fmt:8s} record / replay", f"{len(calls) / rec_s:,.0f} / {len(calls) / replay_s:,.0f} "
-                                                          f"calls/s, cassettes {size / 2**20:.1f} MB"))
-            if fmt == "json.gz":
-                kopa_record_s, kopa_replay_s = rec_s, replay_s
+                                                          f"calls/s, cassettes {_size(target):.1f} MB, recording "
+                                                          f"{rec_s / live:.2f}x live"))
         cassette = work / "vcrpy.yaml"
         vcr_rec_s = vcr_run(cassette, "all", server.url, calls)
         vcr_replay_s = vcr_run(cassette, "none", server.url, calls)
         rows.append(("vcrpy (one yaml cassette) record / replay", f"{len(calls) / vcr_rec_s:,.0f} / "
                      f"{len(calls) / vcr_replay_s:,.0f} calls/s, cassette {cassette.stat().st_size / 2**20:.1f} MB"))
-        rows.append(("kopa json.gz / vcrpy", f"record {vcr_rec_s / kopa_record_s:.1f}x, replay "
-                                            f"{vcr_replay_s / kopa_replay_s:.1f}x"))
+        rows.append(("kopa vcr / vcrpy (replay of one cassette)", f"{vcr_replay_s / replays['vcr']:.0f}x"))
+        rows.append(("kopa json.gz (older layout) / vcrpy (replay)", f"{vcr_replay_s / replays['json.gz']:.0f}x"))
         report(f"{len(calls)} small calls, one recording: kopa per cassette format, vcrpy, and live", rows)
         report(f"the same calls as {len(calls) // PER_TEST} tests of {PER_TEST}, a cassette per test",
                per_test(work / "per-test", server.url, calls))
@@ -192,10 +211,11 @@ def main() -> None:
     from kopa.tools.paging import iter_pages
 
     records = sum(len(p.records) for p in iter_pages(runtime, "get_seoul_rent_contracts", {}, 1000))
+    recorder.transport.close()  # the run's cassette sealed
     recorder.observer.snapshot.close()
     record_s = time.perf_counter() - started
     del full
-    size = sum(p.stat().st_size for p in (target / "interactions").rglob("*") if p.is_file())
+    size = _size(target) * 2**20
     here = str(Path(__file__).parent)
     out = subprocess.run([sys.executable, "-c", REPLAY_CHILD, f"replay:{target}"], capture_output=True, text=True,
                          check=True, cwd=here).stdout.split()

@@ -168,7 +168,8 @@ class UnitCassettes:
         elif not self.dir.is_dir():
             raise CassetteError(f"{self.root}: no cassettes (expected the folder {self.dir})")
         for path in self.files():
-            for i, interaction in enumerate(read_cassette(path)):
+            interactions = self._remember(path, read_cassette(path))  # parsed once: serving reads the same
+            for i, interaction in enumerate(interactions):
                 self._index.setdefault(_stored_key(interaction), (path, i))
         if writable:
             on_unit_end(self)
@@ -188,29 +189,36 @@ class UnitCassettes:
         return len(self._index)
 
     def find(self, canonical: CanonicalRequest) -> dict[str, Any] | None:
+        return self._find(lookup_key(canonical))
+
+    def _find(self, key: str) -> dict[str, Any] | None:
         with self._lock:
-            where = self._index.get(lookup_key(canonical))
+            where = self._index.get(key)
             if where is None:
                 return None
             path, i = where
             interactions = self._cache.get(path)
             if interactions is None:
-                interactions = self._cache[path] = read_cassette(path)
-                if len(self._cache) > _CACHED_FILES:
-                    self._cache.popitem(last=False)
+                interactions = self._remember(path, read_cassette(path))
             else:
                 self._cache.move_to_end(path)
             return interactions[i]
 
-    def append(self, interaction: dict[str, Any]) -> None:
-        """Into the current unit's journal, whole, before the caller returns the response."""
+    def _remember(self, path: Path, interactions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        self._cache[path] = interactions
+        if len(self._cache) > _CACHED_FILES:
+            self._cache.popitem(last=False)
+        return interactions
+
+    def append(self, interaction: dict[str, Any], key: str) -> None:
+        """Into the current unit's journal, whole, before the caller returns the response (`key`: its
+        lookup_key)."""
         unit = current_unit()
         with self._lock:
             journal = self._journals.get(unit) or self._start(unit)
-            line = orjson.dumps(interaction) + b"\n"
-            journal.handle.write(line)
+            journal.handle.write(orjson.dumps(interaction) + b"\n")
             journal.handle.flush()
-            self._index.setdefault(_stored_key(interaction), (journal.path, journal.count))
+            self._index.setdefault(key, (journal.path, journal.count))
             journal.count += 1
             self._cache.pop(journal.path, None)
 
@@ -223,16 +231,17 @@ class UnitCassettes:
     def reuse(self, canonical: CanonicalRequest) -> Exchange | None:
         """A request recorded before (in any unit): served from there, and put in the current unit's cassette
         too — a cassette holds every exchange its unit made, so it replays alone."""
-        found = self.find(canonical)
+        key = lookup_key(canonical)
+        found = self._find(key)
         if found is None:
             return None
-        self.append(found)
+        self.append(found, key)
         return exchange_of(found, canonical)
 
     def save(self, canonical: CanonicalRequest, request_headers: dict[str, str], status: int, reason: str,
              headers: list[tuple[str, str]], body: bytes, metadata: dict[str, Any]) -> Exchange:
         interaction = vcr_interaction(canonical, request_headers, status, reason, headers, body)
-        self.append(interaction)
+        self.append(interaction, lookup_key(canonical))
         return exchange_of(interaction, canonical)
 
     def _start(self, unit: str) -> _Journal:
