@@ -395,3 +395,27 @@ def test_the_served_simulator_tells_live_its_keys_and_the_real_services_name_the
                                         "live", "--out", str(tmp_path / "run")])
     assert stopped.exit_code == 2 and "KOPA_DART_KEY" in stopped.output, stopped.output
     assert not (tmp_path / "run" / "unplayed.jsonl").exists()
+
+
+def test_a_binary_answer_reused_by_another_unit_is_in_both_cassettes(tmp_path):
+    """DART's corpCode.xml is a zip: recorded in one episode's cassette (sealed, YAML !!binary), then served to
+    the next episode from there and written into its cassette too — which stock vcrpy replays alone."""
+    import httpx
+
+    from kopa.record.unit import cassette_unit
+
+    rec = open_backend(f"record:{tmp_path / 'rec'}@sim")
+    runtime = ToolRuntime(rec)
+    found = {}
+    for unit in ("first", "second"):
+        with cassette_unit(unit):
+            runtime.call("issue_api_key", {"platform": "dart"})
+            found[unit] = runtime.call("find_dart_corp_code", {"corp_name": "라이트론"})
+    rec.transport.close()
+    rec.observer.snapshot.close()
+    assert found["first"].records == found["second"].records and found["second"].ok
+    assert rec.transport.recorded == 1 and rec.transport.reused == 1
+    second = tmp_path / "rec" / "cassettes" / "second.yaml"
+    with _readme_vcr().use_cassette(str(second)):
+        answer = httpx.get("https://opendart.fss.or.kr/api/corpCode.xml", params={"crtfc_key": "a" * 40})
+    assert answer.content[:2] == b"PK"  # the zip itself, as the service sent it

@@ -68,6 +68,13 @@ def exchange_of(interaction: dict[str, Any], canonical: CanonicalRequest | None 
         body=_body_in(response["body"]["string"]), metadata={})
 
 
+def _json_bytes(value: Any) -> Any:
+    """A binary body (a zip, as YAML holds it once sealed) in a journal line: base64, as cassette.py writes one."""
+    if isinstance(value, bytes):
+        return _body_out(value, "json")
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
 def _for_yaml(interaction: dict[str, Any]) -> dict[str, Any]:
     """A journal line (JSON: a binary body in base64) as vcrpy's YAML holds it (a binary body as bytes)."""
     response = dict(interaction["response"])
@@ -126,7 +133,7 @@ class _Journal:
     def __init__(self, path: Path, handle: IO[bytes]) -> None:
         self.path = path
         self.handle = handle
-        self.count = 0  # interactions appended
+        self.interactions: list[dict[str, Any]] = []  # what it holds, kept for serving a repeated request
 
 
 def _lock(path: Path) -> IO[bytes] | None:
@@ -197,6 +204,9 @@ class UnitCassettes:
             if where is None:
                 return None
             path, i = where
+            open_journal = next((j for j in self._journals.values() if j.path == path), None)
+            if open_journal is not None:  # a unit still being recorded: served from what it appended
+                return open_journal.interactions[i]
             interactions = self._cache.get(path)
             if interactions is None:
                 interactions = self._remember(path, read_cassette(path))
@@ -216,11 +226,10 @@ class UnitCassettes:
         unit = current_unit()
         with self._lock:
             journal = self._journals.get(unit) or self._start(unit)
-            journal.handle.write(orjson.dumps(interaction) + b"\n")
+            journal.handle.write(orjson.dumps(interaction, default=_json_bytes) + b"\n")
             journal.handle.flush()
-            self._index.setdefault(key, (journal.path, journal.count))
-            journal.count += 1
-            self._cache.pop(journal.path, None)
+            self._index.setdefault(key, (journal.path, len(journal.interactions)))
+            journal.interactions.append(interaction)
 
     # the interface the transports use (kopa.record.transports), as CassetteStore offers it for the older layout
 
@@ -288,7 +297,7 @@ class UnitCassettes:
 def _seal_journal(journal: _Journal, directory: Path, metadata: dict[str, Any]) -> Path:
     """`<unit>.jsonl` into `<unit>.yaml` (merged with what the cassette held), then the journal removed."""
     journal.handle.flush()
-    new = read_cassette(journal.path)
+    new = journal.interactions or read_cassette(journal.path)  # a killed run's journal is read from disk
     target = directory / f"{journal.path.stem}.yaml"
     if new:
         existing = read_cassette(target) if target.exists() else []
