@@ -32,7 +32,9 @@ from kopa.record.unit import current_unit, on_unit_end
 
 CASSETTES = "cassettes"
 JOURNAL = ".journal"
-_CACHED_FILES = 8  # parsed cassettes kept for serving: one unit's replay reads one file again and again
+# parsed cassettes kept for serving, up to about this many bytes of cassette files: a test suite's recording (150
+# cassettes of 10 calls: 2.4 MB) stays parsed whole, a 225-page fetch's cassette only while it is being read
+_CACHED_BYTES = 256 * 2**20
 
 
 def lookup_key(canonical: CanonicalRequest) -> str:
@@ -169,6 +171,8 @@ class UnitCassettes:
         self._index: dict[str, tuple[Path, int]] = {}
         self._journals: dict[str, _Journal] = {}
         self._cache: OrderedDict[Path, list[dict[str, Any]]] = OrderedDict()
+        self._cached_bytes: dict[Path, int] = {}
+        self._cached_total = 0
         if writable:
             (self.dir / JOURNAL).mkdir(parents=True, exist_ok=True)
             self._seal_leftovers()
@@ -215,10 +219,17 @@ class UnitCassettes:
             return interactions[i]
 
     def _remember(self, path: Path, interactions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        self._forget(path)
         self._cache[path] = interactions
-        if len(self._cache) > _CACHED_FILES:
-            self._cache.popitem(last=False)
+        self._cached_bytes[path] = path.stat().st_size if path.exists() else 0
+        self._cached_total += self._cached_bytes[path]
+        while self._cached_total > _CACHED_BYTES and len(self._cache) > 1:
+            self._forget(next(iter(self._cache)))
         return interactions
+
+    def _forget(self, path: Path) -> None:
+        self._cache.pop(path, None)
+        self._cached_total -= self._cached_bytes.pop(path, 0)
 
     def append(self, interaction: dict[str, Any], key: str) -> None:
         """Into the current unit's journal, whole, before the caller returns the response (`key`: its
@@ -276,7 +287,7 @@ class UnitCassettes:
         target = _seal_journal(journal, self.dir, self.metadata)
         self._index = {k: where for k, where in self._index.items() if where[0] != journal.path}
         for path in (journal.path, target):
-            self._cache.pop(path, None)
+            self._forget(path)
         if target.exists():
             for i, interaction in enumerate(read_cassette(target)):
                 self._index.setdefault(_stored_key(interaction), (target, i))
