@@ -47,6 +47,11 @@ def test_another_world(kopa_sim):
     assert "seed=3" in kopa_sim.backend.provenance
 
 
+@pytest.mark.kopa_world(drift="default", epoch=1, faults="none", fault_seed=4)
+def test_a_drifted_world_with_faults(kopa_sim):
+    assert "drift=default epoch=1" in kopa_sim.backend.provenance and "faults=none seed=4" in kopa_sim.backend.provenance
+
+
 def test_a_host_outside_the_catalog_is_not_answered(kopa_sim):
     assert not kopa_sim.serves("http://127.0.0.1:9/x")
 
@@ -68,7 +73,7 @@ def test_the_entry_point_answers_httpx_and_requests_from_the_simulator_and_a_rec
     made = pytester.runpytest_subprocess("-k", "recorded and not not_recorded", "--kopa-record-from=sim", "-q")
     made.assert_outcomes(passed=1)  # the recording is made from the simulator
     result = pytester.runpytest_subprocess("-q", "-p", "no:cacheprovider")
-    result.assert_outcomes(passed=6, failed=1)  # replayed with other keys; the unrecorded one fails
+    result.assert_outcomes(passed=7, failed=1)  # replayed with other keys; the unrecorded one fails
     result.stdout.fnmatch_lines(["*ReplayMiss: request not in the cassettes*corp_code=99999999*nearest recorded*"])
     files = [p for p in (pytester.path / "rec").rglob("*") if p.is_file()]
     written = b"".join(gzip.decompress(p.read_bytes()) if p.suffix == ".gz" else p.read_bytes() for p in files)
