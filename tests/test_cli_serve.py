@@ -61,9 +61,14 @@ def test_live_backend_through_the_served_simulator(served, monkeypatch):
     assert found.ok and found.records[0]["corp_name"] == "라이트론"
 
 
-def test_live_backend_names_the_missing_key_variable(served, monkeypatch):
+def test_live_on_a_served_simulator_needs_no_key_variable_and_the_real_hosts_name_it(served, monkeypatch):
+    """The served simulator publishes the keys it issues: live:URL runs with no KOPA_*_KEY set; the real hosts
+    (plain `live`) still name the variable to set."""
     monkeypatch.delenv("KOPA_DART_KEY", raising=False)
-    result = ToolRuntime(open_backend(f"live:{served}")).call("issue_api_key", {"platform": "dart"})
+    runtime = ToolRuntime(open_backend(f"live:{served}"))
+    assert runtime.call("issue_api_key", {"platform": "dart"}).ok
+    assert runtime.call("find_dart_corp_code", {"corp_name": "라이트론"}).ok
+    result = ToolRuntime(open_backend("live")).call("issue_api_key", {"platform": "dart"})
     assert result.error.error_class == "auth"
     assert "KOPA_DART_KEY" in result.error.message
 
