@@ -46,7 +46,7 @@ def test_text_and_tool_calls_through_the_sdk():
         second = model.complete(HELLO, tools=[TOOL])
     assert first.content == "답은 \\boxed{42} 입니다." and first.tool_calls == []
     assert first.finish_reason == "stop" and first.usage == {"prompt_tokens": 100, "completion_tokens": 10,
-                                                             "total_tokens": 110}
+                                                             "total_tokens": 110, "llm_attempts": 1}
     assert second.finish_reason == "tool_calls"
     assert [(c.id, c.name, c.arguments, c.parse_error) for c in second.tool_calls] == [
         ("call_1_0", "find_dart_corp_code", {"corp_name": "라이트론"}, None),

@@ -24,9 +24,18 @@ from kopa.eval.runner import RunConfig, run_episode
 from kopa.eval.scoring.action import score_action
 from kopa.eval.task import load_targets, load_tasks
 from kopa.llm import CachedChatModel, OpenAIChatModel
+from kopa.llm.client import ChatModelError
 from kopa.tools.render import render_result
 from kopa.tools.results import ToolResult
-from tests.fakes.chat_server import ChatServer, Reply, calls, last_tool_results, text, vllm_request_error
+from tests.fakes.chat_server import (
+    ChatServer,
+    Refusal,
+    Reply,
+    calls,
+    last_tool_results,
+    text,
+    vllm_request_error,
+)
 
 SECRET = "sk-agent-SECRET-7b1c"
 
@@ -114,7 +123,8 @@ def test_finance_001_end_to_end_with_parallel_tool_calls(task, target, backend):
     assert [m["role"] for m in out.transcript] == [
         "system", "user", "assistant", "tool", "assistant", "tool", "tool", "assistant", "tool", "assistant"]
     assert out.transcript == [*fourth["messages"], {"role": "assistant", "content": out.answer}]
-    assert out.usage == {"llm_calls": 4, "prompt_tokens": 406, "completion_tokens": 40, "total_tokens": 446}
+    assert out.usage == {"llm_calls": 4, "llm_attempts": 4, "prompt_tokens": 406, "completion_tokens": 40,
+                         "total_tokens": 446}  # four requests, each through on its first attempt
     assert server.headers[0]["authorization"] == f"Bearer {SECRET}"
 
 
@@ -295,3 +305,42 @@ def test_runs_at_the_default_limits_keep_the_digest_they_had_before_limits_were_
               if k not in ("tools", "max_tool_chars", "max_tokens", "episode_seconds", "llm_timeout", "llm_retries")}
     assert RunConfig().digest() == hashlib.sha256(orjson.dumps(before, option=orjson.OPT_SORT_KEYS)).hexdigest()
     assert RunConfig(max_tool_chars=4000).digest() != RunConfig().digest()
+
+
+@pytest.mark.parametrize("retries", [0, 1, 2])
+def test_llm_retries_n_is_n_plus_one_attempts_each_counted(retries):
+    """kopa owns retries (the SDK's are off): against a server failing twice with 503, --llm-retries N makes
+    N + 1 attempts at most, and the reply that comes through says how many it took and why."""
+    with ChatServer([Refusal(503, "busy"), Refusal(503, "busy"), text("답")]) as server:
+        model = OpenAIChatModel("fake-model", base_url=server.base_url, max_retries=retries, retry_wait=0.01)
+        if retries < 2:
+            with pytest.raises(ChatModelError) as caught:
+                model.complete([{"role": "user", "content": "질문"}])
+            assert len(server.requests) == retries + 1
+            assert ("after" in str(caught.value)) == (retries > 0)
+            return
+        reply = model.complete([{"role": "user", "content": "질문"}])
+    assert len(server.requests) == 3 and reply.content == "답"
+    assert reply.usage["llm_attempts"] == 3 and reply.usage["llm_failed_503"] == 2 and reply.usage["llm_wait_ms"] >= 30
+
+
+def test_a_run_counts_the_attempts_its_model_requests_took(tmp_path):
+    """Through `bench run`: the episode's usage keeps every attempt (and the failures by status), and an
+    episode whose model request failed after its retries is not replayed (once, not twice per retry)."""
+    out = tmp_path / "run"
+    with ChatServer([Refusal(503, "busy"), text("모르겠습니다")]) as server:
+        done = CliRunner().invoke(main, ["bench", "run", "--policy", "openai", "--role",
+                                         f"agent=fake-model@{server.base_url}", "--only", "finance-001", "-n", "1",
+                                         "--workers", "1", "--llm-retries", "1", "--out", str(out)], prog_name="kopa")
+    assert done.exit_code == 0, done.output
+    (episode,) = [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
+    assert episode["usage"]["llm_calls"] == 1 and episode["usage"]["llm_attempts"] == 2
+    assert episode["usage"]["llm_failed_503"] == 1 and len(server.requests) == 2
+    assert "Model requests: 1, in 2 attempts (1 retried" in (out / "report.md").read_text(encoding="utf-8")
+    assert json.loads((out / "metrics.json").read_text())["model_attempts"] == 2
+    with ChatServer([Refusal(503, "busy")] * 4) as server:
+        down = CliRunner().invoke(main, ["bench", "run", "--policy", "openai", "--role",
+                                         f"agent=fake-model@{server.base_url}", "--only", "finance-001", "-n", "1",
+                                         "--workers", "1", "--llm-retries", "1", "--out", str(tmp_path / "down")],
+                               prog_name="kopa")
+    assert down.exit_code == 1 and len(server.requests) == 2  # 1 + 1 retry; the episode is not played again

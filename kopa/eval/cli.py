@@ -218,7 +218,9 @@ def _with_run_options(f, rollouts: int):
 @click.option("--llm-timeout", type=click.FloatRange(min=0, min_open=True), default=120.0, show_default=True,
               help="Seconds one model request may take.")
 @click.option("--llm-retries", type=at_least(0), default=2, show_default=True,
-              help="Retries of a failed model request, with backoff; an episode still failing is not played.")
+              help="Retries of a failed model request (5xx, 408, 409, 429, a timeout, a lost connection), by "
+                   "kopa with backoff (0.5 s doubling, or the server's Retry-After): N retries is at most N + 1 "
+                   "attempts, each counted in the episode's usage; an episode still failing is not played.")
 @click.option("--tools", "tools", metavar="mcp:COMMAND|mcp:URL",
               help="List and call the tools over MCP instead of in-process: a kopa MCP server started as a "
                    "stdio command (mcp:'kopa mcp serve --backend sim') or at a Streamable HTTP URL. The "

@@ -120,5 +120,7 @@ class ScoredEpisode(EpisodeId):
     failure_cause: str | None = None
     calls: int = 0
     malformed_calls: int = 0
+    model_requests: int = 0  # requests to the model that came through (a model policy's turns)
+    model_attempts: int = 0  # ... and the attempts they took, retries included (kopa's --llm-retries)
     limits: list[str] = Field(default_factory=list, description="the cuts and limits the episode met (LIMITS)")
     error: str | None = None  # the episode's infrastructure failure, if any (then it was not scored)

@@ -64,6 +64,8 @@ class Metrics(BaseModel):
     efficiency: float  # mean Eff over scored episodes, ungated
     calls: int  # every call the policies made, malformed and refused ones included
     malformed_calls: int
+    model_requests: int = 0  # a model policy's requests that came through ...
+    model_attempts: int = 0  # ... and every attempt they took (retries = attempts − requests)
 
 
 def _group(name: str, episodes: list[ScoredEpisode]) -> GroupMetrics:
@@ -109,7 +111,9 @@ def compute_metrics(episodes: list[ScoredEpisode], not_played: int = 0) -> Metri
                    limits={x: n for x in LIMITS if (n := sum(x in e.limits for e in episodes))},
                    correctness=statistics.fmean(e.score.correctness for e in episodes),
                    efficiency=statistics.fmean(e.score.efficiency for e in episodes),
-                   calls=sum(e.calls for e in episodes), malformed_calls=sum(e.malformed_calls for e in episodes))
+                   calls=sum(e.calls for e in episodes), malformed_calls=sum(e.malformed_calls for e in episodes),
+                   model_requests=sum(e.model_requests for e in episodes),
+                   model_attempts=sum(e.model_attempts for e in episodes))
 
 
 def _table(rows: list[GroupMetrics], k: int) -> list[str]:
@@ -131,7 +135,9 @@ def render_markdown(m: Metrics, title: str, scored_with: str | None = None) -> s
              "Unbiased pass@k estimator: " + ", ".join(f"k={kk}: {v:.4f}" for kk, v in m.unbiased_pass_at_k.items()),
              "", f"Ungated means: Corr {m.correctness:.4f} · Eff {m.efficiency:.4f}. Calls: {m.calls} "
              f"({m.calls / m.episodes:.2f} per episode), {m.malformed_calls} malformed "
-             "(unparsable arguments or a tool not offered; counted in N_total and the budget).",
+             "(unparsable arguments or a tool not offered; counted in N_total and the budget)."
+             + (f" Model requests: {m.model_requests}, in {m.model_attempts} attempts "
+                f"({m.model_attempts - m.model_requests} retried; --llm-retries)." if m.model_requests else ""),
              "", "## By domain", "", *_table(m.domains, k), "", "## By platform", "", *_table(m.platforms, k), "",
              "## Failures by cause", ""]
     if m.causes:

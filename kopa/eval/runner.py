@@ -50,7 +50,7 @@ from kopa.eval.task import Target, Task, TaskSet, task_set
 from kopa.executor import Executor, can_fork, current, in_order
 from kopa.fileio import RunFolder, drop_partial_line, write_atomic
 from kopa.llm.cache import CachedChatModel, CacheMode
-from kopa.llm.client import ChatModel, OpenAIChatModel
+from kopa.llm.client import ChatModel, ChatModelError, OpenAIChatModel
 from kopa.mcp.client import open_tools
 from kopa.record.unit import cassette_unit
 from kopa.tools.preload import preload_calls
@@ -80,7 +80,8 @@ class RunConfig(BaseModel):
     max_tokens: int | None = Field(None, ge=1, description="max_tokens of every model request; None: the server's")
     episode_seconds: float | None = Field(None, gt=0, description="wall clock per episode; None: no limit")
     llm_timeout: float = Field(120.0, gt=0, description="seconds one model request may take")
-    llm_retries: int = Field(2, ge=0, description="retries of a failed model request (the SDK's backoff)")
+    llm_retries: int = Field(2, ge=0, description="retries of a failed model request (kopa's, with backoff; the "
+                                                   "SDK's own are off): N retries is at most N + 1 attempts")
     judge_model: str | None = Field(None, description="an LLM judge for judge/string answers (default: offline)")
     judge_base_url: str | None = None
     tools: str | None = Field(None, description="where tools are listed and called: None in-process on the "
@@ -355,7 +356,9 @@ def play_one(task: Task, target: Target, policy, backend: Backend | None, seed: 
             # failures would hide it — the command stops with its one line (exit 2)
             raise
         except Exception as exc:
-            if attempt == INFRA_RETRIES:
+            # a model request that failed was retried by the client already (--llm-retries N is N attempts
+            # more, not N more per replay of the episode): the episode is not played again
+            if attempt == INFRA_RETRIES or isinstance(exc.__cause__, ChatModelError):
                 # the calls made before the policy stopped, where it got that far (not kept in the run folder:
                 # an episode that did not finish is replayed)
                 partial = Transcript(task_id=task.id, seed=seed, rollout=rollout, results=exc.results) \

@@ -16,6 +16,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
@@ -146,22 +147,37 @@ def reply_from_completion(completion: Any) -> ChatReply:
     return ChatReply(content=message.content, tool_calls=calls, finish_reason=choice.finish_reason, usage=usage)
 
 
+RETRY_WAIT = 0.5  # seconds before the first retry, doubled each time (a Retry-After header wins)
+RETRYABLE_STATUSES = frozenset({408, 409, 429})  # and every 5xx: what the SDK itself would retry
+
+
+def _retry_after(value: str | None) -> float | None:
+    """A Retry-After header in seconds (capped at a minute); None when absent or a date."""
+    try:
+        return min(60.0, max(0.0, float(value))) if value is not None else None
+    except ValueError:
+        return None
+
+
 class OpenAIChatModel:
     """Chat completions with tools through the `openai` SDK, against any OpenAI-compatible `base_url`."""
 
     def __init__(self, model: str, base_url: str | None = None, *, role: str = "agent",
                  temperature: float = 0.0, seed: int | None = None, timeout: float = 120.0,
-                 max_retries: int = 2, http_client: Any = None) -> None:
+                 max_retries: int = 2, http_client: Any = None, retry_wait: float = RETRY_WAIT) -> None:
         import openai  # imported here so offline use of kopa never needs the SDK loaded
 
         self.model = model
         self.base_url = base_url
         self.temperature = temperature
         self.seed = seed
+        self.max_retries = max_retries
+        self.retry_wait = retry_wait
         key = api_key(role_key_env(role))
-        # A local server still needs *some* key: the SDK refuses to construct without one.
+        # A local server still needs *some* key: the SDK refuses to construct without one. kopa retries
+        # (complete): the SDK's own retries are off, so --llm-retries N is N and each attempt is counted.
         self._client = openai.OpenAI(base_url=base_url, api_key=key or "EMPTY",
-                                     timeout=timeout, max_retries=max_retries, http_client=http_client)
+                                     timeout=timeout, max_retries=0, http_client=http_client)
         # a server may echo the key in an error (a 401 naming the key it refused): errors are scrubbed of it
         # before they reach a message, a log or a run file; only this closure holds it
         self._scrub: Callable[[str], str] = lambda text: scrub_text(text, _key_forms(key)) if key else text
@@ -183,13 +199,37 @@ class OpenAIChatModel:
         kwargs = self.request_params(params)
         if tools:
             kwargs = {"tools": tools, "parallel_tool_calls": True, **kwargs}
-        try:
-            # messages are the wire's JSON objects, which the SDK types one TypedDict per role
-            wire = cast("list[ChatCompletionMessageParam]", messages)
-            completion = self._client.chat.completions.create(model=self.model, messages=wire, **kwargs)
-        except openai.APIStatusError as exc:
-            raise ChatModelError(self._scrub(f"{self.model} at {self.base_url}: HTTP {exc.status_code}: "
-                                             f"{exc.message}")) from None
-        except openai.APIError as exc:  # connection failures and unusable responses
-            raise ChatModelError(self._scrub(f"{self.model} at {self.base_url}: {exc.message}")) from None
-        return reply_from_completion(completion)
+        # messages are the wire's JSON objects, which the SDK types one TypedDict per role
+        wire = cast("list[ChatCompletionMessageParam]", messages)
+        failed: list[str] = []  # each failed attempt's status (503, connection)
+        waited = 0.0
+        for attempt in range(self.max_retries + 1):
+            try:
+                completion = self._client.chat.completions.create(model=self.model, messages=wire, **kwargs)
+                break
+            except openai.APIStatusError as exc:
+                failed.append(str(exc.status_code))
+                error = f"HTTP {exc.status_code}: {exc.message}"
+                retryable = exc.status_code in RETRYABLE_STATUSES or exc.status_code >= 500
+                after = _retry_after(exc.response.headers.get("retry-after"))
+            except (openai.APIConnectionError, openai.APITimeoutError) as exc:
+                failed.append("timeout" if isinstance(exc, openai.APITimeoutError) else "connection")
+                error, retryable, after = exc.message, True, None
+            except openai.APIError as exc:  # an unusable response: asking again gets the same
+                failed.append("unusable")
+                error, retryable, after = exc.message, False, None
+            if not retryable or attempt == self.max_retries:
+                tried = f" after {len(failed)} attempts ({', '.join(failed)})" if len(failed) > 1 else ""
+                raise ChatModelError(self._scrub(f"{self.model} at {self.base_url}: {error}{tried}")) from None
+            wait = after if after is not None else self.retry_wait * 2 ** attempt
+            time.sleep(wait)
+            waited += wait
+        reply = reply_from_completion(completion)
+        # what it took, counted into the episode's usage beside the tokens: attempts, each failure by its
+        # status, the time spent waiting between them
+        reply.usage["llm_attempts"] = len(failed) + 1
+        for status in failed:
+            reply.usage[f"llm_failed_{status}"] = reply.usage.get(f"llm_failed_{status}", 0) + 1
+        if waited:
+            reply.usage["llm_wait_ms"] = round(waited * 1000)
+        return reply

@@ -77,6 +77,8 @@ def score_stored(task: Task, target: Target, episode: Episode, judge: Judge | No
                            answer=episode.answer, target_answer=target.answer, score=EpisodeScore(),
                            calls=len(episode.calls),
                            malformed_calls=sum(c.malformed is not None for c in episode.calls),
+                           model_requests=episode.usage.get("llm_calls", 0),
+                           model_attempts=episode.usage.get("llm_attempts", episode.usage.get("llm_calls", 0)),
                            limits=episode.limits, error=episode.error)
     if episode.error is not None:
         scored.failure_cause = "infrastructure"
