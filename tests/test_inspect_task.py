@@ -139,7 +139,7 @@ def test_inspect_finds_the_task_by_its_entry_point_and_reduces_epochs_to_pass_at
     `inspect log list` finds the log."""
     env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200"}
     inspect_cli = str(Path(sys.executable).with_name("inspect"))
-    run = subprocess.run([inspect_cli, "eval", "kopa/kopa_bench", "--model", "mockllm/model", "-T", f"only={TEN[0]}",
+    run = subprocess.run([inspect_cli, "eval", "kopa/kopa_bench", "--model", "mockllm/model", "-T", f"only={TEN[0]},{TEN[1]}",
                           "-T", "policy=oracle", "-T", "rollouts=2", "--log-dir", "logs", "--display", "plain"],
                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr
@@ -152,5 +152,7 @@ def test_inspect_finds_the_task_by_its_entry_point_and_reduces_epochs_to_pass_at
     metrics = {(s.name, s.reducer): {m: v.value for m, v in s.metrics.items()} for s in log.results.scores}
     assert metrics[("kopa_passed", "mean")]["accuracy"] == 1.0
     assert metrics[("kopa_passed", "pass_at_2")]["accuracy"] == 1.0
-    assert sorted(s.epoch for s in log.samples) == [1, 2]
-    assert sorted(s.store["kopa_episode"]["rollout"] for s in log.samples) == [0, 1]  # epoch = rollout + 1
+    # -T only=a,b (Inspect's CLI hands it over as a list): both tasks, two epochs each
+    assert sorted(str(s.id) for s in log.samples) == sorted([TEN[0], TEN[0], TEN[1], TEN[1]])
+    assert sorted(s.epoch for s in log.samples) == [1, 1, 2, 2]
+    assert sorted(s.store["kopa_episode"]["rollout"] for s in log.samples) == [0, 0, 1, 1]  # epoch = rollout + 1

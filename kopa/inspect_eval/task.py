@@ -48,13 +48,14 @@ def _backend(spec: str) -> Backend:
 
 @task
 def kopa_bench(tasks: str | None = None, policy: str = MODEL_POLICY, backend: str = "sim", rollouts: int = 1,
-               seed: int = 0, only: str | None = None, max_turns: int = 16,
+               seed: int = 0, only: str | list[str] | None = None, max_turns: int = 16,
                max_tool_chars: int = MAX_TOOL_CHARS) -> Task:
-    """KOPA-Bench's tasks (or those of the task set at `tasks`), `only` a comma-separated list of task ids or
-    domains; `rollouts` epochs per task."""
+    """KOPA-Bench's tasks (or those of the task set at `tasks`), `only` task ids or domains — comma-separated,
+    or the list Inspect's CLI makes of `-T only=a,b`; `rollouts` epochs per task."""
     if policy != MODEL_POLICY and policy not in POLICIES:
         raise ValueError(f"policy={policy!r}: expected {MODEL_POLICY!r} or one of {sorted(POLICIES)}")
-    config = RunConfig(task_set=tasks, only=[x.strip() for x in (only or "").split(",") if x.strip()])
+    names = only if isinstance(only, list) else (only or "").split(",")
+    config = RunConfig(task_set=tasks, only=[str(x).strip() for x in names if str(x).strip()])
     found = tasks_at(tasks)
     targets = found.targets()
     samples = [Sample(id=t.id, input=t.query, target=targets[t.id].answer or "",
