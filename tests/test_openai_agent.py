@@ -337,7 +337,12 @@ def test_a_run_counts_the_attempts_its_model_requests_took(tmp_path):
     assert episode["usage"]["llm_calls"] == 1 and episode["usage"]["llm_attempts"] == 2
     assert episode["usage"]["llm_failed_503"] == 1 and len(server.requests) == 2
     assert "Model requests: 1, in 2 attempts (1 retried" in (out / "report.md").read_text(encoding="utf-8")
-    assert json.loads((out / "metrics.json").read_text())["model_attempts"] == 2
+    metrics = json.loads((out / "metrics.json").read_text())
+    assert metrics["model_attempts"] == 2
+    assert metrics["model"]["id"] == "fake-model" and metrics["model"]["server"] == server.base_url
+    report = (out / "report.md").read_text(encoding="utf-8")
+    assert f"model `fake-model` at `{server.base_url}`" in report and "kopa " in report
+    assert report.count("pass@1") == report.count("pass@1 ") and "| pass@1 | 95% CI | Action |" in report
     with ChatServer([Refusal(503, "busy")] * 4) as server:
         down = CliRunner().invoke(main, ["bench", "run", "--policy", "openai", "--role",
                                          f"agent=fake-model@{server.base_url}", "--only", "finance-001", "-n", "1",

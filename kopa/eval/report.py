@@ -8,6 +8,7 @@ import json
 import math
 import statistics
 from collections import Counter, defaultdict
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from pydantic import BaseModel
@@ -48,8 +49,21 @@ class GroupMetrics(BaseModel):
     action: float
 
 
+class ModelInfo(BaseModel):
+    """The model a run evaluated, from its config.json: what a reader needs to know what was measured."""
+
+    id: str
+    server: str | None = None
+    temperature: float = 0.0
+    max_tokens: int | None = None  # None: the server's default
+    max_turns: int | None = None
+    llm_retries: int | None = None
+
+
 class Metrics(BaseModel):
     policy: str
+    model: ModelInfo | None = None  # the openai policy's model; None for the offline baselines
+    kopa_version: str = ""
     episodes: int
     rollouts: int
     seeds: list[int]
@@ -117,17 +131,31 @@ def compute_metrics(episodes: list[ScoredEpisode], not_played: int = 0) -> Metri
 
 
 def _table(rows: list[GroupMetrics], k: int) -> list[str]:
-    out = [f"| group | tasks | pass@1 | 95% CI | pass@{k} | Action |", "|---|---:|---:|---|---:|---:|"]
+    """One column per figure: pass@k beside pass@1 only where k > 1 (with one rollout they are the same)."""
+    with_k = k > 1
+    out = [f"| group | tasks | pass@1 | 95% CI |{f' pass@{k} |' if with_k else ''} Action |",
+           f"|---|---:|---:|---|{'---:|' if with_k else ''}---:|"]
     for r in rows:
         out.append(f"| {r.name} | {r.tasks} | {r.pass_at_1:.4f} | [{r.pass_at_1_ci[0]:.4f}, {r.pass_at_1_ci[1]:.4f}] "
-                   f"| {r.pass_at_k:.4f} | {r.action:.4f} |")
+                   f"|{f' {r.pass_at_k:.4f} |' if with_k else ''} {r.action:.4f} |")
     return out
+
+
+def _model_line(m: Metrics) -> str:
+    if m.model is None:
+        return f"kopa {m.kopa_version}" if m.kopa_version else ""
+    info = m.model
+    tokens = info.max_tokens if info.max_tokens is not None else "the server's default"
+    return (f"model `{info.id}` at `{info.server or 'the OpenAI API'}` · temperature {info.temperature:g} · "
+            f"max_tokens {tokens} · max_turns {info.max_turns} · --llm-retries {info.llm_retries} · "
+            f"kopa {m.kopa_version}")
 
 
 def render_markdown(m: Metrics, title: str, scored_with: str | None = None) -> str:
     k = m.rollouts
     lines = [f"# KOPA-Bench — {title}", "",
              f"policy `{m.policy}` · {m.episodes} episodes · {m.rollouts} rollouts per task · seeds {m.seeds}", "",
+             *([_model_line(m), ""] if _model_line(m) else []),
              *([scored_with, ""] if scored_with else []),
              "pass@1 is the mean over rollouts (then over tasks); pass@k the share of tasks with at least one "
              "success among the k rollouts; the 95% CI is across seeds. Action is (Corr + Eff)/2, gated on the "
@@ -193,10 +221,33 @@ def _scored_with(out_dir: Path) -> str | None:
     return f"Scored from `{info.get('run')}` against task set `{info.get('task_set')}` with {judge}."
 
 
+def _model_of(out_dir: Path) -> ModelInfo | None:
+    """The model of a run folder's config.json (a folder scored elsewhere, or an offline policy: None)."""
+    path = out_dir / "config.json"
+    try:
+        folder = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    except (OSError, ValueError):
+        return None
+    config = folder.get("config") if isinstance(folder, dict) else None  # kopa.eval.runner.read_config's layout
+    if not isinstance(config, dict) or not config.get("model"):
+        return None
+    return ModelInfo(id=config["model"], server=config.get("base_url"), temperature=config.get("temperature", 0.0),
+                     max_tokens=config.get("max_tokens"), max_turns=config.get("max_turns"),
+                     llm_retries=config.get("llm_retries"))
+
+
+def _kopa_version() -> str:
+    try:
+        return version("kopa")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown"
+
+
 def write_report(out_dir: Path, episodes: list[ScoredEpisode]) -> Metrics:
     """report.md, metrics.json and the plots of a folder's scored episodes; the episodes its last run could
     not play (unplayed.jsonl, when the folder is a run folder) are counted apart."""
     metrics = compute_metrics(episodes, len(read_appended(out_dir / UNPLAYED, bytes)))
+    metrics = metrics.model_copy(update={"model": _model_of(out_dir), "kopa_version": _kopa_version()})
     (out_dir / "report.md").write_text(render_markdown(metrics, out_dir.name, _scored_with(out_dir)),
                                        encoding="utf-8")
     (out_dir / "metrics.json").write_text(metrics.model_dump_json(indent=2), encoding="utf-8")
