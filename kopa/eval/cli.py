@@ -184,7 +184,8 @@ def _with_run_options(f, rollouts: int):
     f = tasks_option(f)
     f = click.option("--policy-seeds", type=IntList(), default="0", show_default=True,
                      help="Comma-separated policy seeds: episodes are sampled once per seed and rollout "
-                          "(95% CIs are across seeds). The world's seed is the backend's sim:seed=N.")(f)
+                          "(the report shows each seed's pass@1 beside the 95% interval over tasks). The world's seed is the "
+                          "backend's sim:seed=N.")(f)
     f = click.option("-n", "--rollouts", type=at_least(1), default=rollouts, show_default=True,
                      help="Rollouts per task and policy seed.")(f)
     f = backend_options(f)

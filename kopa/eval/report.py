@@ -1,5 +1,5 @@
 """Reports: pass@1 (mean over n rollouts), pass@k (share of tasks with a success), the unbiased pass@k
-estimator, 95% CIs across seeds, per domain and platform, Action, call accounting, failure causes —
+estimator, 95% intervals (kopa.eval.intervals) and each seed's pass@1, per domain and platform, Action, call accounting, failure causes —
 Markdown and PNG. A report reads scored episodes only (``scores.jsonl``), so it re-renders anywhere."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from pydantic import BaseModel
 
 from kopa.eval.causes import CAUSES
 from kopa.eval.episode import LIMITS, UNPLAYED, ScoredEpisode
+from kopa.eval.intervals import METHOD, task_bootstrap
 from kopa.fileio import read_appended
 from kopa.plots import pyplot
 
@@ -44,7 +45,8 @@ class GroupMetrics(BaseModel):
     name: str
     tasks: int
     pass_at_1: float
-    pass_at_1_ci: tuple[float, float]
+    pass_at_1_ci: tuple[float, float]  # 95%: kopa.eval.intervals.METHOD (inside [0, 1], defined with one seed)
+    pass_at_1_seeds: list[float] = []  # pass@1 of each policy seed, in seed order (one value: one seed)
     pass_at_k: float
     action: float
 
@@ -86,11 +88,14 @@ def _group(name: str, episodes: list[ScoredEpisode]) -> GroupMetrics:
     by_seed: dict[int, dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
     for e in episodes:
         by_seed[e.seed][e.task_id].append(e.score.passed)
-    p1 = [statistics.fmean(statistics.fmean(v) for v in tasks.values()) for tasks in by_seed.values()]
+    p1 = [statistics.fmean(statistics.fmean(v) for v in by_seed[s].values()) for s in sorted(by_seed)]
     pk = [statistics.fmean(float(any(v)) for v in tasks.values()) for tasks in by_seed.values()]
-    mean, lo, hi = ci95(p1)
-    return GroupMetrics(name=name, tasks=len({e.task_id for e in episodes}), pass_at_1=mean,
-                        pass_at_1_ci=(lo, hi), pass_at_k=statistics.fmean(pk),
+    per_task: dict[str, list[float]] = defaultdict(list)
+    for e in episodes:
+        per_task[e.task_id].append(float(e.score.passed))
+    _, lo, hi = task_bootstrap(per_task)
+    return GroupMetrics(name=name, tasks=len(per_task), pass_at_1=statistics.fmean(p1), pass_at_1_ci=(lo, hi),
+                        pass_at_1_seeds=p1, pass_at_k=statistics.fmean(pk),
                         action=statistics.fmean(e.score.action for e in episodes))
 
 
@@ -131,13 +136,16 @@ def compute_metrics(episodes: list[ScoredEpisode], not_played: int = 0) -> Metri
 
 
 def _table(rows: list[GroupMetrics], k: int) -> list[str]:
-    """One column per figure: pass@k beside pass@1 only where k > 1 (with one rollout they are the same)."""
+    """One column per figure: pass@k beside pass@1 only where k > 1 (with one rollout they are the same), and
+    each seed's pass@1 where there are several."""
     with_k = k > 1
-    out = [f"| group | tasks | pass@1 | 95% CI |{f' pass@{k} |' if with_k else ''} Action |",
-           f"|---|---:|---:|---|{'---:|' if with_k else ''}---:|"]
+    seeds = max((len(r.pass_at_1_seeds) for r in rows), default=1) > 1
+    out = [f"| group | tasks | pass@1 | 95% interval |{' by seed |' if seeds else ''}{f' pass@{k} |' if with_k else ''}"
+           " Action |", f"|---|---:|---:|---|{'---|' if seeds else ''}{'---:|' if with_k else ''}---:|"]
     for r in rows:
+        by_seed = f" {' / '.join(f'{v:.4f}' for v in r.pass_at_1_seeds)} |" if seeds else ""
         out.append(f"| {r.name} | {r.tasks} | {r.pass_at_1:.4f} | [{r.pass_at_1_ci[0]:.4f}, {r.pass_at_1_ci[1]:.4f}] "
-                   f"|{f' {r.pass_at_k:.4f} |' if with_k else ''} {r.action:.4f} |")
+                   f"|{by_seed}{f' {r.pass_at_k:.4f} |' if with_k else ''} {r.action:.4f} |")
     return out
 
 
@@ -158,8 +166,10 @@ def render_markdown(m: Metrics, title: str, scored_with: str | None = None) -> s
              *([_model_line(m), ""] if _model_line(m) else []),
              *([scored_with, ""] if scored_with else []),
              "pass@1 is the mean over rollouts (then over tasks); pass@k the share of tasks with at least one "
-             "success among the k rollouts; the 95% CI is across seeds. Action is (Corr + Eff)/2, gated on the "
-             "outcome.", "", "## Overall", "", *_table([m.overall], k), "",
+             f"success among the k rollouts; the 95% interval is {METHOD}"
+             + (", so it reflects the tasks drawn and, where seeds disagree on a task, the seeds; one seed (no "
+                "spread across seeds to show)." if len(m.seeds) == 1 else
+                "; beside it each seed's pass@1.") + " Action is (Corr + Eff)/2, gated on the outcome.", "", "## Overall", "", *_table([m.overall], k), "",
              "Unbiased pass@k estimator: " + ", ".join(f"k={kk}: {v:.4f}" for kk, v in m.unbiased_pass_at_k.items()),
              "", f"Ungated means: Corr {m.correctness:.4f} · Eff {m.efficiency:.4f}. Calls: {m.calls} "
              f"({m.calls / m.episodes:.2f} per episode), {m.malformed_calls} malformed "
@@ -196,7 +206,8 @@ def write_plots(m: Metrics, directory: Path) -> None:
     ax.bar(names, [d.pass_at_k for d in m.domains], color="none", edgecolor="#DD8452", label=f"pass@{m.rollouts}")
     ax.set_ylim(0, 1.05)
     ax.set_ylabel("pass@1")
-    ax.set_title(f"{m.policy}: pass@1 by domain (95% CI across seeds)")
+    ax.set_title(f"{m.policy}: pass@1 by domain (95% bootstrap interval over tasks"
+                 + (", one seed)" if len(m.seeds) == 1 else ")"))
     ax.legend(loc="lower right")
     fig.tight_layout()
     fig.savefig(directory / "pass_by_domain.png", dpi=110)

@@ -189,7 +189,7 @@ Kill it at any point and run the same command again: finished cells are kept and
 def robustness(policies, rates, kinds, retries, seeds, tasks_path, only, world_spec, roles, out, force, workers,
                executor, address) -> None:
     """How an agent's KOPA-Bench score degrades as environmental faults and endpoint drift grow: per policy,
-    fault kind and rate, with and without retries, pass@1 and Action with 95% CIs across seeds, the share of
+    fault kind and rate, with and without retries, pass@1 and Action with 95% bootstrap intervals over tasks, the share of
     episodes that met a fault and the failure causes that grew.
     """
     from kopa.study.robustness import RobustnessConfig, run_study

@@ -11,7 +11,7 @@ runs/<name>/profiles/*.toml  the fault profile of every (kind, rate) — `kopa.s
                              pruning study's: rate r is the share of first attempts failing
 runs/<name>/grid.duckdb      units (finished units) and episodes (one row per task and unit)
 runs/<name>/summary.json     one object per (policy, kind, rate, retries): pass@1 and Action over the seeds
-                             (mean, 95% Student-t CI), the share of episodes that met a fault, failure causes
+                             (mean, 95% bootstrap interval over tasks), the share of episodes that met a fault, failure causes
 runs/<name>/report.md, plots/heatmap-*.png, plots/curves.png
 
 Units run on an executor in batches (a progress bar advances per batch, each finished batch is saved in one
@@ -32,8 +32,8 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field
 
 from kopa.errors import UserError
+from kopa.eval.intervals import task_bootstrap
 from kopa.eval.policies.offline import POLICIES
-from kopa.eval.report import ci95
 from kopa.eval.runner import RunConfig, make_policy, play_one, select_tasks
 from kopa.eval.scoring.episode import score_stored
 from kopa.eval.task import task_set
@@ -211,14 +211,18 @@ def _episodes(folder: Path) -> dict[str, list[dict[str, Any]]]:
         con.close()
 
 
-def _ci(values: list[float]) -> dict[str, float]:
-    """Mean and 95% Student-t interval of shares, the interval clipped to [0, 1] (a share cannot leave it)."""
-    mean, lo, hi = ci95(values)
-    return {"mean": round(mean, 6), "lo": round(max(0.0, lo), 6), "hi": round(min(1.0, hi), 6)}
+def _ci(rows: list[dict[str, Any]], field: str) -> dict[str, float]:
+    """Mean of a share over the cell's episodes (every seed) and its 95% interval: kopa.eval.intervals.METHOD —
+    inside [0, 1], and wide where seeds disagree on tasks even when their totals agree."""
+    per_task: dict[str, list[float]] = {}
+    for r in rows:
+        per_task.setdefault(r["task_id"], []).append(float(r[field]))
+    mean, lo, hi = task_bootstrap(per_task)
+    return {"mean": round(mean, 6), "lo": round(lo, 6), "hi": round(hi, 6)}
 
 
 def summary_rows(config: RobustnessConfig, episodes: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
-    """One row per (policy, kind, rate, retries): the seeds' pass@1 and Action with 95% CIs, the share of
+    """One row per (policy, kind, rate, retries): the seeds' pass@1 and Action with 95% intervals, the share of
     episodes that met a fault, failure causes, and the causes that grew against the same policy's rate-0
     cell of the kind."""
     groups: dict[tuple, list[Cell]] = {}
@@ -231,8 +235,7 @@ def summary_rows(config: RobustnessConfig, episodes: dict[str, list[dict[str, An
         causes = Counter(r["failure_cause"] for r in all_rows if r["failure_cause"] and not r["passed"])
         rows.append({"policy": policy, "kind": kind, "rate": rate, "retries": retries, "seeds": len(members),
                      "episodes": len(all_rows),
-                     "pass_at_1": _ci([sum(r["passed"] for r in s) / (len(s) or 1) for s in per_seed]),
-                     "action": _ci([sum(r["action"] for r in s) / (len(s) or 1) for s in per_seed]),
+                     "pass_at_1": _ci(all_rows, "passed"), "action": _ci(all_rows, "action"),
                      "met_fault": round(sum(r["met_fault"] for r in all_rows) / (len(all_rows) or 1), 6),
                      "failure_causes": dict(sorted(causes.items()))})
     base = {(r["policy"], r["kind"], r["retries"]): r["failure_causes"] for r in rows if r["rate"] == min(config.rates)}

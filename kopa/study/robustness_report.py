@@ -1,5 +1,5 @@
 """report.md and plots of a robustness study (kopa.study.robustness): pass@1 per fault rate × policy, with
-95% CIs across seeds, per kind and retry setting; a heatmap per policy and retry setting (kinds × rates);
+95% bootstrap intervals over tasks (kopa.eval.intervals), per kind and retry setting; a heatmap per policy and retry setting (kinds × rates);
 degradation curves (pass@1 against the rate, one line per kind)."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kopa.eval.intervals import METHOD
 from kopa.fileio import write_atomic
 from kopa.plots import pyplot
 
@@ -53,7 +54,8 @@ def write_report(folder: Path, config: RobustnessConfig, rows: list[dict[str, An
              f"{', '.join(f'{r}%' for r in config.rates)} of first attempts failing; retries "
              f"{', '.join(config.retries)}; seeds 0..{config.seeds - 1} (fault and policy seed); world `{config.world}`; "
              f"{episodes:,} episodes in all.", "",
-             "pass@1 in percent, mean over the seeds with its 95% Student-t interval (clipped to [0, 100]). 'met a fault': the share of "
+             f"pass@1 in percent over every seed's episodes, with its 95% interval: {METHOD} — inside [0, 100], "
+             "and wide where seeds disagree on tasks. 'met a fault': the share of "
              "episodes in which at least one HTTP attempt failed environmentally (retried or not). Kind `drift`: the "
              "realistic mix at the rate on the world at drift epoch 1.", "",
              *tables(config, rows), "Plots: " + ", ".join(_plots(folder, config, rows)) + ".", ""]
