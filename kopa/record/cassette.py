@@ -56,7 +56,9 @@ class CassetteError(UserError, ValueError):
     file in one line."""
 
 
-def _body_out(body: bytes, fmt: str) -> Any:
+def body_out(body: bytes, fmt: str) -> Any:
+    """A body as a cassette of format `fmt` stores it: text where it is UTF-8, else bytes (YAML's !!binary) or
+    base64 (JSON)."""
     if fmt == "yaml":
         try:
             return body.decode("utf-8")
@@ -68,7 +70,8 @@ def _body_out(body: bytes, fmt: str) -> Any:
         return {"encoding": "base64", "data": base64.b64encode(body).decode("ascii")}
 
 
-def _body_in(value: Any) -> bytes:
+def body_in(value: Any) -> bytes:
+    """A stored body (text, bytes or base64) as the bytes that were sent."""
     if value is None:
         return b""
     if isinstance(value, bytes):
@@ -99,7 +102,7 @@ def interaction_document(canonical: CanonicalRequest, request_headers: dict[str,
         "interactions": [{
             "request": {"method": canonical.method, "uri": canonical.url, "body": None, "headers": req_headers},
             "response": {"status": {"code": status, "message": reason}, "headers": resp_headers,
-                         "body": {"string": _body_out(scrub_bytes(body, secrets), fmt)}},
+                         "body": {"string": body_out(scrub_bytes(body, secrets), fmt)}},
         }],
         "metadata": {"kopa": {"fingerprint": canonical.fingerprint, **metadata}},
     }
@@ -206,7 +209,7 @@ def read_exchange(path: Path) -> Exchange:
             fingerprint=meta.get("fingerprint", path.name.split(".", 1)[0]),
             method=request["method"], uri=request["uri"], status=int(response["status"]["code"]),
             reason=response["status"].get("message") or "", headers=headers,
-            body=_body_in(response["body"]["string"]), metadata=meta,
+            body=body_in(response["body"]["string"]), metadata=meta,
         )
     # A truncated gzip stream raises EOFError, which click would turn into a bare "Aborted!".
     except (OSError, EOFError, zlib.error, ValueError, KeyError, IndexError, TypeError, yaml.YAMLError) as exc:

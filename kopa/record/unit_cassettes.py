@@ -25,7 +25,7 @@ import yaml
 from vcr.serializers import yamlserializer
 
 from kopa.fileio import write_atomic
-from kopa.record.cassette import CassetteError, Exchange, _body_in, _body_out, interaction_document
+from kopa.record.cassette import CassetteError, Exchange, body_in, body_out, interaction_document
 from kopa.record.fingerprint import CanonicalRequest, canonical_request
 from kopa.record.secrets import KEY_HEADERS
 from kopa.record.unit import current_unit, on_unit_end
@@ -43,7 +43,7 @@ def lookup_key(canonical: CanonicalRequest) -> str:
 
 def _stored_key(interaction: dict[str, Any]) -> str:
     request = interaction["request"]
-    body = _body_in(request.get("body"))
+    body = body_in(request.get("body"))
     return lookup_key(canonical_request(request["method"], request["uri"], {}, body))
 
 
@@ -67,20 +67,20 @@ def exchange_of(interaction: dict[str, Any], canonical: CanonicalRequest | None 
         method=request["method"], uri=canonical.url if canonical else request["uri"],
         status=int(response["status"]["code"]), reason=response["status"].get("message") or "",
         headers=[(name, value) for name, values in response["headers"].items() for value in values],
-        body=_body_in(response["body"]["string"]), metadata={})
+        body=body_in(response["body"]["string"]), metadata={})
 
 
 def _json_bytes(value: Any) -> Any:
     """A binary body (a zip, as YAML holds it once sealed) in a journal line: base64, as cassette.py writes one."""
     if isinstance(value, bytes):
-        return _body_out(value, "json")
+        return body_out(value, "json")
     raise TypeError(f"{type(value).__name__} is not JSON serializable")
 
 
 def _for_yaml(interaction: dict[str, Any]) -> dict[str, Any]:
     """A journal line (JSON: a binary body in base64) as vcrpy's YAML holds it (a binary body as bytes)."""
     response = dict(interaction["response"])
-    response["body"] = {"string": _body_out(_body_in(response["body"]["string"]), "yaml")}
+    response["body"] = {"string": body_out(body_in(response["body"]["string"]), "yaml")}
     return {"request": interaction["request"], "response": response}
 
 
