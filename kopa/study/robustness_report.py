@@ -91,8 +91,12 @@ def _plots(folder: Path, config: RobustnessConfig, rows: list[dict[str, Any]]) -
             for kind in config.kinds:
                 cells = [at[(policy, kind, r, retries)]["pass_at_1"] for r in config.rates]
                 means = [100 * c["mean"] for c in cells]
-                ax.plot(config.rates, means, marker="o", label=kind)
-                ax.fill_between(config.rates, [100 * c["lo"] for c in cells], [100 * c["hi"] for c in cells], alpha=0.12)
+                low, high = [100 * c["lo"] for c in cells], [100 * c["hi"] for c in cells]
+                # each point with its 95% interval as an error bar, and the band between them
+                ax.errorbar(config.rates, means, yerr=[[m - lo for m, lo in zip(means, low, strict=True)],
+                                                       [hi - m for m, hi in zip(means, high, strict=True)]],
+                            marker="o", capsize=3, label=kind)
+                ax.fill_between(config.rates, low, high, alpha=0.12)
             ax.set_title(f"{policy}, retries {retries}")
             ax.set_xlabel("fault rate (%)")
             ax.set_ylabel("pass@1 (%)")
