@@ -349,3 +349,18 @@ def test_a_run_counts_the_attempts_its_model_requests_took(tmp_path):
                                          "--workers", "1", "--llm-retries", "1", "--out", str(tmp_path / "down")],
                                prog_name="kopa")
     assert down.exit_code == 1 and len(server.requests) == 2  # 1 + 1 retry; the episode is not played again
+
+
+def test_the_report_says_why_episodes_were_not_played(tmp_path):
+    """One rollout played, the other stopped by the model server: the report counts the unplayed one apart and
+    says what failed (the kind, how many, one message), instead of leaving it out silently."""
+    out = tmp_path / "run"
+    with ChatServer([*SCRIPT, Refusal(500, "overloaded")]) as server:
+        done = CliRunner().invoke(main, ["bench", "run", "--policy", "openai", "--role",
+                                         f"agent=fake-model@{server.base_url}", "--only", "finance-001", "-n", "2",
+                                         "--workers", "1", "--llm-retries", "0", "--out", str(out)], prog_name="kopa")
+    assert done.exit_code == 1 and "1 episode(s) not played" in done.output, done.output
+    report = (out / "report.md").read_text(encoding="utf-8")
+    assert "**1 episode(s) not played**" in report
+    assert re.search(r"\| ChatModelError \| 1: ChatModelError: fake-model at \S+: HTTP 500", report), report
+    assert json.loads((out / "metrics.json").read_text())["not_played_causes"]["ChatModelError"].startswith("1: ")

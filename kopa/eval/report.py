@@ -75,6 +75,7 @@ class Metrics(BaseModel):
     platforms: list[GroupMetrics]
     causes: dict[str, int]
     not_played: int  # episodes the model or MCP server failed to play: apart, in no figure above
+    not_played_causes: dict[str, str] = {}  # by kind of failure (ChatModelError, …): its count and one message
     limits: dict[str, int] = {}  # episodes that met each cut or limit (LIMITS)
     correctness: float  # mean Corr over scored episodes, ungated
     efficiency: float  # mean Eff over scored episodes, ungated
@@ -189,6 +190,9 @@ def render_markdown(m: Metrics, title: str, scored_with: str | None = None) -> s
         lines += ["", f"**{m.not_played} episode(s) not played**: the model server or an MCP server failed "
                       "(unplayed.jsonl says why). They are in no figure above; run the same command again to "
                       "play them."]
+        if m.not_played_causes:
+            lines += ["", "| why not played | episodes, and one of them |", "|---|---|",
+                      *[f"| {kind} | {told} |" for kind, told in m.not_played_causes.items()]]
     lines += ["", "![pass@1 by domain](plots/pass_by_domain.png)", "", "![failures](plots/failure_causes.png)", ""]
     return "\n".join(lines)
 
@@ -247,6 +251,21 @@ def _model_of(out_dir: Path) -> ModelInfo | None:
                      llm_retries=config.get("llm_retries"))
 
 
+def _why_not_played(lines: list[bytes]) -> dict[str, str]:
+    """The unplayed episodes of a run folder by kind of failure (the exception's name that opens each error):
+    how many, and the first one's message, cut to a line (a table cell)."""
+    found: dict[str, list[str]] = {}
+    for line in lines:
+        try:
+            error = str(json.loads(line).get("error") or "unknown")
+        except (ValueError, AttributeError):
+            continue
+        kind, _, _ = error.partition(":")
+        found.setdefault(kind.strip() if kind.strip().isidentifier() else "other", []).append(error)
+    return {kind: f"{len(errors)}: {' '.join(errors[0].split())[:160].replace('|', '/')}"
+            for kind, errors in sorted(found.items())}
+
+
 def _kopa_version() -> str:
     try:
         return version("kopa")
@@ -257,8 +276,10 @@ def _kopa_version() -> str:
 def write_report(out_dir: Path, episodes: list[ScoredEpisode]) -> Metrics:
     """report.md, metrics.json and the plots of a folder's scored episodes; the episodes its last run could
     not play (unplayed.jsonl, when the folder is a run folder) are counted apart."""
-    metrics = compute_metrics(episodes, len(read_appended(out_dir / UNPLAYED, bytes)))
-    metrics = metrics.model_copy(update={"model": _model_of(out_dir), "kopa_version": _kopa_version()})
+    unplayed = read_appended(out_dir / UNPLAYED, bytes)
+    metrics = compute_metrics(episodes, len(unplayed))
+    metrics = metrics.model_copy(update={"model": _model_of(out_dir), "kopa_version": _kopa_version(),
+                                         "not_played_causes": _why_not_played(unplayed)})
     (out_dir / "report.md").write_text(render_markdown(metrics, out_dir.name, _scored_with(out_dir)),
                                        encoding="utf-8")
     (out_dir / "metrics.json").write_text(metrics.model_dump_json(indent=2), encoding="utf-8")
