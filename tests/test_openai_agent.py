@@ -342,6 +342,10 @@ def test_a_run_counts_the_attempts_its_model_requests_took(tmp_path):
     assert metrics["model"]["id"] == "fake-model" and metrics["model"]["server"] == server.base_url
     report = (out / "report.md").read_text(encoding="utf-8")
     assert f"model `fake-model` at `{server.base_url}`" in report and "kopa " in report
+    viewed = CliRunner().invoke(main, ["bench", "view", str(out)], prog_name="kopa")
+    assert viewed.exit_code == 0, viewed.output
+    index = (out / "view" / "index.html").read_text(encoding="utf-8")
+    assert f"model fake-model at {server.base_url}" in index
     assert "| pass@1 | 95% interval | Action |" in report and "one seed" in report  # one pass@1 column
     with ChatServer([Refusal(503, "busy")] * 4) as server:
         down = CliRunner().invoke(main, ["bench", "run", "--policy", "openai", "--role",

@@ -25,6 +25,7 @@ from typing import Any
 
 from kopa.eval.episode import Episode, ScoredEpisode, Transcript
 from kopa.eval.runner import (
+    RunConfig,
     RunFolderError,
     episode_key,
     load_task_set,
@@ -78,13 +79,23 @@ def write_view(run_dir: Path, out: Path | None = None) -> Path:
     views = load_views(run_dir)
     if not views:
         raise RunFolderError(f"{run_dir} has no scored episodes")
-    return write_site(out or run_dir / "view", f"kopa bench · {run_dir.resolve().name}", views)
+    return write_site(out or run_dir / "view", f"kopa bench · {run_dir.resolve().name}", views,
+                      about=_about(read_config(run_dir)))
 
 
-def write_site(out: Path, title: str, views: list[EpisodeView]) -> Path:
+def _about(config: RunConfig) -> str:
+    """What was evaluated, as the index says it: the policy, and a model policy's model, server and sampling."""
+    if not config.model:
+        return f"policy {config.policy}"
+    tokens = config.max_tokens if config.max_tokens is not None else "the server's default"
+    return (f"policy {config.policy} · model {config.model} at {config.base_url or 'the OpenAI API'} · "
+            f"temperature {config.temperature:g} · max_tokens {tokens} · max_turns {config.max_turns}")
+
+
+def write_site(out: Path, title: str, views: list[EpisodeView], about: str = "") -> Path:
     """The table and a page per episode, for any episodes with their tasks (a bench run, GRPO rollouts)."""
     (out / "episodes").mkdir(parents=True, exist_ok=True)
-    write_atomic(out / "index.html", _index(title, views).encode())
+    write_atomic(out / "index.html", _index(title, views, about).encode())
     for view in views:
         write_atomic(out / view.page, _episode(title, view).encode())
     return out / "index.html"
@@ -152,7 +163,7 @@ def _cause(view: EpisodeView) -> str:
     return view.scored.failure_cause or ("" if view.scored.score.passed else "unknown")
 
 
-def _index(title: str, views: list[EpisodeView]) -> str:
+def _index(title: str, views: list[EpisodeView], about: str = "") -> str:
     passed = sum(v.scored.score.passed for v in views)
     rows = []
     for v in views:
@@ -169,7 +180,8 @@ def _index(title: str, views: list[EpisodeView]) -> str:
         _select("verdict", "verdict", ("pass" if v.scored.score.passed else "fail" for v in views)),
         _select("cause", "failure cause", (_cause(v) or "—" for v in views)),
         _select("seed", "policy seed", (str(v.scored.seed) for v in views))])
-    body = (f"<h1>{_e(title)}</h1><p class=\"count\">{len(views)} episodes · {passed} passed · "
+    body = (f"<h1>{_e(title)}</h1>" + (f'<p class="about">{_e(about)}</p>' if about else "")
+            + f"<p class=\"count\">{len(views)} episodes · {passed} passed · "
             f'showing <span id="shown">{len(views)}</span></p><div class="filters">{filters}</div>'
             '<table id="episodes"><thead><tr><th>task</th><th>domain</th><th>seed</th><th>rollout</th>'
             "<th>verdict</th><th>failure cause</th><th>calls</th><th>Action</th><th>answer</th></tr></thead>"
