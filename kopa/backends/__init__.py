@@ -2,6 +2,6 @@
 every backend, and nothing above the transport branches on which one it is."""
 
 from kopa.backends.base import Backend, BackendError
-from kopa.backends.spec import open_backend
+from kopa.backends.spec import open_backend, shared_backend
 
-__all__ = ["Backend", "BackendError", "open_backend"]
+__all__ = ["Backend", "BackendError", "open_backend", "shared_backend"]

@@ -100,20 +100,16 @@ def world_spec(marker: pytest.Mark | None) -> str:
     return f"faults:{faults},seed={fault_seed}@{spec}" if faults else spec
 
 
-_BACKENDS: dict[str, Any] = {}  # one backend per spec for the session: a world is loaded once
-
-
 def _backend(spec: str) -> Any:
+    """One backend per spec for the session (a world is loaded once); a bad marker is a usage error."""
     # deferred: a suite that never asks for kopa's fixtures never loads a world
-    from kopa.backends import open_backend
+    from kopa.backends import shared_backend
     from kopa.errors import UserError
 
-    if spec not in _BACKENDS:
-        try:
-            _BACKENDS[spec] = open_backend(spec)
-        except UserError as exc:
-            raise pytest.UsageError(str(exc)) from exc
-    return _BACKENDS[spec]
+    try:
+        return shared_backend(spec)
+    except UserError as exc:
+        raise pytest.UsageError(str(exc)) from exc
 
 
 def _route(routed: Routed, monkeypatch: pytest.MonkeyPatch) -> Routed:

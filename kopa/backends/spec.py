@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import threading
 from typing import TYPE_CHECKING, Any
 
 import httpx
@@ -234,3 +235,17 @@ def open_backend(spec: str | BackendSpec = "sim", *, strict_keys: bool = False, 
 
         return open_recorded(name, rest, spec, strict_keys=strict_keys, open_inner=open_backend)
     raise unknown_kind(name, spec)
+
+
+_SHARED: dict[str, Backend] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_backend(spec: str) -> Backend:
+    """One backend per spec and process, opened on first use and shared by every caller after — as `kopa bench
+    run` opens one for all its episodes: Inspect's solver, verl's tools and the pytest plugin use it."""
+    with _SHARED_LOCK:
+        if spec not in _SHARED:
+            _SHARED[spec] = open_backend(spec)
+        return _SHARED[spec]
+

@@ -19,7 +19,7 @@ from inspect_ai.model import ModelOutput, get_model, messages_from_openai
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from kopa.backends.base import Backend
-from kopa.backends.spec import open_backend
+from kopa.backends.spec import shared_backend
 from kopa.eval.policies.offline import POLICIES
 from kopa.eval.policies.openai_agent import OpenAIAgentPolicy
 from kopa.eval.runner import RunConfig, run_episode, select_tasks
@@ -36,14 +36,9 @@ from kopa.tools.render import MAX_TOOL_CHARS
 
 MODEL_POLICY = "model"  # the policy that asks Inspect's model; the others are kopa's offline baselines
 
-_backends: dict[str, Backend] = {}
-
-
 def _backend(spec: str) -> Backend:
     """One backend per spec and process, as `kopa bench run` opens one for all its episodes."""
-    if spec not in _backends:
-        _backends[spec] = open_backend(spec)
-    return _backends[spec]
+    return shared_backend(spec)
 
 
 @task

@@ -213,6 +213,11 @@ def read_exchange(path: Path) -> Exchange:
         )
     # A truncated gzip stream raises EOFError, which click would turn into a bare "Aborted!".
     except (OSError, EOFError, zlib.error, ValueError, KeyError, IndexError, TypeError, yaml.YAMLError) as exc:
-        detail = " ".join(str(exc).split()) or "empty"
-        raise CassetteError(f"{path}: corrupt or truncated cassette ({type(exc).__name__}: {detail}); delete it "
-                            "and rerun the recording to record it again") from exc
+        raise corrupt(path, exc) from exc
+
+
+def corrupt(path: Path, exc: BaseException) -> CassetteError:
+    """The one line a cassette that cannot be read is reported in, whatever the layout."""
+    detail = " ".join(str(exc).split())[:200] or "empty"
+    return CassetteError(f"{path}: corrupt or truncated cassette ({type(exc).__name__}: {detail}); delete it and "
+                         "rerun the recording to record it again")

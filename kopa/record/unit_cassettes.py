@@ -25,7 +25,7 @@ import yaml
 from vcr.serializers import yamlserializer
 
 from kopa.fileio import write_atomic
-from kopa.record.cassette import CassetteError, Exchange, body_in, body_out, interaction_document
+from kopa.record.cassette import CassetteError, Exchange, body_in, body_out, corrupt, interaction_document
 from kopa.record.fingerprint import CanonicalRequest, canonical_request
 from kopa.record.secrets import KEY_HEADERS
 from kopa.record.unit import current_unit, on_unit_end
@@ -100,9 +100,7 @@ def read_cassette(path: Path) -> list[dict[str, Any]]:
                 raise ValueError("an interaction without a request method, uri or response status")
         return interactions
     except (OSError, ValueError, KeyError, TypeError, yaml.YAMLError) as exc:
-        detail = " ".join(str(exc).split())[:200] or "empty"
-        raise CassetteError(f"{path}: corrupt or truncated cassette ({type(exc).__name__}: {detail}); delete it "
-                            "and rerun the recording to record it again") from exc
+        raise corrupt(path, exc) from exc
 
 
 _DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml's where present, as vcrpy's own serializer

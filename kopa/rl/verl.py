@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
 import weakref
 from typing import Any
 from uuid import uuid4
@@ -36,7 +35,7 @@ from verl.experimental.agent_loop.tool_agent_loop import ToolAgentLoop
 from verl.tools.base_tool import BaseTool
 from verl.tools.schemas import OpenAIFunctionToolSchema, ToolResponse
 
-from kopa.backends.spec import open_backend
+from kopa.backends.spec import shared_backend
 from kopa.rl.episodes import STORE, TaskIndex, snapshot
 from kopa.rl.export import AGENT_NAME, SHARED_TOOLS_KWARGS
 from kopa.rl.reward import compute_score
@@ -44,8 +43,6 @@ from kopa.tools.render import MAX_TOOL_CHARS, render_result
 
 __all__ = ["KopaTool", "KopaToolAgentLoop", "compute_score"]
 
-_BACKENDS: dict[str, Any] = {}
-_BACKENDS_LOCK = threading.Lock()
 # One asyncio lock per request id, taken before a call's first await: verl gathers a turn's parallel calls
 # in order, and a FIFO lock makes them reach the episode in that order, so the call log and the end state
 # (a watchlist's order) never depend on thread timing. Weak values: a lock nobody waits on goes away.
@@ -62,10 +59,7 @@ def _turn_lock(request_id: str) -> asyncio.Lock:
 
 def _backend(spec: str):
     """One backend per spec and process, shared by all tools (as `kopa bench run` shares one)."""
-    with _BACKENDS_LOCK:
-        if spec not in _BACKENDS:
-            _BACKENDS[spec] = open_backend(spec)
-        return _BACKENDS[spec]
+    return shared_backend(spec)
 
 
 def _error_text(kind: str, message: str) -> str:
