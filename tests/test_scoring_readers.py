@@ -128,3 +128,27 @@ def test_a_question_asked_both_ways_takes_the_sign_of_the_word():
     rose, percent = "그날 코스피 지수는 몇 % 오르거나 내렸나요?", AnswerSpec(type="number", value="x", unit="percent")
     assert score_response(percent, key, "3% 내렸습니다.", query=rose).passed is True
     assert score_response(percent, key, "3% 올랐습니다.", query=rose).passed is False
+
+
+def test_readings_a_blind_writer_found_for_differences_asked_one_way():
+    """Answers a helper wrote blind for synthesized questions (round one scored 10 of 60 the wrong way): a
+    counter the analyzer reads as an ending (159면 적습니다), 적 read as 적다 'write' (6곳 적어서), a subject
+    beside 보다 before another (남안동휴게소가 홍천휴게소보다 주차면이), a name across a middle dot
+    (충주시의 학원·교습소), and 더 많이 as the direction asked."""
+    key = AnswerKey(display="159", exact="159")
+    parking = "A휴게소의 소형차 주차면은 B휴게소보다 몇 면 많나요?"
+    assert score_response(NUMBER, key, "A휴게소의 소형차 주차면은 B휴게소보다 159면 많습니다.", query=parking).passed
+    assert not score_response(NUMBER, key, "A휴게소의 소형차 주차면은 B휴게소보다 159면 적습니다.", query=parking).passed
+    assert score_response(NUMBER, key, "B휴게소가 A휴게소보다 소형차 주차면이 159면 적습니다.", query=parking).passed
+    six = AnswerKey(display="6", exact="6")
+    jams = "경부선과 서해안선 가운데 덜 막히는 길로 가려고 합니다. 경부선의 서행·정체 구간은 서해안선보다 몇 곳 많나요?"
+    assert not score_response(NUMBER, six, "경부선의 서행·정체 구간은 서해안선보다 6곳 적어서 경부선이 덜 막힙니다.",
+                              query=jams).passed
+    one = AnswerKey(display="1", exact="1")
+    rounds = "올해 수산양식기능사 시험은 버섯종균기능사보다 몇 회 더 많이 치러지나요?"
+    assert not score_response(NUMBER, one, "수산양식기능사 시험은 버섯종균기능사보다 1회 적게 치러집니다.", query=rounds).passed
+    assert score_response(NUMBER, one, "버섯종균기능사 시험이 수산양식기능사보다 한 번 적게 치러집니다.", query=rounds).passed
+    seats = AnswerKey(display="1840", exact="1840")
+    academies = "충북 청주시 상당구의 학원·교습소 정원 합계는 충주시보다 몇 명 많나요?"
+    assert score_response(NUMBER, seats, "충주시의 학원·교습소 정원 합계가 청주시 상당구보다 1840명 적습니다.",
+                          query=academies).passed

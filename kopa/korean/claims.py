@@ -199,14 +199,18 @@ _COMPARE = {"높": 1, "많": 1, "낮": -1, "적": -1}
 def direction(text: str, end: int) -> tuple[str, int] | None:
     """('change' | 'compare', ±1) for the word the value ending at `end` is said with, in its clause
     (4.50% 줄었습니다: change −1; 1.04%p 낮습니다: compare −1); None when it has none."""
+    word = _GLUED.match(text, end)
+    glued = word.end() if word else end  # the rest of the value's own word: 159면
     for t in analysed(text):
         if t.start < end:
             continue
+        if t.start < glued and (t.tag == "VCP" or (t.tag == "EC" and t.form == "면")):
+            continue  # a counter the analyzer reads otherwise (159면: 이다 + the conditional 면)
         if t.tag in ("SF", "EF", "SN") or (t.tag == "EC" and t.form not in _JOINING):
             return None
         if t.form in _CHANGE and t.tag in ("VV", "NNG"):
             return "change", _CHANGE[t.form]
-        if t.form in _COMPARE and t.tag == "VA":
+        if t.form in _COMPARE and t.tag in ("VA", "VV"):  # 6곳 적어서: the analyzer reads 적 as 적다 (write)
             return "compare", _COMPARE[t.form]
     return None
 
@@ -221,6 +225,8 @@ def asked_directions(query: str) -> set[tuple[str, int]]:
             found.add(("change", _CHANGE[t.form]))
         elif t.form in _COMPARE and t.tag == "VA":
             found.add(("compare", _COMPARE[t.form]))
+        elif t.form == "많이" and t.tag == "MAG":  # 몇 회 더 많이 치러지나요
+            found.add(("compare", 1))
     return found
 
 
@@ -263,7 +269,7 @@ def _noun_run(tokens: tuple[Any, ...], before: int) -> str:
     for t in reversed(tokens[:before]):
         if t.tag in _NOUNS:
             run.append(t.form)
-        elif t.tag not in ("SSO", "SSC", "JKG"):  # 결의일의 종가 is 결의일 종가
+        elif t.tag not in ("SSO", "SSC", "JKG") and t.form != "·":  # 결의일의 종가 is 결의일 종가; 학원·교습소
             break
     return "".join(reversed(run))
 
@@ -293,9 +299,13 @@ def reversed_comparison(query: str, text: str, start: int) -> bool:
         return False
     sentence = [t for t in _sentence(analysed(text), start, start + 1) if t.start < start]
     said = tuple(sentence)
-    subject_at = next((i for i in range(len(said) - 1, -1, -1) if said[i].tag in ("JX", "JKS")), None)
-    subject = _noun_run(said, subject_at) if subject_at is not None else ""
-    other = _compared(said)[1]
+    subject, other = _compared(said)  # the subject beside 보다 (남안동휴게소가 홍천휴게소보다 주차면이: 남안동휴게소)
+    if not subject:
+        subject_at = next((i for i in range(len(said) - 1, -1, -1) if said[i].tag in ("JX", "JKS")), None)
+        subject = _noun_run(said, subject_at) if subject_at is not None else ""
     subject_turned = _same(subject, asked_other) and not _same(subject, asked_subject)
     other_turned = _same(other, asked_subject) and not _same(other, asked_other)
-    return (subject_turned and (not other or other_turned)) or (other_turned and not subject)
+    # the answer's own wording may differ from the question's (코스피의 등락률 for 코스피 지수의 등락률): one side
+    # that names the question's other side, and nothing that names the question's own side, turns it
+    return ((subject_turned and not (other and _same(other, asked_other)))
+            or (other_turned and not (subject and _same(subject, asked_subject))))
