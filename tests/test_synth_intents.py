@@ -219,3 +219,44 @@ def test_a_difference_asked_one_way_is_asked_only_where_it_holds(empty_graph_ctx
     kept = [m for m in made if isinstance(m, Candidate)]
     assert kept and all(float(m.target.key.exact) > 0 for m in kept)
     assert any(m.reason == "not_positive" for m in made if not isinstance(m, Candidate))
+
+
+def test_a_junction_fed_by_a_name_searched_archive_counts_the_records_the_service_sent(empty_graph_ctx):
+    """DART has no corp-code search: corpCode.xml sends the whole archive and the tool filters it by name.
+    The junction after it is typed on the one company the name narrows to (SEQ), but the records behind it —
+    the paper's cardinality — are those the service sent, counted here from the raw zip with the standard
+    library; a model sees only the matches."""
+    import io
+    import xml.etree.ElementTree as ET
+    import zipfile
+
+    from kopa.synth.dataset import shape_of, shape_statistics
+    from kopa.tools.runtime import ToolRuntime
+
+    backend = empty_graph_ctx.backend
+    ctx = BankContext(empty_graph_ctx.graph, CATALOG, backend, seed=3, check_graph=False)
+    intent = next(i for i in ctx.intents if i.id == "dart.company.fact")
+    made = [m for m in (realize(ctx, intent, i, 0) for i in range(6)) if isinstance(m, Candidate)]
+    assert len(made) >= 2  # the second reads the archive from the backend's memo
+    tool = CATALOG["find_dart_corp_code"]
+    with backend.client() as client:
+        sent = client.send(family_of_dart().build(tool, {"corp_name": "x"}, backend.issue_key(tool.auth.key_id)))
+    with zipfile.ZipFile(io.BytesIO(sent.content)) as archive:
+        rows = len(ET.fromstring(archive.read(archive.namelist()[0])).findall("list"))
+    assert rows > 100
+    for c in made:
+        (junction,) = c.junctions
+        assert (junction.source_tool, junction.kind, junction.cardinality) == ("find_dart_corp_code", "SEQ", 1)
+        assert junction.records == rows
+    stats = shape_statistics([shape_of(c) for c in made])
+    assert (stats["searched"], stats["junctions"], stats["card_median"]) == (len(made), len(made), rows)
+    runtime = ToolRuntime(backend)
+    runtime.call("issue_api_key", {"platform": "dart"})
+    seen = runtime.call("find_dart_corp_code", made[0].target.calls[0].arguments)
+    assert seen.scanned == rows and "scanned" not in seen.for_model() and len(seen.for_model()["records"]) < rows
+
+
+def family_of_dart():
+    from kopa.wire.registry import family_of
+
+    return family_of("dart")

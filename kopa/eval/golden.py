@@ -29,8 +29,20 @@ class GoldenRun:
 
 def result_view(result: ToolResult) -> dict[str, Any]:
     """What references see of one call."""
-    return {"ok": result.ok, "records": result.records, "total_count": result.total_count,
+    view = {"ok": result.ok, "records": result.records, "total_count": result.total_count,
             "error": result.error.model_dump() if result.error else None}
+    if result.scanned is not None:
+        view["scanned"] = result.scanned
+    return view
+
+
+def returned(view: dict[str, Any]) -> int:
+    """The records the service answered for a step (every page, every item it read): a tool's own
+    client-side filter is counted before it applies — DART sends its whole corp-code archive however
+    few names match."""
+    if "items" in view:
+        return sum(returned(v) for v in view["items"])
+    return view.get("scanned", len(view["records"]))
 
 
 def _merge(views: list[dict[str, Any]]) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from typing import Any
 
 from kopa.catalog.models import Tool
 from kopa.edge.graph import Edge
+from kopa.eval.golden import returned
 from kopa.eval.task import AnswerSpec, GoldenStep, Rubric, RubricFact
 from kopa.korean.vocabulary import subject
 from kopa.synth.candidate import AnswerInfo, BlockInfo
@@ -98,7 +99,7 @@ def sem(build: ChainBuild, view: dict[str, Any]) -> tuple[AnswerSpec, AnswerInfo
     catalog = build.ctx.catalog
     for member, tool in zip(members, tools, strict=True):
         build._note_literals(catalog[tool], member)
-    block = BlockInfo(kind="SEM", source=source.id, records=len(view["records"]), steps=[m.id for m in members],
+    block = BlockInfo(kind="SEM", source=source.id, records=returned(view), steps=[m.id for m in members],
                       tools=tools,
                       subjects=[subject(catalog[t]) for t in tools],
                       fields=[field_label(catalog[source.call or ""], f) for f in (fa, fb)],
@@ -161,7 +162,7 @@ def cmp(build: ChainBuild, view: dict[str, Any]) -> tuple[AnswerSpec, AnswerInfo
             return _count_difference(build, source.id, fld, edge, members, records, second)
         q = quantities[int(build.rng.integers(len(quantities)))]
         names = [t for t in _texts(tool, [views[0][0], views[1][0]]) if views[0][0][t] != views[1][0][t]]
-        block = BlockInfo(kind="CMP", source=source.id, records=len(records), steps=[m.id for m in members],
+        block = BlockInfo(kind="CMP", source=source.id, records=returned(view), steps=[m.id for m in members],
                           tools=[edge.target] * 2,
                           subjects=[subject(tool)] * 2, fields=[field_label(catalog[source.call or ""], fld)] * 2,
                           values=[str(records[0][fld]), str(records[second][fld])], quantity=field_label(tool, q),
@@ -225,7 +226,8 @@ def _count_difference(build: ChainBuild, source: str, fld: str, edge: Edge, memb
     calc, _ = made
     build.tools += [edge.target, CALC]
     build._note_literals(tool, members[0])
-    block = BlockInfo(kind="CMP", source=source, records=len(records), steps=[m.id for m in members],
+    block = BlockInfo(kind="CMP", source=source, records=returned(build.executor.run.scope[source]),
+                      steps=[m.id for m in members],
                       tools=[edge.target] * 2,
                       subjects=[subject(tool)] * 2, fields=[field_label(catalog[_source_tool(build, source)], fld)] * 2,
                       values=[str(records[0][fld]), str(records[second][fld])], quantity="결과 건수")
@@ -357,7 +359,7 @@ def cond(build: ChainBuild, view: dict[str, Any]):
         return None
     build.tools.append(taken[0].target)
     build._note_literals(catalog[taken[0].target], step)
-    block = BlockInfo(kind="COND", source=source.id, records=len(records), steps=[sid],
+    block = BlockInfo(kind="COND", source=source.id, records=returned(view), steps=[sid],
                       tools=[first[0].target, second[0].target],
                       subjects=[subject(catalog[first[0].target]), subject(catalog[second[0].target])],
                       fields=[field_label(tool, first[2]), field_label(tool, second[2])],

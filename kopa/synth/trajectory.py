@@ -33,7 +33,7 @@ from kopa.edge.fill import Given, OneOf, Source, first_value
 from kopa.edge.graph import Edge, ToolGraph
 from kopa.edge.plan import date_form, dated_value, is_generic
 from kopa.eval.environment import Environment
-from kopa.eval.golden import GoldenError, GoldenExecutor
+from kopa.eval.golden import GoldenError, GoldenExecutor, returned
 from kopa.eval.task import AnswerSpec, GoldenStep, Task
 from kopa.korean.vocabulary import is_contains, stated_enum, stated_name, value_phrase
 from kopa.rng import stream
@@ -582,7 +582,7 @@ class ChainBuild:
             tool = self.ctx.catalog[current]
             self.junctions.append(JunctionInfo(
                 kind=kind, source=sid, target=tid, source_tool=current, target_tool=edge.target, field=fld,
-                param=param, field_label=field_label(tool, fld), cardinality=len(values), records=len(records),
+                param=param, field_label=field_label(tool, fld), cardinality=len(values), records=returned(view),
                 total=view.get("total_count"), pages=self.pages.get(sid, 1), passed=passed[: self.ctx.phi],
                 process=selection.process if selection else None,
                 pivot_field=selection.pivot_field if selection else None,

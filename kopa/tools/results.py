@@ -36,6 +36,10 @@ class ToolResult(BaseModel):
     ok: bool
     records: list[dict[str, Any]] = []
     total_count: int | None = None
+    # records the service answered before the tool's own filter (DART's corp-code archive, searched by
+    # name client-side): what the call really read, which a junction's cardinality counts; None when the
+    # tool filters nothing. Not part of what a model sees.
+    scanned: int | None = None
     page: PageInfo | None = None
     error: ToolError | None = None
     request: str | None = None  # method and URL with the key redacted, for transcripts

@@ -162,6 +162,7 @@ class ToolRuntime:
             shown, parsed = self._fetch_all_pages(tool, args)
         else:
             shown, parsed = self._fetch(tool, args)
+        scanned = len(parsed.records) if has_client_filters(tool, args) else None
         parsed = apply_client_filters(tool, args, parsed)
         attempts = list(self._attempts)
         if parsed.error is not None:
@@ -170,8 +171,8 @@ class ToolRuntime:
         # The parser already produced plain JSON values; re-validating thousands of records per page
         # would dominate paging time, so the result is constructed without a second validation.
         return ToolResult.model_construct(tool=name, arguments=args, ok=True, records=parsed.records,
-                                          total_count=parsed.total_count, page=parsed.page, error=None,
-                                          request=shown, attempts=attempts)
+                                          total_count=parsed.total_count, scanned=scanned, page=parsed.page,
+                                          error=None, request=shown, attempts=attempts)
 
     def _fetch(self, tool: Tool, args: dict[str, Any]) -> tuple[str, Parsed]:
         """One exchange, retried with backoff while it fails environmentally (never when structural or

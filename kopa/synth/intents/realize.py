@@ -26,7 +26,7 @@ from kopa.catalog.loader import Catalog
 from kopa.catalog.models import Tool
 from kopa.edge.graph import Edge, ToolGraph
 from kopa.eval.environment import Environment
-from kopa.eval.golden import GoldenError, TracingExecutor
+from kopa.eval.golden import GoldenError, TracingExecutor, returned
 from kopa.eval.targets import compute_target
 from kopa.eval.task import AnswerKey, AnswerSpec, GoldenStep, Task
 from kopa.eval.template import REF, TemplateError, order_key, render, resolve
@@ -412,7 +412,7 @@ def _junction(build: _Build, link: Link, n: int, target: GoldenStep) -> Junction
     pivot = substitute(link.pivot, build.filled) if link.pivot else None
     return JunctionInfo(kind=kind, source=link.source, target=target.id, source_tool=source_tool,  # type: ignore[arg-type]
                         target_tool=target_tool, field=link.field, param=link.param,
-                        field_label=field_label(tool, link.field), cardinality=n, records=len(view["records"]),
+                        field_label=field_label(tool, link.field), cardinality=n, records=returned(view),
                         total=view.get("total_count"), pages=build.pages(link.source),
                         passed=build.received(target.id, link.param)[:5],
                         process=link.process if kind == "DRV" else None,
@@ -493,14 +493,14 @@ def _block(build: _Build, group_id: str) -> BlockInfo:
     labels = [field_label(ctx.catalog[_step(build, link.source).call or ""], link.field) for _, link in sources]
     if len(source_ids) == 1:
         view = build.scope[source_ids[0]]
-        return BlockInfo(kind=kind, source=source_ids[0], records=len(view["records"]),  # type: ignore[arg-type]
+        return BlockInfo(kind=kind, source=source_ids[0], records=returned(view),  # type: ignore[arg-type]
                          steps=[m.id for m in members], tools=tools, subjects=[subject(ctx.catalog[t]) for t in tools],
                          fields=labels[:2], values=distinct(values)[:2])
     if kind != "CMP":
         raise _Refused("intent_error", "a SEM block is fed from one step")
     lookups = [_step(build, s) for s in source_ids]
     stated = [x.value for s in lookups for x in _literals(build, s)]
-    return BlockInfo(kind="CMP", source=None, records=len(build.scope[source_ids[0]]["records"]),
+    return BlockInfo(kind="CMP", source=None, records=returned(build.scope[source_ids[0]]),
                      lookup=subject(ctx.catalog[lookups[0].call or ""]), steps=[m.id for m in members], tools=tools,
                      subjects=[subject(ctx.catalog[t]) for t in tools], fields=labels[:2], values=stated[:2])
 
@@ -553,7 +553,7 @@ def _cond(build: _Build, ask_index: int) -> tuple[BlockInfo, int]:
             if (raw["id"], link) in reused:
                 continue
             _require_edge(ctx, _step(build, link.source).call or "", raw.get("call", ""), link)
-    return BlockInfo(kind="COND", source=source, records=len(source_view["records"]),
+    return BlockInfo(kind="COND", source=source, records=returned(source_view),
                      steps=[s["id"] for s in branches[taken]], tools=tools,
                      subjects=[subject(ctx.catalog[t]) for t in tools], fields=[], quantity=cond.test,
                      op=">=", threshold=format(threshold, "f"), taken=taken), taken
