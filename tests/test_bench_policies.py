@@ -45,7 +45,7 @@ def test_skip_key_fails_where_the_agent_must_issue_keys(runs):
     # … and nearly all that need a key fail (경기데이터드림 serves keyless calls as sample calls of 5 rows,
     # so a small enough answer can survive a skipped key, as it would live)
     assert len(failed) >= 0.8 * len(must_issue)
-    assert {episodes[k].failure_cause for k in failed} == {"auth_error"}
+    assert {episodes[k].failure_cause for k in failed} == {"missing_key"}
 
 
 def _needs_more_than_the_default_page(task, backend) -> bool:

@@ -21,7 +21,7 @@ def test_baselines_run_each_policy_and_compare_them(tmp_path):
             if line.strip() and line.split()[0] in BASELINES}
     assert list(rows) == list(BASELINES)  # the ceiling first, then the habits
     assert rows["oracle"][:3] == ["1.0000", "1.0000", "-"]
-    assert rows["skip_key"][2:] == ["auth_error", "1"]
+    assert rows["skip_key"][2:] == ["missing_key", "1"]
     assert rows["first_page_only"][2:] == ["early_answer", "1"]
     assert rows["skip_lookup"][:2] == ["0.0000", "0.0000"] and rows["skip_lookup"][2] == "skipped_lookup"
     assert f"report: {out / 'report.md'}" in result.stdout

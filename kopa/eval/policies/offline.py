@@ -7,6 +7,7 @@ reports of open models: they skip the code lookup, answer from the first page on
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from kopa.catalog.loader import load_catalog
@@ -105,7 +106,7 @@ class SkipLookupPolicy:
             return OraclePolicy().run(task, env, target, rollout)
         skipped = lookups[0]
         executor = GoldenExecutor(task, env)
-        guesses = {m.id: _guess(m) for m in skipped.parallel or [skipped]}
+        guesses = {m.id: _guess(m, task) for m in skipped.parallel or [skipped]}
         try:
             for step in task.golden:
                 executor.run.turns += 1
@@ -120,12 +121,16 @@ class SkipLookupPolicy:
             return PolicyOutput(answer=None)
 
 
-def _guess(step: GoldenStep) -> dict[str, Any]:
-    """What a model that skipped the lookup believes: every output field is the name it was given."""
-    name = next((str(v) for v in step.args.values() if isinstance(v, str) and "{" not in v), "")
+def _guess(step: GoldenStep, task: Task) -> dict[str, Any]:
+    """What a model that skipped the lookup believes: a record per name the question gives for it, every
+    output field that name — the name it searched by, or the names later steps pick its records by (a
+    lookup that lists every city, then 화성시's code taken from it: 화성시 is passed as the code)."""
+    searched = [str(v) for v in step.args.values() if isinstance(v, str) and "{" not in v]
+    picked = re.findall(r"\b" + re.escape(step.id) + r"\.records\[\?\w+=([^\]<>${}]+)\]", str(task.model_dump()))
+    names = list(dict.fromkeys([*searched[:1], *picked])) or [""]
     fields = [f.name for f in load_catalog()[step.call].spec.output] if step.call else []
-    record = {f: name for f in fields}
-    return {"ok": True, "records": [record], "total_count": 1, "error": None}
+    records = [{f: name for f in fields} for name in names]
+    return {"ok": True, "records": records, "total_count": len(records), "error": None}
 
 
 POLICIES = {p.name: p for p in (OraclePolicy, FirstPageOnlyPolicy, SkipKeyPolicy, SkipLookupPolicy)}

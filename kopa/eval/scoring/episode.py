@@ -85,6 +85,8 @@ def score_stored(task: Task, target: Target, episode: Episode, judge: Judge | No
         return scored
     scored.score = score_episode(task, target, episode.answer, episode.calls, episode.final_state,
                                  stored_state_hash(episode.final_state), judge)
-    lookups = {s.call for s in lookup_steps(task) if s.call}
-    scored.failure_cause = failure_cause(task, target, episode.calls, episode.answer, scored.score, lookups)
+    # a group of lookups issued together (two companies side by side) is each of its calls
+    lookups = {m.call for s in lookup_steps(task) for m in (s.parallel or [s]) if m.call}
+    scored.failure_cause = failure_cause(task, target, episode.calls, episode.answer, scored.score, lookups,
+                                         episode.limits)
     return scored
