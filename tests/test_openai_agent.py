@@ -353,6 +353,12 @@ def test_a_run_counts_the_attempts_its_model_requests_took(tmp_path):
                                          "--workers", "1", "--llm-retries", "1", "--out", str(tmp_path / "down")],
                                prog_name="kopa")
     assert down.exit_code == 1 and len(server.requests) == 2  # 1 + 1 retry; the episode is not played again
+    # a run none of whose episodes was played still has a view: the unplayed one listed with why
+    viewed = CliRunner().invoke(main, ["bench", "view", str(tmp_path / "down")], prog_name="kopa")
+    assert viewed.exit_code == 0, viewed.output
+    index = (tmp_path / "down" / "view" / "index.html").read_text(encoding="utf-8")
+    assert "0 episodes · 0 passed · " in index and "1 episode(s) not played" in index
+    assert re.search(r"<td>finance-001</td><td>0</td><td>0</td><td>ChatModelError: fake-model at \S+: HTTP 503", index)
 
 
 def test_the_report_says_why_episodes_were_not_played(tmp_path):

@@ -32,6 +32,7 @@ from kopa.eval.runner import (
     read_config,
     read_episodes,
     read_scores,
+    read_unplayed,
     transcript_name,
 )
 from kopa.eval.task import Target, Task
@@ -75,12 +76,16 @@ def load_views(run_dir: Path) -> list[EpisodeView]:
 
 
 def write_view(run_dir: Path, out: Path | None = None) -> Path:
-    """Write the site of a `kopa bench run` folder; returns its index.html."""
-    views = load_views(run_dir)
-    if not views:
-        raise RunFolderError(f"{run_dir} has no scored episodes")
+    """Write the site of a `kopa bench run` folder — the episodes it played and those it could not play, each
+    with why; returns its index.html."""
+    config = read_config(run_dir)
+    unplayed = read_unplayed(run_dir)
+    played = (run_dir / "scores.jsonl").exists() or bool(read_episodes(run_dir)) or not unplayed
+    views = load_views(run_dir) if played else []
+    if not views and not unplayed:
+        raise RunFolderError(f"{run_dir} has no episodes, played or unplayed: the run stopped before its first")
     return write_site(out or run_dir / "view", f"kopa bench · {run_dir.resolve().name}", views,
-                      about=_about(read_config(run_dir)))
+                      about=_about(config), unplayed=unplayed)
 
 
 def _about(config: RunConfig) -> str:
@@ -92,10 +97,12 @@ def _about(config: RunConfig) -> str:
             f"temperature {config.temperature:g} · max_tokens {tokens} · max_turns {config.max_turns}")
 
 
-def write_site(out: Path, title: str, views: list[EpisodeView], about: str = "") -> Path:
-    """The table and a page per episode, for any episodes with their tasks (a bench run, GRPO rollouts)."""
+def write_site(out: Path, title: str, views: list[EpisodeView], about: str = "",
+               unplayed: list[Episode] | None = None) -> Path:
+    """The table and a page per episode, for any episodes with their tasks (a bench run, GRPO rollouts); the
+    episodes a failing server kept from being played listed apart, with why."""
     (out / "episodes").mkdir(parents=True, exist_ok=True)
-    write_atomic(out / "index.html", _index(title, views, about).encode())
+    write_atomic(out / "index.html", _index(title, views, about, unplayed or []).encode())
     for view in views:
         write_atomic(out / view.page, _episode(title, view).encode())
     return out / "index.html"
@@ -163,7 +170,18 @@ def _cause(view: EpisodeView) -> str:
     return view.scored.failure_cause or ("" if view.scored.score.passed else "unknown")
 
 
-def _index(title: str, views: list[EpisodeView], about: str = "") -> str:
+def _unplayed(episodes: list[Episode]) -> str:
+    if not episodes:
+        return ""
+    rows = "".join(f"<tr><td>{_e(e.task_id)}</td><td>{e.seed}</td><td>{e.rollout}</td><td>{_e(e.error or '')}</td></tr>"
+                   for e in episodes)
+    return (f'<h2 id="unplayed">{len(episodes)} episode(s) not played</h2><p>A server failed after the run\'s '
+            "retries (the model's or an MCP server): these are in no figure; running the same `kopa bench run` "
+            "again plays them.</p><table><thead><tr><th>task</th><th>seed</th><th>rollout</th><th>why</th></tr>"
+            f"</thead><tbody>{rows}</tbody></table>")
+
+
+def _index(title: str, views: list[EpisodeView], about: str = "", unplayed: list[Episode] | None = None) -> str:
     passed = sum(v.scored.score.passed for v in views)
     rows = []
     for v in views:
@@ -182,10 +200,11 @@ def _index(title: str, views: list[EpisodeView], about: str = "") -> str:
         _select("seed", "policy seed", (str(v.scored.seed) for v in views))])
     body = (f"<h1>{_e(title)}</h1>" + (f'<p class="about">{_e(about)}</p>' if about else "")
             + f"<p class=\"count\">{len(views)} episodes · {passed} passed · "
-            f'showing <span id="shown">{len(views)}</span></p><div class="filters">{filters}</div>'
+            + (f'<a href="#unplayed">{len(unplayed)} not played</a> · ' if unplayed else "")
+            + f'showing <span id="shown">{len(views)}</span></p><div class="filters">{filters}</div>'
             '<table id="episodes"><thead><tr><th>task</th><th>domain</th><th>seed</th><th>rollout</th>'
             "<th>verdict</th><th>failure cause</th><th>calls</th><th>Action</th><th>answer</th></tr></thead>"
-            f"<tbody>{''.join(rows)}</tbody></table>")
+            f"<tbody>{''.join(rows)}</tbody></table>" + _unplayed(unplayed or []))
     return _page(title, body, FILTER_SCRIPT)
 
 
