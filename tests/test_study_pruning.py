@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import signal
 import statistics
 import subprocess
@@ -208,11 +209,21 @@ def test_the_report_answers_the_20_percent_question_with_numbers(tiny):
     assert f"symmetric {sum(s) / len(s):.1f}" in answer
     diff = [x - y for x, y in zip(a, s, strict=True)]
     mean = statistics.fmean(diff)
-    half = 12.706 * statistics.stdev(diff) / math.sqrt(2)  # Student t, 1 degree of freedom (2 seeds)
-    expected = ("**Yes**" if mean + half < 0 else "**Not shown**" if mean < 0
+    # two seeds: a resample of two runs has mean d1, (d1 + d2) / 2 or d2 with chances 1/4, 1/2, 1/4, so the
+    # 2.5th and 97.5th percentiles of the bootstrap are the smaller and the larger seed's difference
+    low, high = min(diff), max(diff)
+    expected = ("**Yes**" if high < 0 else "**Not shown**" if mean < 0
                 else "**No**: the two rules prune exactly" if not any(diff) else "**No**: the asymmetric")
     assert answer.strip().startswith(expected)
-    assert f"{mean:+.1f} [{mean - half:+.1f}, {mean + half:+.1f}]" in answer
+    assert f"{mean:+.1f} [{low:+.1f}, {high:+.1f}]" in answer
+    # every interval the report gives stays in its range: shares in [0, 100]%, counts at or above 0
+    for section in text.split("\n## ")[1:]:
+        title = section.splitlines()[0]
+        if title.startswith(("Answer", "Realized", "Drift")):
+            continue
+        for lo, hi in re.findall(r"\[(-?[\d.]+), (-?[\d.]+)\]", section):
+            assert 0 <= float(lo) <= float(hi), (title, lo, hi)
+            assert "%" not in title or float(hi) <= 100, (title, hi)
     assert (folder / "plots" / "heatmap_wrongly_pruned.png").stat().st_size > 0
     assert (folder / "plots" / "curves_wrongly_pruned.png").stat().st_size > 0
 
@@ -269,6 +280,12 @@ def test_the_command_runs_a_small_grid_and_prints_the_answer(tmp_path):
     assert "at 20% faults" in result.output
     summary = orjson.loads((tmp_path / "s" / "summary.json").read_bytes())
     assert len(summary) == 2 * 2 * 2
+    # the grid's time said before it starts (timed on part of its first run), and beside it what it took
+    before, after = result.output.index("estimate: about "), result.output.index("took ")
+    assert before < after and "for 8 runs on 1 worker" in result.output
+    assert re.search(r"took [\d.]+ (s|min); estimated [\d.]+ (s|min) \([+-]\d+%\)", result.output)
+    # the count the progress bar ran is the count the summary names (rate 0: one run for the mix and its rules)
+    assert "4 cells × 2 seeds, from 8 runs" in result.output
 
 
 def _finished_units(folder: Path) -> int:

@@ -80,6 +80,9 @@ def test_the_command_prints_the_table_and_refuses_a_policy_it_does_not_know(tmp_
                                 prog_name="kopa")
     assert result.exit_code == 0, result.output
     assert "| oracle | 100.0 [100.0, 100.0] |" in result.output and (tmp_path / "s" / "plots" / "curves.png").exists()
+    assert result.output.index("estimate: about ") < result.output.index("took ")
+    assert "for 2 runs on 1 worker (timed from the first run's first episodes)" in result.output
+    assert "2 cells × 1 seed, from 2 runs" in result.output
     bad = CliRunner().invoke(main, ["study", "robustness", "--policies", "oracel", "-o", str(tmp_path / "t")],
                              prog_name="kopa")
     assert bad.exit_code == 2 and "--policies ['oracel']" in bad.output

@@ -22,7 +22,14 @@ METHOD = f"a percentile bootstrap over tasks ({RESAMPLES:,} resamples; a task co
 def task_bootstrap(per_task: Mapping[str, Sequence[float]], *, seed: int = 0) -> tuple[float, float, float]:
     """(mean over tasks of each task's mean, low, high): the 95% percentile interval of that mean when the tasks
     are drawn again with replacement. One task, or none, gives the mean as both ends."""
-    means = np.array([statistics.fmean(v) for _, v in sorted(per_task.items()) if len(v)], dtype=float)
+    return mean_bootstrap([statistics.fmean(v) for _, v in sorted(per_task.items()) if len(v)], seed=seed)
+
+
+def mean_bootstrap(values: Sequence[float], *, seed: int = 0) -> tuple[float, float, float]:
+    """(mean, low, high): the 95% percentile bootstrap interval of the mean of independent runs (tasks, seeds).
+    Every end is a mean of observed values, so a share stays in [0, 1] and a count at or above 0; the
+    interval is a point only where every run gave the same value (with few runs it is near their range)."""
+    means = np.array(values, dtype=float)
     if means.size == 0:
         return 0.0, 0.0, 0.0
     mean = float(means.mean())

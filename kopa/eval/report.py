@@ -19,26 +19,12 @@ from kopa.eval.intervals import METHOD, task_bootstrap
 from kopa.fileio import read_appended
 from kopa.plots import pyplot
 
-# Two-sided 95% Student-t critical values by degrees of freedom (1..30); 1.96 beyond.
-_T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
-        2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045,
-        2.042]
-
 
 def unbiased_pass_at_k(n: int, c: int, k: int) -> float:
     """1 − C(n−c, k) / C(n, k): the chance that at least one of k draws from n rollouts succeeds."""
     if n - c < k:
         return 1.0
     return 1.0 - math.comb(n - c, k) / math.comb(n, k)
-
-
-def ci95(values: list[float]) -> tuple[float, float, float]:
-    mean = statistics.fmean(values)
-    if len(values) < 2:
-        return mean, mean, mean
-    t = _T95[len(values) - 2] if len(values) - 1 <= len(_T95) else 1.96
-    half = t * statistics.stdev(values) / math.sqrt(len(values))
-    return mean, mean - half, mean + half
 
 
 class GroupMetrics(BaseModel):

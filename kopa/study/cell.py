@@ -14,6 +14,7 @@ well as in the totals.
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from typing import Any
 
@@ -68,7 +69,10 @@ def load_truth(unit: Unit) -> dict[tuple[str, str], tuple[bool, bool]]:
     return {(r[0], r[1]): (bool(r[2]), bool(r[3])) for r in rows}
 
 
-def run_unit(unit: Unit) -> UnitResult:
+def run_unit(unit: Unit, *, iterations: int | None = None, timings: dict[str, float] | None = None) -> UnitResult:
+    """One Phase A run of the grid and its metrics. `iterations` (fewer than T) and `timings` (filled with the
+    seconds of the set-up, one iteration on average and the probe) are for timing a unit before a grid."""
+    started = time.perf_counter()
     config = load_study_config(unit)
     edge_config = config.edge_config(unit.rule, unit.seed)
     catalog = load_catalog()
@@ -92,10 +96,15 @@ def run_unit(unit: Unit) -> UnitResult:
 
     phase = PhaseA(graph, catalog, backends[0], edge_config, runtime_factory=runtime)
     outcomes: Counter[str] = Counter()
-    for _ in range(config.T):
+    ready = time.perf_counter()
+    for _ in range(config.T if iterations is None else iterations):
         logs = phase.run_iteration()
         outcomes.update(s.outcome for log in logs for s in log.steps)
+    iterated = time.perf_counter()
     probe = held_out_probe(phase, catalog, config, unit, max(epochs))
+    if timings is not None:
+        timings.update(setup=ready - started, iteration=(iterated - ready) / max(1, iterations or config.T),
+                       probe=time.perf_counter() - iterated, iterations=config.T)
     figures = probe_figures(phase.graph, probe, config.probe_repeats)
     events = [ev for b in backends.values() for ev in b.fault_log.events()]
     arrivals: Counter[tuple[str, int]] = Counter()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
@@ -37,9 +38,12 @@ class Names(click.ParamType):
         return tuple(names)
 
 
-def _with_progress(preparing: str, run: Callable[[Callable[[int, int], None], Callable[[int], None]], T]) -> T:
-    """A progress bar over a study's cells: `run(on_start, on_batch)` reports how many it will run (and how many
-    a resume kept) and each finished batch."""
+def _with_progress(preparing: str, workers: int, timed_from: str,
+                   run: Callable[[Callable[[int, int], None], Callable[[int], None], Callable[[float, int], None]], T]
+                   ) -> T:
+    """A progress bar over a study's runs (a cell × a seed): `run(on_start, on_batch, on_estimate)` reports how
+    many it will run (and how many a resume kept), each finished batch, and the grid's estimated time before
+    it starts; the time it took is printed beside that estimate at the end."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -49,14 +53,24 @@ def _with_progress(preparing: str, run: Callable[[Callable[[int, int], None], Ca
         TimeRemainingColumn,
     )
 
+    from kopa.study.estimate import estimate_line, outcome_line
+
+    told: list[tuple[float, float]] = []  # (estimated seconds, when the grid started)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TimeRemainingColumn(), console=console.real, transient=False) as progress:
         task = progress.add_task(preparing, total=None)
 
         def start(todo: int, done: int) -> None:
-            progress.update(task, description=f"cells ({done} already done)", total=todo, completed=0)
+            progress.update(task, description=f"runs ({done} already done)", total=todo, completed=0)
 
-        return run(start, lambda n: progress.advance(task, n))
+        def estimate(seconds: float, runs: int) -> None:
+            progress.console.print(estimate_line(seconds, runs, workers, timed_from))
+            told.append((seconds, time.monotonic()))
+
+        out = run(start, lambda n: progress.advance(task, n), estimate)
+    if told:
+        console.print(outcome_line(told[0][0], time.monotonic() - told[0][1]))
+    return out
 
 
 @click.group("study")
@@ -132,9 +146,11 @@ def pruning(rates, kinds, rules, retries, seeds, T, M, platforms, world_spec, ou
         raise UserError(f"kopa study pruning: {exc}") from exc
     folder = Path(out)
     try:
-        rows = _with_progress("preparing (skeleton, truth, profiles)", lambda start, advance: run_study(
-            folder, config, executor=executor, workers=workers, address=address, force=force, on_start=start,
-            on_batch=advance))
+        rows = _with_progress("preparing (skeleton, truth, profiles)", workers,
+                              "the first run's set-up, one of its iterations and its probe",
+                              lambda start, advance, estimate: run_study(
+                                  folder, config, executor=executor, workers=workers, address=address, force=force,
+                                  on_start=start, on_batch=advance, on_estimate=estimate))
     except ValueError as exc:
         raise UserError(f"kopa study pruning: {exc}") from exc
     assert rows is not None
@@ -144,7 +160,11 @@ def pruning(rates, kinds, rules, retries, seeds, T, M, platforms, world_spec, ou
         line = headline(rows, x)
         if line:
             console.print(line.replace("**", ""))
-    console.print(f"{len(rows)} cells → {folder}/summary.json, {folder}/grid.duckdb, {folder}/report.md")
+    from kopa.study.grid import units
+
+    console.print(f"{len(rows) // config.seeds} cells × {config.seeds} seed{'s' if config.seeds != 1 else ''}, from {len(units(config, folder))} runs "
+                  f"(the progress bar's count: at rate 0 every kind is one run) → {folder}/summary.json, "
+                  f"{folder}/grid.duckdb, {folder}/report.md")
 
 
 ROBUSTNESS_EPILOG = """\b
@@ -208,12 +228,16 @@ def robustness(policies, rates, kinds, retries, seeds, tasks_path, only, world_s
     except ValueError as exc:
         raise UserError(f"kopa study robustness: {exc}") from exc
     folder = Path(out)
-    rows = _with_progress("preparing (profiles)", lambda start, advance: run_study(
-        folder, config, executor=executor, workers=workers, address=address, force=force, on_start=start,
-        on_batch=advance))
+    rows = _with_progress("preparing (profiles)", workers, "the first run's first episodes",
+                          lambda start, advance, estimate: run_study(
+                              folder, config, executor=executor, workers=workers, address=address, force=force,
+                              on_start=start, on_batch=advance, on_estimate=estimate))
     assert rows is not None
     from kopa.study.robustness_report import tables
 
     console.print("\n".join(tables(config.model_copy(update={"kinds": config.kinds[:1], "retries": config.retries[:1]}),
                                    rows)))
-    console.print(f"{len(rows)} cells → {folder}/summary.json, {folder}/grid.duckdb, {folder}/report.md, {folder}/plots/")
+    from kopa.study.robustness import units
+
+    console.print(f"{len(rows)} cells × {config.seeds} seed{'s' if config.seeds != 1 else ''}, from {len(units(config, folder))} runs (the progress "
+                  f"bar's count) → {folder}/summary.json, {folder}/grid.duckdb, {folder}/report.md, {folder}/plots/")

@@ -25,6 +25,7 @@ from kopa.executor import run_in_batches
 from kopa.fileio import RunFolder, writes_run
 from kopa.study.backends import check_world
 from kopa.study.cell import run_unit
+from kopa.study.estimate import grid_seconds
 from kopa.study.grid import StudyConfig, cells, units
 from kopa.study.prepare import build_skeleton_once, write_profiles, write_truth_once
 from kopa.study.report import write_report
@@ -46,11 +47,14 @@ def open_folder(folder: Path, config: StudyConfig, *, force: bool = False) -> No
 def run_study(folder: Path, config: StudyConfig, *, executor: str = "local", workers: int = 1,
               address: str | None = None, force: bool = False, stop_after: int | None = None,
               on_start: Callable[[int, int], None] | None = None,
-              on_batch: Callable[[int], None] | None = None) -> list[dict] | None:
+              on_batch: Callable[[int], None] | None = None,
+              on_estimate: Callable[[float, int], None] | None = None) -> list[dict] | None:
     """Run (or resume) the study; the summary rows when every unit is done, else None (stop_after).
 
     on_start(units to run, units already done) and on_batch(units finished in the batch) drive a
-    progress bar; stop_after stops after that many units of this call (a test's interruption)."""
+    progress bar; on_estimate(seconds, units) hears the grid's time before it starts, from the first unit
+    timed in part (set-up, one iteration, the probe); stop_after stops after that many units of this call
+    (a test's interruption)."""
     check_world(config.world)
     open_folder(folder, config, force=force)
     skeleton = build_skeleton_once(folder, config)
@@ -61,6 +65,11 @@ def run_study(folder: Path, config: StudyConfig, *, executor: str = "local", wor
     todo = [u for u in units(config, folder) if u.unit_id not in done]
     if stop_after is not None:
         todo = todo[:stop_after]
+    if on_estimate is not None and todo:
+        timed: dict[str, float] = {}
+        run_unit(todo[0], iterations=1, timings=timed)
+        per_unit = timed["setup"] + timed["iterations"] * timed["iteration"] + timed["probe"]
+        on_estimate(grid_seconds(per_unit, len(todo), workers), len(todo))
     if on_start is not None:
         on_start(len(todo), len(done))
     run_in_batches(run_unit, todo, lambda done_: save_units(folder, done_), executor=executor, workers=workers,

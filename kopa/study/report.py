@@ -1,8 +1,10 @@
 """report.md and plots/ of a pruning study, from summary.json's rows alone (so it re-renders anywhere).
 
-Means across seeds with 95% Student-t intervals (kopa.eval.report.ci95); the rule comparison at a rate is
-paired by seed (the same seed draws the same paths' randomness and the same fault seed under every rule),
-so its interval is on the per-seed differences.
+Means across seeds with 95% percentile-bootstrap intervals over the seeds' runs (kopa.eval.intervals:
+every end a mean of observed values, so shares stay in [0, 100]% and counts at or above 0; one seed gives
+no interval and the report says so); the rule comparison at a rate is paired by seed (the same seed draws
+the same paths' randomness and the same fault seed under every rule), so its interval is on the per-seed
+differences.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kopa.eval.report import ci95
+from kopa.eval.intervals import mean_bootstrap
 from kopa.fileio import write_atomic
 from kopa.plots import pyplot
 from kopa.study.faults import MIX
@@ -32,8 +34,10 @@ def _group(rows: list[dict], *keys: str) -> dict[tuple, list[dict]]:
 def _fmt(values: list[float], pct: bool = False, digits: int = 1) -> str:
     if not values:
         return "—"
-    mean, lo, hi = ci95(values)
+    mean, lo, hi = mean_bootstrap(values)
     scale = 100.0 if pct else 1.0
+    if len(values) == 1:
+        return f"{mean * scale:.{digits}f} (one seed)"
     return f"{mean * scale:.{digits}f} [{lo * scale:.{digits}f}, {hi * scale:.{digits}f}]"
 
 
@@ -48,7 +52,7 @@ def headline(rows: list[dict], retries: str, kind: str = MIX, rate: int = HEADLI
     a_share = [by[("asymmetric", s)]["wrongly_pruned_share"] for s in seeds]
     b_share = [by[("symmetric", s)]["wrongly_pruned_share"] for s in seeds]
     diff = [x - y for x, y in zip(a, b, strict=True)]
-    mean, lo, hi = ci95(diff)
+    mean, lo, hi = mean_bootstrap(diff)
     if hi < 0:
         verdict = "**Yes**: the asymmetric rule prunes fewer true edges than the symmetric one"
     elif statistics.fmean(diff) < 0:
@@ -83,23 +87,27 @@ def render(config: StudyConfig, rows: list[dict]) -> str:
         f"{first['skeleton_edges']} skeleton edges ({first['true_edges']} truly bound, skeleton precision "
         f"{first['skeleton_precision']:.3f}) over "
         + (f"{len(config.tools)} named tools" if config.tools is not None else f"the platforms {', '.join(config.platforms)}")
-        + f"; Phase A at the paper's configuration with T = {config.T}, M = {config.M}; {config.seeds} seeds; "
+        + f"; Phase A with T = {config.T} iterations of M = {config.M} paths (the paper's: T = 100, M = 500; "
+        f"its other settings as the paper's); {config.seeds} seed{'s' if config.seeds != 1 else ''}; "
         f"{len(rows)} cells. Fault rate r = share of first attempts failing environmentally (realistic mix: the "
         "`realistic` profile scaled per platform so each fails attempt 0 at r; a single kind: that kind alone at r; "
         "drift: the mix at r plus the default drift scenario, epoch 0 → 1 after iteration T/2). Retries off = one "
         "attempt, on = RetryPolicy(max_attempts=5). Truth: the undrifted bindings (kopa.edge.truth_study); "
-        "intervals are 95% Student-t across seeds.", "",
+        "intervals: 95% percentile bootstrap of the mean over the seeds' runs (2,000 seeded resamples; with "
+        "few seeds it is near the seeds' range, and a point only where every seed agreed).", "",
         "## Answer", ""]
     for retries in config.retries:
         line = headline(rows, retries)
         lines += [line if line is not None else
                   f"No cells at {HEADLINE_RATE}% with both the asymmetric and symmetric rules (retries {retries}).", ""]
     lines += ["## Realized fault rate (from the fault log)", "",
-              "Share of first attempts that met an injected fault, mean over the kind's cells: over every "
-              "request sent / over distinct requests. Phase A sends many requests more than once (defaults, the "
-              "value cache), and a fault is a function of the request and the attempt, so a repeated request "
-              "meets the same fault each time; the share over distinct requests is the profile's rate.", "",
-              "| kind | " + " | ".join(f"{r}%" for r in config.rates) + " |", "|---|" + "---:|" * len(config.rates)]
+              "Share of first attempts that met an injected fault, as measured from each run's fault log (mean "
+              "over the kind's cells): over every request sent / over distinct requests, beside the nominal rate r "
+              "the profile was scaled to. Phase A sends many requests more than once (defaults, the value cache), "
+              "and a fault is a function of the request and the attempt, so a repeated request meets the same "
+              "fault each time: the two measures differ, and neither need equal r.", "",
+              "| kind | " + " | ".join(f"nominal {r}%: all / distinct" for r in config.rates) + " |",
+              "|---|" + "---:|" * len(config.rates)]
     for kind in config.kinds:
         lines.append(f"| {kind} | " + " | ".join(
             f"{100 * statistics.fmean(r['realized_rate'] for r in realized[(kind, rate)]):.1f}% / "
@@ -172,7 +180,7 @@ def write_plots(directory: Path, config: StudyConfig, rows: list[dict]) -> None:
             ax = axes[i][j]
             span = (max(rates) - min(rates)) or 1
             for k, rule in enumerate(rules):
-                stats = [ci95([100 * r["wrongly_pruned_share"] for r in groups[(kind, rate, rule, x)]]) for rate in rates]
+                stats = [mean_bootstrap([100 * r["wrongly_pruned_share"] for r in groups[(kind, rate, rule, x)]]) for rate in rates]
                 means = [s[0] for s in stats]
                 dodge = (k - (len(rules) - 1) / 2) * 0.012 * span  # rules that coincide stay visible
                 ax.errorbar([rate + dodge for rate in rates], means, yerr=[[m - s[1] for m, s in zip(means, stats, strict=True)],

@@ -22,6 +22,7 @@ where: the same bytes with 1 or N workers and on Ray.
 from __future__ import annotations
 
 import hashlib
+import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -40,6 +41,7 @@ from kopa.eval.task import task_set
 from kopa.executor import current, run_in_batches
 from kopa.fileio import RunFolder, write_atomic, writes_run
 from kopa.study.backends import check_world, open_unit_backend
+from kopa.study.estimate import grid_seconds
 from kopa.study.faults import DRIFT, MIX
 from kopa.study.grid import RETRY_ATTEMPTS
 from kopa.study.prepare import write_profiles
@@ -54,6 +56,7 @@ MODEL_POLICY = "openai"  # `--role agent=MODEL[@URL]`: the model plays, as in `k
 DEFAULT_RETRIES: tuple[Retries, ...] = ("off", "on")
 DEFAULT_SEEDS = 3
 DRIFT_SCENARIO = "default"
+ESTIMATE_EPISODES = 5  # of the first unit, timed before the grid to estimate it
 GRID = "grid.duckdb"
 DERIVED = (GRID, f"{GRID}.wal", "summary.json", "report.md")
 
@@ -135,11 +138,13 @@ def _player(config: RobustnessConfig, policy: str) -> tuple[list, dict, Any]:
     return current("robustness-player", f"{config.digest()}:{policy}", build)
 
 
-def run_unit(unit: Unit) -> list[dict[str, Any]]:
-    """Play the cell's episodes; one row per task: verdict, ACTION, failure cause, whether a fault struck."""
+def run_unit(unit: Unit, *, limit: int | None = None) -> list[dict[str, Any]]:
+    """Play the cell's episodes; one row per task: verdict, ACTION, failure cause, whether a fault struck.
+    `limit`: only the first tasks (a grid's time estimated from a few episodes)."""
     config = RobustnessConfig.model_validate(unit.config)
     cell = unit.cell
     tasks, targets, offline = _player(config, cell.policy)
+    tasks = tasks[:limit] if limit is not None else tasks
     policy = offline if offline is not None else make_policy(config.run_config(MODEL_POLICY), cell.seed)
     profile = str(Path(unit.folder) / "profiles" / f"{cell.profile}.toml")
     backend = open_unit_backend(config.world, profile, cell.seed, DRIFT_SCENARIO if cell.kind == DRIFT else None, 1)
@@ -272,8 +277,11 @@ def check(config: RobustnessConfig) -> None:
 def run_study(folder: Path, config: RobustnessConfig, *, executor: str = "local", workers: int = 1,
               address: str | None = None, force: bool = False, stop_after: int | None = None,
               on_start: Callable[[int, int], None] | None = None,
-              on_batch: Callable[[int], None] | None = None) -> list[dict[str, Any]] | None:
-    """Run (or resume) the study; the summary rows when every unit is done, else None (stop_after)."""
+              on_batch: Callable[[int], None] | None = None,
+              on_estimate: Callable[[float, int], None] | None = None) -> list[dict[str, Any]] | None:
+    """Run (or resume) the study; the summary rows when every unit is done, else None (stop_after).
+    on_estimate(seconds, units) hears the grid's time before it starts, from a few episodes of its first unit
+    timed and scaled to the unit's tasks."""
     check(config)
     open_folder(folder, config, force=force)
     write_profiles(folder, {c.profile for c in cells(config)})
@@ -281,6 +289,13 @@ def run_study(folder: Path, config: RobustnessConfig, *, executor: str = "local"
     todo = [u for u in units(config, folder) if u.cell.unit_id not in done]
     if stop_after is not None:
         todo = todo[:stop_after]
+    if on_estimate is not None and todo:
+        tasks = len(_player(config, todo[0].cell.policy)[0])
+        timed = min(ESTIMATE_EPISODES, tasks)
+        started = time.perf_counter()
+        run_unit(todo[0], limit=timed)
+        per_unit = (time.perf_counter() - started) / max(1, timed) * tasks
+        on_estimate(grid_seconds(per_unit, len(todo), workers), len(todo))
     if on_start is not None:
         on_start(len(todo), len(done))
     run_in_batches(run_unit, todo, lambda done_: _save(folder, done_), executor=executor, workers=workers,
