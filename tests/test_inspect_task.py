@@ -75,7 +75,25 @@ def _inspect(tmp_path, model, **task_args) -> dict[str, dict]:
     assert logs[0].status == "success", logs[0].error
     log = read_eval_log(logs[0].location)
     assert log.samples is not None and len(log.samples) == len(TEN)
-    return {str(s.id): {"scores": s.scores, "episode": s.store["kopa_episode"]} for s in log.samples}
+    assert log.eval.metadata is not None and log.eval.metadata["policy"] == task_args.get("policy", "model")
+    assert log.eval.metadata["kopa_version"] and log.eval.model == "mockllm/model"  # what was evaluated, named
+    return {str(s.id): {"scores": s.scores, "episode": s.store["kopa_episode"], "messages": s.messages}
+            for s in log.samples}
+
+
+def _in_order(messages, episode: dict) -> None:
+    """What `inspect view` shows of a sample: the question, then per turn the calls the episode made, each
+    followed by its own result, and the answer last — in its own message, after the last call's result."""
+    calls = [m for m in messages if m.role == "assistant" and m.tool_calls]
+    made = [(c.function, c.arguments) for m in calls for c in m.tool_calls]
+    assert made == [(c["tool"], c["arguments"]) for c in episode["calls"]]
+    for i, m in enumerate(messages):
+        if m.role == "assistant" and m.tool_calls:
+            results = messages[i + 1:i + 1 + len(m.tool_calls)]
+            assert [r.tool_call_id for r in results] == [c.id for c in m.tool_calls]
+            assert not episode["answer"] or m.text != episode["answer"]  # the answer not shown inside a calling turn
+    last = messages[-1]
+    assert last.role == "assistant" and not last.tool_calls and last.text == (episode["answer"] or "")
 
 
 def _kopa(tmp_path, *args: str) -> tuple[dict, dict]:
@@ -116,6 +134,8 @@ def test_the_oracle_plays_the_same_episodes_and_scores_the_same_under_inspect(tm
     kopa_scores, kopa_episodes = _kopa(tmp_path, "--policy", "oracle")
     rows = _same_verdicts(inspect_run, kopa_scores, kopa_episodes)
     assert all(passed for _, passed, _, _ in rows)  # the oracle solves every task it plays
+    for task_id in TEN:  # an offline policy's episode shown as the chat a model would have had
+        _in_order(inspect_run[task_id]["messages"], inspect_run[task_id]["episode"])
 
 
 def test_a_scripted_tool_calling_model_gets_the_same_verdicts_under_inspect_and_kopa(tmp_path):
@@ -123,6 +143,8 @@ def test_a_scripted_tool_calling_model_gets_the_same_verdicts_under_inspect_and_
     with ChatServer([served] * (3 * len(TEN))) as server:
         kopa_scores, kopa_episodes = _kopa(tmp_path, "--policy", "openai", "--role", f"agent=script@{server.base_url}")
     rows = _same_verdicts(inspect_run, kopa_scores, kopa_episodes)
+    for task_id in TEN:
+        _in_order(inspect_run[task_id]["messages"], inspect_run[task_id]["episode"])
     print("\ntask | passed (both) | RESPONSE method (both) | Action (both)")  # -rP shows the side by side
     for task_id, passed, method, action in rows:
         print(f"{task_id} | {passed} | {method} | {action:.3f}")
@@ -156,3 +178,44 @@ def test_inspect_finds_the_task_by_its_entry_point_and_reduces_epochs_to_pass_at
     assert sorted(str(s.id) for s in log.samples) == sorted([TEN[0], TEN[0], TEN[1], TEN[1]])
     assert sorted(s.epoch for s in log.samples) == [1, 1, 2, 2]
     assert sorted(s.store["kopa_episode"]["rollout"] for s in log.samples) == [0, 0, 1, 1]  # epoch = rollout + 1
+
+
+def _cli(tmp_path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    inspect_cli = str(Path(sys.executable).with_name("inspect"))
+    return subprocess.run([inspect_cli, *args, "--log-dir", "logs", "--display", "plain"], cwd=tmp_path,
+                          env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200", **(env or {})},
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_kopa_mock_runs_offline_and_a_bad_option_exits_1(tmp_path):
+    """`--model kopa/mock` needs no network (every connection refused here through a dead proxy, tiktoken's
+    cache empty); a bad `-T backend=` stops the task (exit 1) before any sample; a sample that errors leaves
+    `inspect eval` at 0, as Inspect's CLI does, and `inspect eval-set` at 1."""
+    offline = {"HTTPS_PROXY": "http://127.0.0.1:9", "HTTP_PROXY": "http://127.0.0.1:9",
+               "TIKTOKEN_CACHE_DIR": str(tmp_path / "no-tiktoken")}
+    run = _cli(tmp_path, "eval", "kopa/kopa_bench", "--model", "kopa/mock", "-T", f"only={TEN[0]},{TEN[1]}", env=offline)
+    assert run.returncode == 0, run.stdout + run.stderr
+    (log_file,) = (tmp_path / "logs").glob("*.eval")
+    log = read_eval_log(str(log_file))
+    assert log.status == "success" and log.eval.model == "kopa/mock" and log.eval.metadata["model_plays"]
+    assert {s.scores["kopa_passed"].explanation for s in log.samples} == {"no_tool_used"}
+    bad = _cli(tmp_path, "eval", "kopa/kopa_bench", "--model", "kopa/mock", "-T", "backend=sim:scale=huge")
+    assert bad.returncode == 1 and "scale='huge' is not a scale" in bad.stdout + bad.stderr
+    # every call refused (nothing listens on port 9): the oracle's sample errors
+    failing = ["kopa/kopa_bench", "--model", "kopa/mock", "-T", f"only={TEN[0]}", "-T", "policy=oracle",
+               "-T", "backend=live:http://127.0.0.1:9"]
+    assert _cli(tmp_path / "logs", "eval", *failing).returncode == 0  # Inspect's `eval` exits 0 on errored samples
+    assert _cli(tmp_path / "logs", "eval-set", *failing, "--retry-attempts", "0").returncode == 1
+
+
+def test_the_readme_s_provider_line_reaches_a_chat_completions_server(tmp_path):
+    """The README's `openai-api` line, as a user with their own OpenAI-compatible server types it: Inspect's
+    provider posts chat completions to the scripted server, which answers; the sample is scored."""
+    with ChatServer([Reply(content="모르겠습니다.")] * 2) as server:
+        run = _cli(tmp_path, "eval", "kopa/kopa_bench", "--model", "openai-api/local/my-model", "-T", f"only={TEN[0]}",
+                   env={"LOCAL_BASE_URL": server.base_url, "LOCAL_API_KEY": "none"})
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert len(server.requests) == 1 and server.errors == [] and server.requests[0]["model"] == "my-model"
+    (log_file,) = (tmp_path / "logs").glob("*.eval")
+    log = read_eval_log(str(log_file))
+    assert log.status == "success" and log.samples[0].scores["kopa_passed"].explanation == "no_tool_used"

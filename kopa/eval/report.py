@@ -252,7 +252,7 @@ def _why_not_played(lines: list[bytes]) -> dict[str, str]:
             for kind, errors in sorted(found.items())}
 
 
-def _kopa_version() -> str:
+def kopa_version() -> str:
     try:
         return version("kopa")
     except PackageNotFoundError:  # run from a checkout that was never installed
@@ -264,7 +264,7 @@ def write_report(out_dir: Path, episodes: list[ScoredEpisode]) -> Metrics:
     not play (unplayed.jsonl, when the folder is a run folder) are counted apart."""
     unplayed = read_appended(out_dir / UNPLAYED, bytes)
     metrics = compute_metrics(episodes, len(unplayed))
-    metrics = metrics.model_copy(update={"model": _model_of(out_dir), "kopa_version": _kopa_version(),
+    metrics = metrics.model_copy(update={"model": _model_of(out_dir), "kopa_version": kopa_version(),
                                          "not_played_causes": _why_not_played(unplayed)})
     (out_dir / "report.md").write_text(render_markdown(metrics, out_dir.name, _scored_with(out_dir)),
                                        encoding="utf-8")

@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 import anyio.from_thread
-from inspect_ai.model import GenerateConfig, Model, ModelOutput, messages_from_openai
+from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput, messages_from_openai
 from inspect_ai.tool import ToolInfo, ToolParams
 
 from kopa.llm.client import ChatReply, Message, ToolCall
@@ -40,6 +40,15 @@ def reply_from_output(output: ModelOutput) -> ChatReply:
                                                      "completion_tokens": usage.output_tokens})
 
 
+async def inspect_messages(messages: list[Message]) -> list[ChatMessage]:
+    """kopa's chat (OpenAI messages) as Inspect's, one message for one: an assistant turn that only calls tools
+    gets empty text instead of none, which Inspect's converter would otherwise fill with the next assistant
+    message's text — the final answer shown inside the last calling turn, before that call's result."""
+    kept = [{**m, "content": ""} if m.get("role") == "assistant" and m.get("tool_calls") and m.get("content") is None
+            else m for m in messages]
+    return await messages_from_openai(kept)  # type: ignore[arg-type]
+
+
 def _raw(arguments: dict[str, Any] | None) -> str:
     return json.dumps(arguments or {}, ensure_ascii=False)
 
@@ -61,6 +70,6 @@ class InspectChatModel:
     async def _generate(self, messages: list[Message], tools: list[dict[str, Any]],
                         params: dict[str, Any]) -> ChatReply:
         config = GenerateConfig(**{k: v for k, v in params.items() if k in ("seed", "max_tokens")})
-        output = await self.inspect_model.generate(await messages_from_openai(messages),  # type: ignore[arg-type]
+        output = await self.inspect_model.generate(await inspect_messages(messages),
                                                    tools=[tool_info(t) for t in tools], config=config)
         return reply_from_output(output)

@@ -12,18 +12,25 @@ their reducers give the mean (pass@1) and pass@k.
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import anyio.to_thread
 from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import ModelOutput, get_model, messages_from_openai
+from inspect_ai.model import ModelOutput, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from kopa.backends.base import Backend
-from kopa.backends.spec import shared_backend
+from kopa.backends.spec import shared_backend, world_to_build
+from kopa.errors import UserError
+from kopa.eval.episode import Episode, Transcript
 from kopa.eval.policies.offline import POLICIES
 from kopa.eval.policies.openai_agent import OpenAIAgentPolicy
+from kopa.eval.report import kopa_version
 from kopa.eval.runner import RunConfig, run_episode, select_tasks
-from kopa.inspect_eval.model import InspectChatModel
+from kopa.eval.task import Task as KopaTask
+from kopa.inspect_eval.model import InspectChatModel, inspect_messages
 from kopa.inspect_eval.scorers import (
     EPISODE_KEY,
     kopa_action,
@@ -32,7 +39,8 @@ from kopa.inspect_eval.scorers import (
     kopa_response,
     tasks_at,
 )
-from kopa.tools.render import MAX_TOOL_CHARS
+from kopa.tools.render import MAX_TOOL_CHARS, render_result
+from kopa.tools.results import ToolResult
 
 MODEL_POLICY = "model"  # the policy that asks Inspect's model; the others are kopa's offline baselines
 
@@ -49,6 +57,10 @@ def kopa_bench(tasks: str | None = None, policy: str = MODEL_POLICY, backend: st
     or the list Inspect's CLI makes of `-T only=a,b`; `rollouts` epochs per task."""
     if policy != MODEL_POLICY and policy not in POLICIES:
         raise ValueError(f"policy={policy!r}: expected {MODEL_POLICY!r} or one of {sorted(POLICIES)}")
+    try:  # a bad spec stops the task before its samples start (`inspect eval` then exits 1), not in each sample
+        world_to_build(backend)
+    except UserError as exc:
+        raise ValueError(f"backend={backend!r}: {exc}") from exc
     names = only if isinstance(only, list) else (only or "").split(",")
     config = RunConfig(task_set=tasks, only=[str(x).strip() for x in names if str(x).strip()])
     found = tasks_at(tasks)
@@ -60,7 +72,10 @@ def kopa_bench(tasks: str | None = None, policy: str = MODEL_POLICY, backend: st
     return Task(dataset=MemoryDataset(samples, name="kopa-bench" if tasks is None else str(tasks)),
                 solver=kopa_agent(tasks, policy, backend, seed, max_turns, max_tool_chars),
                 scorer=[kopa_passed(tasks), kopa_response(tasks), kopa_environment(tasks), kopa_action(tasks)],
-                epochs=Epochs(rollouts, reducers))
+                epochs=Epochs(rollouts, reducers),
+                # what was evaluated, beside the model Inspect records: an offline policy plays without it
+                metadata={"kopa_version": kopa_version(), "policy": policy, "backend": backend,
+                          "task_set": tasks or "KOPA-Bench", "model_plays": policy == MODEL_POLICY})
 
 
 @solver
@@ -77,10 +92,30 @@ def kopa_agent(tasks: str | None = None, policy: str = MODEL_POLICY, backend: st
         episode, transcript = await anyio.to_thread.run_sync(
             run_episode, task_, found.targets()[task_.id], agent, _backend(backend), seed, state.epoch - 1)
         state.store.set(EPISODE_KEY, episode.model_dump(mode="json"))
-        if transcript.messages:
-            state.messages = await messages_from_openai(transcript.messages)  # type: ignore[arg-type]
+        messages = transcript.messages or played_messages(task_, episode, transcript, max_tool_chars)
+        state.messages = await inspect_messages(messages)
         state.output = ModelOutput.from_content(model=policy if policy != MODEL_POLICY else str(get_model()),
                                                 content=episode.answer or "")
         return state
 
     return solve
+
+
+def played_messages(task_: KopaTask, episode: Episode, transcript: Transcript, max_tool_chars: int
+                    ) -> list[dict[str, Any]]:
+    """An offline policy's episode as the chat a model would have had, for `inspect view`: the question, each
+    turn's calls as one assistant message with its results after it (as the model would have read them), the
+    answer last."""
+    messages: list[dict[str, Any]] = [{"role": "user", "content": task_.query}]
+    results = transcript.results
+    for turn in sorted({c.turn for c in episode.calls}):
+        made = [(i, c) for i, c in enumerate(episode.calls) if c.turn == turn]
+        messages.append({"role": "assistant", "content": None, "tool_calls": [
+            {"id": f"call_{turn}_{k}", "type": "function",
+             "function": {"name": c.tool, "arguments": c.raw_arguments or json.dumps(c.arguments, ensure_ascii=False)}}
+            for k, (_, c) in enumerate(made)]})
+        for k, (i, _) in enumerate(made):
+            shown = render_result(ToolResult.model_validate(results[i]), max_tool_chars) if i < len(results) else ""
+            messages.append({"role": "tool", "tool_call_id": f"call_{turn}_{k}", "content": shown})
+    messages.append({"role": "assistant", "content": episode.answer or ""})
+    return messages
