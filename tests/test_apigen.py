@@ -674,3 +674,26 @@ def test_a_value_is_removed_only_where_its_phrase_was_recorded():
                                            {"call": 0, "param": "itmsNm", "value": "삼성전자", "phrase": "삼성전자"},
                                            {"call": 1, "param": "itmsNm", "value": "현대차", "phrase": "현대차"}]}})
     assert all(_drop_value(listed, stream(0, "t", str(i)), required) is None for i in range(8))
+
+
+def test_a_query_verified_before_fails_the_second_time_as_a_duplicate(tmp_path):
+    """Two verified samples asking the same question word for word (spaces aside): the first is kept, the second
+    fails `duplicate_query` and is neither a row nor counted as verified; a different question passes."""
+    from kopa.apigen.run import Outputs
+    from kopa.apigen.verify import Verdict
+
+    tool = catalog_tool(CATALOG["find_dart_corp_code"])
+
+    def item(index: int, query: str) -> Item:
+        record = XRecord(id=f"r{index}", query=query, tools=[tool],
+                         answers=[{"name": "find_dart_corp_code", "arguments": {"corp_name": "라이트론"}}])
+        return Item(index=index, verdict=Verdict(id=f"r{index}", passed=True), record=record)
+
+    outputs = Outputs(tmp_path, CATALOG, 0, {"generator": "test", "checker": "rules", "backend": "sim"}, most=3)
+    decided = outputs.add([item(0, "라이트론의 고유번호를 알려 주세요."), item(1, "라이트론의  고유번호를 알려 주세요. "),
+                           item(2, "라이트론의 대표이사는 누구인가요?")])
+    assert [(i.verdict.passed, i.verdict.reason) for i in decided] == [(True, None), (False, "duplicate_query"),
+                                                                       (True, None)]
+    tally = outputs.finish()
+    assert tally.verified == 2
+    assert len(_lines(tmp_path / "verified.jsonl")) == 2

@@ -34,6 +34,7 @@ from kopa.apigen.wording import (
 from kopa.catalog import load_catalog
 from kopa.korean.particles import particle
 from kopa.korean.text import foreign_script
+from kopa.korean.vocabulary import spoken_place
 
 CATALOG = load_catalog()
 TODAY = "2026-01-30"
@@ -94,7 +95,8 @@ def test_only_the_tools_the_asks_word_are_drawn_and_each_sample_states_something
         asks = [ask_of(CATALOG[c.name]) for c in r.answers]
         assert all(a is not None for a in asks), r.answers
         stated = [str(v) for c in r.answers for k, v in c.arguments.items()
-                  if not CATALOG[c.name].spec.param(k).paging and len(str(v)) >= 2 and str(v) in r.query]
+                  if not CATALOG[c.name].spec.param(k).paging and len(str(v)) >= 2
+                  and (str(v) in r.query or spoken_place(str(v)) in r.query)]  # '노포휴게소(부산 방향)' states it
         wholes = any(a is not None and a.whole for a in asks)
         assert stated or re.search(r"의안번호 \d|\d{4}년", r.query) or wholes, r.query
         assert not re.search(r"(?:훈령|예규|고시|지침|공고) 행정규칙|(?:연혁|현행|시행예정) 시행일", r.query), r.query

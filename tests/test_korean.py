@@ -21,6 +21,12 @@ from kopa.korean.text import foreign_script
     ("NAVER", "NAVER가", "NAVER는", "NAVER로", "NAVER와"),  # a word, not an acronym: 네이버
     ("노포(부산)주유소", "노포(부산)주유소가", "노포(부산)주유소는", "노포(부산)주유소로", "노포(부산)주유소와"),
     ("'부결'", "'부결'이", "'부결'은", "'부결'로", "'부결'과"),  # the quote is not read
+    # after a parenthesis the particle agrees with the word before it, not with what the parenthesis says
+    ("노포휴게소(부산 방향)", "노포휴게소(부산 방향)가", "노포휴게소(부산 방향)는", "노포휴게소(부산 방향)로",
+     "노포휴게소(부산 방향)와"),
+    ("'보안 엔지니어'(11월 3일 개강)", "'보안 엔지니어'(11월 3일 개강)가", "'보안 엔지니어'(11월 3일 개강)는",
+     "'보안 엔지니어'(11월 3일 개강)로", "'보안 엔지니어'(11월 3일 개강)와"),
+    ("주당순이익(EPS)", "주당순이익(EPS)이", "주당순이익(EPS)은", "주당순이익(EPS)으로", "주당순이익(EPS)과"),
 ])
 def test_particles_agree_with_how_the_word_is_read(word, subject, topic, towards, and_):
     assert [josa(word, p) for p in ("이/가", "은/는", "으로/로", "과/와")] == [subject, topic, towards, and_]

@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from kopa.catalog.models import ParamSpec, Tool
-from kopa.korean.vocabulary import param_label
+from kopa.korean.vocabulary import param_label, spoken_place
 
 # ------------------------------------------------------------------ what a subject is, and how it is said
 
@@ -54,6 +54,7 @@ class Ask:
     root: str = ""  # what the ask is about, for telling two asks apart (the long tail's subject)
     pairs: bool = True  # asked beside another ask of the same subject ('가평군의 주차장과 약국')
     narrow: bool = False  # a documented endpoint that answers for few subjects of its kind (`broad`)
+    alone_only: bool = False  # asked only as `alone` words it: '<s>의 호선' names a field, '몇 호선인가요?' asks
 
 
 # Labels that name a subject's parameter in the long tail, by the subject's kind.
@@ -124,6 +125,8 @@ def display(kind: str, value: str, name: str | None = None) -> str:
         return f"{name}(의안번호 {value})"
     if kind == "station":
         return value if value.endswith("역") else f"{value}역"
+    if kind in ("rest", "oil"):
+        return spoken_place(value)
     suffix = {"toll": " 영업소", "stop": " 정류장", "route": "번 버스", "case": " 사건"}.get(kind, "")
     return f"{value}{suffix}"
 
@@ -167,7 +170,7 @@ BY_TOOL: dict[str, Ask] = {
     "find_seoul_subway_station_code": Ask("역 코드", by="station", param="STATION_NM", theme="transit", fact=True,
                                           alone=("<s>의 역 코드와 호선",)),
     "search_seoul_subway_stations": Ask("호선", by="station", param="STATION_NM", theme="transit", fact=True,
-                                        alone=("<s:은> 몇 호선인가요?", "<s:이> 몇 호선 역인지")),
+                                        alone=("<s:은> 몇 호선인가요?", "<s:이> 몇 호선 역인지"), alone_only=True),
     "find_seoul_bus_route": Ask("운행 구간과 배차 간격", by="route", param="BUS_ROUTE_NO", theme="transit", fact=True,
                                 alone=("<s:은> 어디서 어디까지 다니나요?", "<s>의 첫차와 막차 시간")),
     "list_tago_cities": Ask(whole=("버스 도착 정보를 볼 수 있는 도시 목록", "버스 정류소 정보가 제공되는 도시 목록"),
@@ -231,8 +234,9 @@ BY_TOOL: dict[str, Ask] = {
     "get_krx_konex_issue_base_info": Ask(whole=("<basDd> 기준 코넥스 상장 종목 목록",), theme="invest"),
     "get_stock_price_trend": Ask("주가", by="stock", param="itmsNm", theme="invest", fact=True,
                                  alone=("<s> 주가", "<s>의 최근 주가 흐름")),
-    "find_dart_corp_code": Ask("DART 고유번호", by="company", param="corp_name", theme="invest", fact=True,
-                               alone=("<s>의 DART 고유번호가 뭔가요?",)),
+    # its records hold the company's listing code too: what a person asks of it (DART's 고유번호 is internal)
+    "find_dart_corp_code": Ask("종목코드", by="company", param="corp_name", theme="invest", fact=True,
+                               alone=("<s>의 종목코드가 뭔가요?", "<s:은> 종목코드가 몇 번인가요?"), alone_only=True),
     # NEIS: only the lookup by a school's name (the rest take its 행정표준코드)
     "find_neis_school_code": Ask("주소와 연락처", by="school", param="SCHUL_NM", theme="school", fact=True,
                                  alone=("<s:은> 어디에 있나요?",)),
@@ -242,8 +246,8 @@ BY_TOOL: dict[str, Ask] = {
                                fact=True, alone=("<s:은> 언제부터 시행됐나요?",)),
     "search_laws_by_effective_date": Ask("개정 연혁", by="law", param="query", source=("법령명한글", None),
                                          theme="law", kinds=("nw", {"1": "개정 연혁"}), always=True),
-    "search_admin_rules": Ask("발령일과 소관 부처", by="rule", param="query", source=("행정규칙명", None), theme="law",
-                              fact=True),
+    "search_admin_rules": Ask("발령 날짜와 소관 부처", by="rule", param="query", source=("행정규칙명", None), theme="law",
+                              fact=True, alone=("<s:은> 언제 발령됐고 어느 부처 소관인가요?",), alone_only=True),
     "search_court_precedents": Ask("판례", by="case", param="query", source=("사건명", None), theme="law",
                                    alone=("<s> 판례",)),
     "search_legal_interpretations": Ask("법령해석례", by="law", param="query", source=("안건명", "「([^」]+)」"),
@@ -429,8 +433,8 @@ DATAGOKR: dict[str, tuple[str, str, str, str, str]] = {
     # 교육부
     "school_profiles": ("school", "학교 개요", "school", "", ""),
     "school_meals": ("school", "급식 정보", "school", "", ""),
-    "student_counts": ("school", "학생 수", "school", "학생 수 통계", "연도별 학생 수"),
-    "teacher_counts": ("school", "교원 수", "school", "교원 수 통계", "연도별 교원 수"),
+    "student_counts": ("school", "학생 수", "school", "", "연도별 학생 수"),  # '학생 수 통계' names a dataset
+    "teacher_counts": ("school", "교원 수", "school", "", "연도별 교원 수"),
     "after_school_programs": ("school", "방과후학교 프로그램", "school", "", ""),
     "school_facilities": ("school", "시설 현황", "school", "", ""),
     "career_education": ("school", "진로 교육 프로그램", "school", "", ""),
@@ -441,7 +445,7 @@ DATAGOKR: dict[str, tuple[str, str, str, str, str]] = {
     "law_amendments": ("law", "개정 이력", "law", "", ""),
     "law_annexes": ("law", "별표와 서식", "law", "", ""),
     "legislative_notices": ("law", "입법예고", "law", "", ""),
-    "interpretation_requests": ("law", "법령 해석 요청 내역", "law", "", ""),
+    "interpretation_requests": ("law", "법령 해석을 요청한 사례", "law", "", ""),  # not '… 요청 내역', a dataset's name
     "english_translations": ("law", "영문 번역본", "law", "", ""),
     "enforcement_schedules": ("law", "시행 일정", "law", "", ""),
     "regulations": ("law", "관련 규제", "law", "", ""),

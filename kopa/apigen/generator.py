@@ -169,7 +169,7 @@ class TemplateGenerator:
         if part.what != ask.what:  # a kind stated: what is asked is the kind's ('공영 주차장')
             alone = [f"<s>에 있는 {part.what}"] if ask.places else []
         head = f"{' '.join(part.lead)} " if part.lead else ""
-        if alone and rng.random() < ALONE_SHARE:
+        if alone and (ask.alone_only or rng.random() < ALONE_SHARE):
             template = pick(alone, rng)
             text = with_subject(template, f"{head}{about}")
             if is_question(template):

@@ -200,8 +200,7 @@ def generate_run(out: Path, n: int, generator_factory: Callable[[ValueCache, str
                 spent += item.calls
                 done.append(item)
             _write_part(part, done)
-        outputs.add(done)
-        for i in done:  # the next chunk's prompts take examples from the verified samples of this one
+        for i in outputs.add(done):  # the next chunk's prompts take examples from the verified samples of this one
             if i.verdict.passed and i.record is not None:
                 examples.add(i.record)
         if progress is not None:
@@ -306,9 +305,26 @@ class Outputs:
         # no more relevance samples are kept than `most` verified ones would give
         self.most_relevance = wanted_samples(most)
         self.required = {t.name: {p.name for p in t.spec.params if p.required} for t in catalog}
+        self.asked: set[str] = set()  # the verified queries so far, as written (spaces aside)
 
-    def add(self, items: list[Item]) -> None:
-        for i in items:
+    def _first_asked(self, item: Item) -> Item:
+        """A verified sample whose query an earlier one already asks word for word fails (`duplicate_query`):
+        the same question twice adds nothing to a dataset. Items come in index order, so which one is kept
+        does not depend on the workers."""
+        if not item.verdict.passed or item.record is None:
+            return item
+        query = " ".join(item.record.query.split())
+        if query not in self.asked:
+            self.asked.add(query)
+            return item
+        verdict = item.verdict.model_copy(update={"passed": False, "stage": "semantic", "reason": "duplicate_query",
+                                                  "detail": "an earlier verified sample asks the same query"})
+        return item.model_copy(update={"verdict": verdict})
+
+    def add(self, items: list[Item]) -> list[Item]:
+        """Decide and write `items`; they are returned as decided (a repeated query no longer verified)."""
+        decided = [self._first_asked(i) for i in items]
+        for i in decided:
             self.tally.add(i)
             self.verdicts.write(orjson.dumps(i.verdict.model_dump(
                 include={"id", "passed", "stage", "reason", "counted", "detail", "retried_calls", "criteria"})) + b"\n")
@@ -326,6 +342,7 @@ class Outputs:
                 if made is not None:
                     self.relevance.add(made, {})
                     self.constructions.append(made.provenance.get("construction"))
+        return decided
 
     def finish(self) -> Tally:
         """The files made whole; stats.json, the plot and report.md from the Tally."""

@@ -28,7 +28,7 @@ from kopa.catalog.loader import Catalog
 from kopa.catalog.view import param_view
 from kopa.edge.plan import GENERIC_NAMES
 from kopa.edge.proposer import first_json_object
-from kopa.korean.vocabulary import documented_name, param_label, subject, value_phrase
+from kopa.korean.vocabulary import documented_name, param_label, spoken_place, subject, value_phrase
 from kopa.llm.client import ChatModel
 
 CHOICE_FLOOR = 0.3  # below this no name of a tool matches the query: the rule cannot tell
@@ -89,11 +89,13 @@ def _norm(text: str) -> str:
 
 
 def _written(value: Any) -> list[str]:
-    """How a query may write a value: an 8-digit date also as 'YYYY년 M월 D일'."""
+    """How a query may write a value: an 8-digit date also as 'YYYY년 M월 D일'; a highway facility as people
+    say it ('노포(부산)휴게소' as '노포휴게소(부산 방향)')."""
     text = str(value).strip()
     if re.fullmatch(r"\d{8}", text):
         return [f"{text[:4]}년 {int(text[4:6])}월 {int(text[6:8])}일"]
-    return []
+    place = spoken_place(text)
+    return [place] if place != text else []
 
 
 def _forms(value: Any) -> list[str]:

@@ -17,13 +17,16 @@ from kopa.korean.numbers import spoken_ending
 
 # closing quotes, brackets of a quotation and spaces are not read: "'부결'이", "「도로법」은"
 _UNREAD_TAIL = re.compile(r"[\s'\"’”」』]+$")
+# a particle after a parenthesis agrees with the word before it, as Korean spelling has it: "노포휴게소(부산
+# 방향)와", "'보안 엔지니어'(11월 3일 개강)는"
+_PAREN_TAIL = re.compile(r"\s*\([^()]*\)$")
 _PERCENT_TAIL = re.compile(r"%p?$")
 
 
 @lru_cache(maxsize=65536)
 def _ending(word: str) -> tuple[bool, bool]:
     """(read with a final consonant, that consonant is ㄹ) for the last syllable `word` is read with."""
-    text = _UNREAD_TAIL.sub("", word)
+    text = _UNREAD_TAIL.sub("", _PAREN_TAIL.sub("", word) or word)
     text = _PERCENT_TAIL.sub(lambda m: "퍼센트포인트" if m.group(0) == "%p" else "퍼센트", text)
     text = spoken_ending(text)
     if not text:

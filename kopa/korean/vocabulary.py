@@ -203,3 +203,17 @@ _CODE_TAIL = re.compile(r"(?:\s*(?:행정표준코드|표준코드|고유번호|
 _QUALIFIER_HEAD = re.compile(r"^(?:행정표준|표준|공시대상)")
 _QUALIFIERS = frozenset({"", "단축", "외부", "결과", "대상", "항목", "현행연혁", "조문가지", "발령", "공포", "접수"})
 _NOT_ENTITY = re.compile(r"전화|팩스|우편|ARS|년분기|삭제된")
+
+
+_DIRECTED = re.compile(r"(?P<base>[가-힣0-9]+)\((?P<way>[가-힣]+)\)(?P<kind>휴게소|주유소|졸음쉼터|충전소)")
+
+
+def spoken_place(name: str) -> str:
+    """A highway facility as a person says it: 한국도로공사 writes the direction inside the name
+    ('노포(부산)휴게소': the 노포 rest area on the side bound for 부산); people say '노포휴게소(부산 방향)'.
+    Any other name is returned as it is."""
+    m = _DIRECTED.fullmatch(name.strip())
+    if m is None:
+        return name
+    way = m["way"] if m["way"].endswith("방향") else f"{m['way']} 방향"
+    return f"{m['base']}{m['kind']}({way})"
