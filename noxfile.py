@@ -93,8 +93,7 @@ RL_CPU = (
 
 
 # TRL's GRPOTrainer runs on CPU: tests/test_rl_trl.py trains a tiny model built on the spot (SFT, then GRPO
-# on kopa's tools), about 6 minutes on 2 cores. jmespath: TRL's tool-call parser on transformers < 5.13.
-TRL_CPU = ("trl==1.16.0", "jmespath")
+# on kopa's tools), about 6 minutes on 2 cores; TRL comes from kopa's own `trl` extra (pyproject.toml).
 
 
 @nox.session(python=PYTHON)
@@ -102,7 +101,7 @@ def rl(session: nox.Session) -> None:
     session.install("torch==2.13.0")
     session.install("-e", ".[test]")
     session.install("--no-deps", "verl==0.9.1")
-    session.install(*RL_CPU, *TRL_CPU)
+    session.install(*RL_CPU, "-e", ".[test,trl]")
     # -rP: the TRL test prints its SFT loss curve and per-step GRPO numbers
     session.run("pytest", "-m", "verl or trl", "-rP", "tests/test_rl_verl.py", "tests/test_rl_verl_sft.py",
                 "tests/test_rl_trl.py",

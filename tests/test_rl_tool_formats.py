@@ -69,7 +69,7 @@ def test_the_launch_script_resolves_its_default_models_parser():
 
 def _launch(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
     """benchmark/rl/grpo_kopa.sh with `python3` a function that prints verl's arguments (no training)."""
-    stub = 'python3(){ printf "%s\\n" "$@"; }; export -f python3; bash benchmark/rl/grpo_kopa.sh'
+    stub = 'python3(){ printf "%s\\n" "$@"; }; export -f python3; GPU_CHECK=0 bash benchmark/rl/grpo_kopa.sh'
     environment = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
                    "OUT": str(tmp_path / "launch"), **env}
     for name in ("TASKS", "TRAIN_ON_KOPA_BENCH", "MODEL", "FORMAT"):

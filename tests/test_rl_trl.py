@@ -37,10 +37,10 @@ from kopa.cli import main  # noqa: E402
 from kopa.eval.environment import Environment  # noqa: E402
 from kopa.eval.episode import PredictedCall  # noqa: E402
 from kopa.eval.scoring.episode import score_episode  # noqa: E402
+from kopa.rl import tiny_model as TINY  # noqa: E402
 from kopa.rl.rollouts import RolloutConfig, generate  # noqa: E402
 from kopa.rl.tool_schema import training_tool_schema  # noqa: E402
 from kopa.rl.trl import KopaTRL, final_text, tool_method  # noqa: E402
-from tests.tiny_model import TINY  # noqa: E402
 
 # Two RESPONSE tasks of two calls each over small results (the shortest golden chats of KOPA-Bench).
 TASKS = ["finance-012", "finance-021"]
@@ -181,3 +181,21 @@ def test_the_sft_script_trains_a_model_folder_on_the_export(run, tmp_path):
     trained = Qwen2ForCausalLM.from_pretrained(tmp_path / "sft").state_dict()
     start = Qwen2ForCausalLM.from_pretrained(model_dir).state_dict()
     assert trained.keys() == start.keys() and any(not torch.equal(trained[k], start[k]) for k in start)
+
+
+def test_the_readme_snippet_runs_as_written(tmp_path):
+    """The README's TRL block, as a user pastes it after `kopa rl tiny-model runs/tiny --template qwen2.5`:
+    two GRPO steps on two KOPA-Bench tasks, in a fresh interpreter, from a folder of its own."""
+    import re
+    import subprocess
+    import sys
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    snippet = re.search(r"<!-- trl-snippet -->\n```python\n(.*?)```", readme, re.S).group(1)
+    made = CliRunner().invoke(main, ["rl", "tiny-model", str(tmp_path / "runs" / "tiny"), "--template", "qwen2.5"])
+    assert made.exit_code == 0, made.output
+    env = {**os.environ, "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "TRL_EXPERIMENTAL_SILENCE": "1"}
+    done = subprocess.run([sys.executable, "-c", snippet + "\nprint('steps', trainer.state.global_step)"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip().splitlines()[-1] == "steps 2"

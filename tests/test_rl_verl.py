@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -381,7 +382,7 @@ def _phase_b_folder(root: Path) -> Path:
 def _launch_overrides(tmp_path: Path) -> list[str]:
     """The overrides benchmark/rl/grpo_kopa.sh passes to verl's trainer, as bash expands them (kopa's
     exports run for real; `python3` is a function that prints its arguments)."""
-    stub = 'python3(){ printf "%s\\n" "$@"; }; export -f python3; bash benchmark/rl/grpo_kopa.sh'
+    stub = 'python3(){ printf "%s\\n" "$@"; }; export -f python3; GPU_CHECK=0 bash benchmark/rl/grpo_kopa.sh'
     env = {**os.environ, "OUT": str(tmp_path / "launch"), "TASKS": str(_phase_b_folder(tmp_path / "synth"))}
     done = subprocess.run(["bash", "-c", stub], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
     args = done.stdout.splitlines()
@@ -424,7 +425,7 @@ def test_gpu_smoke_script_composes_with_verls_hydra_config(tmp_path):
             "export -f python3; bash benchmark/rl/gpu_smoke.sh")
     path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"  # python3: this interpreter's
     done = subprocess.run(["bash", "-c", stub], cwd=ROOT, capture_output=True, text=True,
-                          env={**os.environ, "OUT": str(tmp_path / "smoke"), "PATH": path})
+                          env={**os.environ, "OUT": str(tmp_path / "smoke"), "PATH": path, "GPU_CHECK": "0"})
     assert done.returncode == 1 and "no step line in the log" in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
     printed = done.stdout.splitlines()
     start = printed.index("verl.trainer.main_ppo") + 1
@@ -485,3 +486,21 @@ def test_verls_parser_for_each_family_reads_a_call_in_its_documented_format(fami
 def test_the_wrong_parser_reads_no_call():
     """What the launch did before: Qwen3.5's XML calls through verl's hermes parser — nothing to execute."""
     assert _parsed("hermes", WRITTEN["Qwen3.5"]) == []
+
+
+def test_the_gpu_scripts_stop_first_where_there_is_no_gpu(tmp_path):
+    """Without a GPU (nvidia-smi missing from PATH) both scripts stop in one line, exit 2, before exporting or
+    building anything: nothing is written."""
+    bare = tmp_path / "bin"
+    bare.mkdir()
+    for tool in ("bash", "dirname", "mkdir", "date", "tee", "cat"):
+        found = shutil.which(tool)
+        if found:
+            (bare / tool).symlink_to(found)
+    env = {**os.environ, "PATH": f"{bare}{os.pathsep}{Path(sys.executable).parent}", "OUT": str(tmp_path / "out"),
+           "TASKS": str(tmp_path / "tasks")}
+    env.pop("GPU_CHECK", None)
+    for script in ("benchmark/rl/gpu_smoke.sh", "benchmark/rl/grpo_kopa.sh"):
+        done = subprocess.run(["bash", script], cwd=ROOT, capture_output=True, text=True, env=env)
+        assert done.returncode == 2 and "no GPU here" in done.stderr, (script, done.stderr)
+        assert not (tmp_path / "out").exists()

@@ -30,10 +30,10 @@ from verl.trainer.sft_trainer import create_sft_dataset  # noqa: E402
 from verl.utils.dataset.multiturn_sft_dataset import MultiTurnSFTDataset  # noqa: E402
 
 from kopa.cli import main  # noqa: E402
+from kopa.rl import tiny_model as TINY  # noqa: E402
 from kopa.rl.export import VERL_SFT_OVERRIDES  # noqa: E402
 from kopa.rl.rollouts import RolloutConfig, generate  # noqa: E402
 from kopa.rl.verl_sft import KopaSFTDataset  # noqa: E402
-from tests.tiny_model import TINY  # noqa: E402
 
 TASKS = ("law-014", "traffic-009", "law-004", "district-002")
 TEMPLATES = {"qwen2_5": chat_template_utils.qwen2_5_chat_template,

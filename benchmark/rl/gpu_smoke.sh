@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GRPO on kopa's tools on one GPU in a few minutes: a tiny Qwen2 built on the spot (benchmark/rl/tiny_model.py,
+# GRPO on kopa's tools on one GPU in a few minutes: a tiny Qwen2 built on the spot (kopa rl tiny-model,
 # random weights, nothing downloaded), served by vLLM inside verl, two GRPO steps over KOPA-Bench tasks with
 # kopa's tools on the simulator and kopa's reward. Prints steps/s, the tool calls verl executed and the reward.
 #
@@ -13,8 +13,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-runs/gpu-smoke}
+# what it needs, checked before anything is built or written (GPU_CHECK=0: CI composes the run on a CPU)
+if [ "${GPU_CHECK:-1}" = 1 ]; then
+    if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
+        echo "gpu_smoke.sh: no GPU here (nvidia-smi finds none); on a CPU try TRL instead (README, 'Training')" >&2
+        exit 2
+    fi
+    if ! python3 -c "import verl, vllm" >/dev/null 2>&1; then
+        echo "gpu_smoke.sh: verl and vLLM are not installed: pip install 'kopa[rl-gpu]'" >&2
+        exit 2
+    fi
+fi
 mkdir -p "$OUT"
-python3 benchmark/rl/tiny_model.py "$OUT/model"
+kopa rl tiny-model "$OUT/model"
 
 start=$(date +%s)
 TRAIN_ON_KOPA_BENCH=1 MODEL="$OUT/model" FORMAT=hermes GPUS=1 N=4 BATCH=4 TEST_FREQ=-1 TOOL_CHARS=4000 \

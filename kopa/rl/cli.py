@@ -304,3 +304,36 @@ def tool_format_cmd(model: str | None, list_families: bool) -> None:
     if model is None:
         raise click.UsageError("name a MODEL (a hub id or a local path), or --list")
     click.echo(tool_call_format(model))
+
+
+@rl.command("tiny-model", short_help="A tiny random Qwen2 and its tokenizer, to try training on a CPU.")
+@click.argument("out", type=click.Path(file_okay=False))
+@click.option("--template", type=click.Choice(["hermes", "qwen2.5"]), default="hermes", show_default=True,
+              help="The chat template: hermes (<tool_call> JSON; verl's hermes parser reads it) or qwen2.5 "
+                   "(TRL's own Qwen2.5 template, whose tool calls TRL's parser reads).")
+def tiny_model_cmd(out: str, template: str) -> None:
+    """Build a tiny causal LM with random weights (a Qwen2 of about 0.4M parameters) and a byte-level BPE tokenizer
+    trained on KOPA-Bench's prompts and tools, seeded, nothing downloaded — for smoke runs of verl or TRL on
+    kopa's tools. It learns to call tools only once trained on trajectories (`kopa rl export --format sft`).
+    Needs transformers and torch: `pip install 'kopa[trl]'`.
+
+    \b
+      kopa rl tiny-model runs/tiny --template qwen2.5      # the README's TRL snippet
+      kopa rl tiny-model runs/gpu-smoke/model              # what benchmark/rl/gpu_smoke.sh serves with vLLM
+    """
+    from importlib.util import find_spec
+    from pathlib import Path
+
+    from kopa.errors import UserError
+    from kopa.rl.tiny_model import CHATML, build
+
+    missing = [m for m in ("torch", "transformers", "tokenizers", *(["trl"] if template == "qwen2.5" else []))
+               if find_spec(m) is None]
+    if missing:
+        raise UserError(f"kopa rl tiny-model needs {', '.join(missing)}: pip install 'kopa[trl]'")
+    chat_template = CHATML
+    if template == "qwen2.5":
+        from trl import chat_template_utils
+
+        chat_template = chat_template_utils.qwen2_5_chat_template
+    console.print(build(Path(out), chat_template))

@@ -1,18 +1,18 @@
 """A tiny Qwen2 causal LM with its tokenizer, built on the spot (nothing downloaded): for training smoke runs.
 
-    python benchmark/rl/tiny_model.py runs/gpu-smoke/model            # what gpu_smoke.sh serves with vLLM
+    kopa rl tiny-model runs/gpu-smoke/model                     # what gpu_smoke.sh serves with vLLM (hermes)
+    kopa rl tiny-model runs/tiny --template qwen2.5             # TRL's Qwen2.5 template: the README's TRL snippet
 
 The tokenizer is a byte-level BPE trained on the texts it will read (by default KOPA-Bench's prompts and the
 schemas of the tools they offer), with a ChatML template that renders tools and writes tool calls as JSON in
 <tool_call> tags (verl's `hermes` parser reads them); `chat_template=` takes another (TRL's Qwen2.5 template,
-whose tool calls TRL's parser reads, in tests/test_rl_trl.py). The weights are random: such a model rarely
+whose tool calls TRL's parser reads, in tests/test_rl_trl.py and `--template qwen2.5`). The weights are random: such a model rarely
 calls a tool until it is fine-tuned on trajectories (tests/test_rl_trl.py does that first).
 """
 
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -82,22 +82,14 @@ def bench_texts() -> list[str]:
             + [json.dumps(training_tool_schema(name), ensure_ascii=False) for name in tools])
 
 
-def main(argv: list[str]) -> int:
-    if len(argv) != 1:
-        print("usage: tiny_model.py OUT_DIR", file=sys.stderr)
-        return 2
+def build(out: Path, chat_template: str = CHATML) -> str:
+    """Write the tokenizer (trained on KOPA-Bench's prompts and tools) and a random tiny model to `out`, seeded;
+    returns a line saying what was built."""
     import torch
 
     torch.manual_seed(0)
-    out = Path(argv[0])
-    tok = tokenizer(bench_texts())
+    tok = tokenizer(bench_texts(), chat_template=chat_template)
     built = model(tok)
     built.save_pretrained(out)
     tok.save_pretrained(out)
-    print(f"tiny_model.py: {sum(p.numel() for p in built.parameters()):,} parameters, vocabulary {len(tok)} → {out}",
-          file=sys.stderr)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    return f"{sum(p.numel() for p in built.parameters()):,} parameters, vocabulary {len(tok)} → {out}"
