@@ -2,7 +2,7 @@
 
     nox -s demo     install kopa and run the main job on the embedded simulator: multi-step chains, then
                     KOPA-Bench with the offline baselines (a table and runs/baselines/report.md)
-    nox             the default sessions: tests, perf_smoke, ray, rl, rl_gpu_recipe, clients, inspector,
+    nox             the default sessions: tests, demo, perf_smoke, ray, rl, rl_gpu_recipe, clients, inspector,
                     inspect_eval, browser and wheel (CI)
     nox -s tests    install kopa with test extras, lint, type-check (mypy) and run the fast test suite
     nox -s ray      install kopa with the ray extra and run the Ray executor's tests on a local
@@ -38,8 +38,8 @@ import nox
 # installed beside nox and which needs none
 nox.options.default_venv_backend = os.environ.get("KOPA_NOX_BACKEND", "venv")
 nox.options.reuse_existing_virtualenvs = True
-nox.options.sessions = ["tests", "perf_smoke", "ray", "rl", "rl_gpu_recipe", "clients", "inspector", "inspect_eval",
-                        "browser", "wheel"]
+nox.options.sessions = ["tests", "demo", "perf_smoke", "ray", "rl", "rl_gpu_recipe", "clients", "inspector",
+                        "inspect_eval", "browser", "wheel"]
 
 # The interpreter nox itself runs on (any Python >= 3.11, as pyproject's requires-python says; an older one
 # fails loudly at install). A pinned version made every session "skipped" with exit 0 where only 3.12 or

@@ -84,3 +84,14 @@ def test_a_readme_command_parses(line: str):
 def test_a_stale_line_would_fail(line: str):
     with pytest.raises((AssertionError, click.UsageError)):
         parse(line)
+
+
+def test_the_tests_section_lists_every_session_ci_runs():
+    """CI runs nox's default sessions (.ci/run); the README's Tests section names each as a list item, and no
+    other: a session added to CI and not to the README (perf_smoke, demo) once went unmentioned."""
+    noxfile = (README.parent / "noxfile.py").read_text(encoding="utf-8")
+    listed = re.search(r"^nox\.options\.sessions = \[(.*?)\]", noxfile, re.M | re.S)
+    assert listed is not None
+    default = re.findall(r'"(\w+)"', listed.group(1))
+    section = README.read_text(encoding="utf-8").split("\n## Tests\n", 1)[1].split("\n## ", 1)[0]
+    assert re.findall(r"^- `(\w+)` — ", section, re.M) == default
