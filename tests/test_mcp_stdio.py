@@ -59,7 +59,8 @@ def test_lightron_chain_over_stdio_equals_in_process(dart, backend):
     found = []
     for name, args in steps:
         expected = runtime.call(name, args)
-        assert tool_result(name, args, dart.call_tool(name, args, "chain")) == expected
+        # all of it but `scanned`, the runtime's own count of what DART's archive held, which a client never sees
+        assert tool_result(name, args, dart.call_tool(name, args, "chain")) == expected.model_copy(update={"scanned": None})
         found = expected.records
     corp_code = found[0]["corp_code"]
     expected = runtime.call("get_dart_company_overview", {"corp_code": corp_code})

@@ -1242,7 +1242,7 @@ def test_the_experiments_script_writes_each_experiment_of_the_paper(graph_run, t
     ids = shlex.split(heldout.split("--only ", 1)[1])[0].split(",")
     targets = task_set().targets()
     assert len(ids) == 30 and all(called(c.tool for c in targets[i].calls) <= held_out for i in ids)
-    stub = f'python3(){{ printf "%s\\n" "$@"; }}; export -f python3; bash {exp}/train/grpo-sequential-Qwen3.5-4B.sh'
+    stub = f'python3(){{ printf "%s\\n" "$@"; }}; export -f python3; GPU_CHECK=0 bash {exp}/train/grpo-sequential-Qwen3.5-4B.sh'
     trained = subprocess.run(["bash", "-c", stub], env=env, capture_output=True, text=True, cwd=root)
     assert trained.returncode == 0, trained.stderr
     overrides = trained.stdout.splitlines()

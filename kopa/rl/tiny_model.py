@@ -17,6 +17,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from kopa.eval.policies.prompt import initial_messages
+from kopa.eval.task import task_set
+from kopa.rl.tool_schema import training_tool_schema
+
 SPECIAL = ["<|endoftext|>", "<|im_start|>", "<|im_end|>", "<tool_call>", "</tool_call>", "<tool_response>",
            "</tool_response>"]
 CHATML = (
@@ -44,6 +48,7 @@ CHATML = (
 
 def tokenizer(texts: Iterable[str], chat_template: str = CHATML, vocab_size: int = 3000) -> Any:
     """A byte-level BPE fast tokenizer trained on `texts`, ChatML specials, `chat_template`."""
+    # optional dependencies (kopa[trl]): imported where used, so kopa itself imports without them
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
 
@@ -61,7 +66,7 @@ def tokenizer(texts: Iterable[str], chat_template: str = CHATML, vocab_size: int
 
 def model(tok: Any, hidden: int = 64, layers: int = 2) -> Any:
     """A randomly initialised Qwen2 for `tok` (16k positions: a kopa prompt with its tools fits)."""
-    from transformers import Qwen2Config, Qwen2ForCausalLM
+    from transformers import Qwen2Config, Qwen2ForCausalLM  # optional (kopa[trl]), as above
 
     config = Qwen2Config(vocab_size=len(tok), hidden_size=hidden, intermediate_size=2 * hidden,
                          num_hidden_layers=layers, num_attention_heads=4, num_key_value_heads=2,
@@ -72,10 +77,6 @@ def model(tok: Any, hidden: int = 64, layers: int = 2) -> Any:
 
 def bench_texts() -> list[str]:
     """KOPA-Bench's prompts and the tools they offer, as a trainer renders them."""
-    from kopa.eval.policies.prompt import initial_messages
-    from kopa.eval.task import task_set
-    from kopa.rl.tool_schema import training_tool_schema
-
     tasks = list(task_set().tasks())
     tools = sorted({name for task in tasks for name in task.available_tools})
     return ([json.dumps(initial_messages(task), ensure_ascii=False) for task in tasks]
@@ -85,7 +86,7 @@ def bench_texts() -> list[str]:
 def build(out: Path, chat_template: str = CHATML) -> str:
     """Write the tokenizer (trained on KOPA-Bench's prompts and tools) and a random tiny model to `out`, seeded;
     returns a line saying what was built."""
-    import torch
+    import torch  # optional (kopa[trl]), as above
 
     torch.manual_seed(0)
     tok = tokenizer(bench_texts(), chat_template=chat_template)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from kopa.wire.base import ErrorClass, PageInfo
 
@@ -39,7 +39,7 @@ class ToolResult(BaseModel):
     # records the service answered before the tool's own filter (DART's corp-code archive, searched by
     # name client-side): what the call really read, which a junction's cardinality counts; None when the
     # tool filters nothing. Not part of what a model sees.
-    scanned: int | None = None
+    scanned: int | None = Field(None, exclude=True)  # kept off transcripts: a client over MCP cannot know it
     page: PageInfo | None = None
     error: ToolError | None = None
     request: str | None = None  # method and URL with the key redacted, for transcripts
