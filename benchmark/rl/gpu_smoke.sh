@@ -13,17 +13,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-runs/gpu-smoke}
-# what it needs, checked before anything is built or written (GPU_CHECK=0: CI composes the run on a CPU)
-if [ "${GPU_CHECK:-1}" = 1 ]; then
-    if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
-        echo "gpu_smoke.sh: no GPU here (nvidia-smi finds none); on a CPU try TRL instead (README, 'Training')" >&2
-        exit 2
-    fi
-    if ! python3 -c "import verl, vllm" >/dev/null 2>&1; then
-        echo "gpu_smoke.sh: verl and vLLM are not installed: pip install 'kopa[rl-gpu]'" >&2
-        exit 2
-    fi
-fi
+# what it needs, checked before anything is built or written
+source benchmark/rl/require_gpu.sh
+require_gpu gpu_smoke.sh verl vllm
 mkdir -p "$OUT"
 kopa rl tiny-model "$OUT/model"
 

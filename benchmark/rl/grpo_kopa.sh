@@ -41,17 +41,9 @@ else
     echo "grpo_kopa.sh: set TASKS to an EDGE Phase B dataset (kopa edge synth, then kopa edge filter); KOPA-Bench is the validation set (TRAIN_ON_KOPA_BENCH=1 trains on it anyway)" >&2
     exit 2
 fi
-# what training needs, checked before anything is exported (GPU_CHECK=0: CI composes the overrides on a CPU)
-if [ "${GPU_CHECK:-1}" = 1 ]; then
-    if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
-        echo "grpo_kopa.sh: no GPU here (nvidia-smi finds none); GRPO with verl needs $GPUS; on a CPU try TRL (README, 'Training')" >&2
-        exit 2
-    fi
-    if ! python3 -c "import verl" >/dev/null 2>&1; then
-        echo "grpo_kopa.sh: verl is not installed: pip install 'kopa[rl-gpu]'" >&2
-        exit 2
-    fi
-fi
+# what training needs, checked before anything is exported
+source "$(dirname "$0")/require_gpu.sh"
+require_gpu grpo_kopa.sh verl
 mkdir -p "$OUT"
 HELD_OUT_ARG=()
 if [ -n "$HELD_OUT" ]; then
