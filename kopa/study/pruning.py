@@ -68,8 +68,9 @@ def run_study(folder: Path, config: StudyConfig, *, executor: str = "local", wor
     if on_estimate is not None and todo:
         timed: dict[str, float] = {}
         run_unit(todo[0], iterations=1, timings=timed)
-        per_unit = timed["setup"] + timed["iterations"] * timed["iteration"] + timed["probe"]
-        on_estimate(grid_seconds(per_unit, len(todo), workers), len(todo))
+        # the set-up loads the world once per process: counted once, not per run
+        per_unit = timed["iterations"] * timed["iteration"] + timed["probe"]
+        on_estimate(timed["setup"] + grid_seconds(per_unit, len(todo), workers), len(todo))
     if on_start is not None:
         on_start(len(todo), len(done))
     run_in_batches(run_unit, todo, lambda done_: save_units(folder, done_), executor=executor, workers=workers,

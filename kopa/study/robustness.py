@@ -22,6 +22,7 @@ where: the same bytes with 1 or N workers and on Ray.
 from __future__ import annotations
 
 import hashlib
+import statistics
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -138,9 +139,11 @@ def _player(config: RobustnessConfig, policy: str) -> tuple[list, dict, Any]:
     return current("robustness-player", f"{config.digest()}:{policy}", build)
 
 
-def run_unit(unit: Unit, *, limit: int | None = None) -> list[dict[str, Any]]:
+def run_unit(unit: Unit, *, limit: int | None = None, timings: list[float] | None = None) -> list[dict[str, Any]]:
     """Play the cell's episodes; one row per task: verdict, ACTION, failure cause, whether a fault struck.
-    `limit`: only the first tasks (a grid's time estimated from a few episodes)."""
+    `limit` (only the first tasks) and `timings` (filled with the set-up's seconds, then each episode's) are
+    for timing a unit before a grid."""
+    started = time.perf_counter()
     config = RobustnessConfig.model_validate(unit.config)
     cell = unit.cell
     tasks, targets, offline = _player(config, cell.policy)
@@ -151,6 +154,9 @@ def run_unit(unit: Unit, *, limit: int | None = None) -> list[dict[str, Any]]:
     retry = RetryPolicy(max_attempts=RETRY_ATTEMPTS[cell.retries])
     rows = []
     for task in tasks:
+        if timings is not None:
+            timings.append(time.perf_counter() - started)
+            started = time.perf_counter()
         episode, transcript = play_one(task, targets[task.id], policy, backend, cell.seed, 0, retry=retry)
         attempts = [a for r in (transcript.results if transcript else []) for a in r.get("attempts") or []]
         struck = sum(a.get("outcome") == "environmental" for a in attempts)
@@ -167,6 +173,8 @@ def run_unit(unit: Unit, *, limit: int | None = None) -> list[dict[str, Any]]:
         rows.append({"task_id": task.id, "domain": task.domain, "passed": scored.score.passed,
                      "action": scored.score.action, "failure_cause": scored.failure_cause,
                      "met_fault": struck > 0, "faulted_attempts": struck})
+    if timings is not None:
+        timings.append(time.perf_counter() - started)
     return rows
 
 
@@ -291,11 +299,12 @@ def run_study(folder: Path, config: RobustnessConfig, *, executor: str = "local"
         todo = todo[:stop_after]
     if on_estimate is not None and todo:
         tasks = len(_player(config, todo[0].cell.policy)[0])
-        timed = min(ESTIMATE_EPISODES, tasks)
-        started = time.perf_counter()
-        run_unit(todo[0], limit=timed)
-        per_unit = (time.perf_counter() - started) / max(1, timed) * tasks
-        on_estimate(grid_seconds(per_unit, len(todo), workers), len(todo))
+        timed: list[float] = []  # the set-up (the world's load among it: once per process), then each episode
+        run_unit(todo[0], limit=min(ESTIMATE_EPISODES, tasks), timings=timed)
+        # each run's first episode is its cold one (a fresh backend, empty caches): timed apart from the others
+        first, rest = (timed[1], timed[2:]) if len(timed) > 1 else (0.0, [])
+        per_unit = first + (tasks - 1) * (statistics.fmean(rest) if rest else first)
+        on_estimate(timed[0] + grid_seconds(per_unit, len(todo), workers), len(todo))
     if on_start is not None:
         on_start(len(todo), len(done))
     run_in_batches(run_unit, todo, lambda done_: _save(folder, done_), executor=executor, workers=workers,
