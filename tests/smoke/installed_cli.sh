@@ -50,7 +50,7 @@ for command in call demo "record diff" "record scan" "sim build" "sim stats" "si
                "bench lint" "bench stats" "bench run" "bench baselines" "bench show" "bench view" "bench score" \
                "bench score-answer" "edge graph build" "edge graph show" "edge graph export" "sim drift show" \
                "sim faults show" "tools list" "tools show" "rl rollouts" "rl view" "rl export" "rl verl-config" \
-               "rl tool-format" "mcp serve" "study pruning" "study robustness"; do
+               "rl tool-format" "rl tiny-model" "mcp serve" "study pruning" "study robustness"; do
     # shellcheck disable=SC2086
     run kopa $command --help
 done
@@ -142,6 +142,9 @@ run kopa rl export --format sft --from "$work/rl" --out "$work/rl/sft.jsonl"
 run kopa rl verl-config --out "$work/rl/kopa_tools.yaml"
 run kopa rl tool-format Qwen/Qwen3.5-4B
 expect '^qwen3_coder$'
+# the wheel without extras has no torch: one line saying what to install, exit 2
+run --exit 2 kopa rl tiny-model "$work/tiny"
+expect "pip install 'kopa\[trl\]'"
 run kopa mcp serve --task finance-001 --list-tools
 expect '^reset_episode$'
 
