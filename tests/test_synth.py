@@ -1213,12 +1213,13 @@ def test_the_experiments_script_writes_each_experiment_of_the_paper(graph_run, t
                                        "--filter"])
     assert result.exit_code == 0, result.output
     root = Path(__file__).resolve().parents[1]
-    env = {**os.environ, "TASKS": str(run), "OUT": str(tmp_path / "exp"), "MODELS": "Qwen/Qwen3.5-4B",
+    # the written scripts quote their paths: the output folder's name holds a space, as a checkout's path may
+    env = {**os.environ, "TASKS": str(run), "OUT": str(tmp_path / "exp dir"), "MODELS": "Qwen/Qwen3.5-4B",
            "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
     done = subprocess.run(["bash", str(root / "benchmark/rl/experiments.sh")], env=env, capture_output=True,
                           text=True, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    exp = tmp_path / "exp"
+    exp = tmp_path / "exp dir"
     table = [line for line in (exp / "EXPERIMENTS.md").read_text(encoding="utf-8").splitlines()
              if line.startswith("| §")]
     assert [row.split(" | ")[1] for row in table] == [
@@ -1242,7 +1243,7 @@ def test_the_experiments_script_writes_each_experiment_of_the_paper(graph_run, t
     ids = shlex.split(heldout.split("--only ", 1)[1])[0].split(",")
     targets = task_set().targets()
     assert len(ids) == 30 and all(called(c.tool for c in targets[i].calls) <= held_out for i in ids)
-    stub = f'python3(){{ printf "%s\\n" "$@"; }}; export -f python3; GPU_CHECK=0 bash {exp}/train/grpo-sequential-Qwen3.5-4B.sh'
+    stub = f'python3(){{ printf "%s\\n" "$@"; }}; export -f python3; GPU_CHECK=0 bash {shlex.quote(str(exp / "train" / "grpo-sequential-Qwen3.5-4B.sh"))}'
     trained = subprocess.run(["bash", "-c", stub], env=env, capture_output=True, text=True, cwd=root)
     assert trained.returncode == 0, trained.stderr
     overrides = trained.stdout.splitlines()

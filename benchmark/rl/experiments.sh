@@ -47,18 +47,21 @@ PY
 )
 
 slug() { basename "$1"; }
+q() { printf %q "$1"; }  # a path as the written scripts must quote it: a checkout's path may hold a space
 train_grpo() {  # NAME MODEL TASK_SET
     cat > "$OUT/train/$1.sh" <<EOF
 #!/usr/bin/env bash
 # GRPO: $1 (written by benchmark/rl/experiments.sh)
-TASKS=$3 MODEL=$2 HELD_OUT=$HELD_OUT EXPERIMENT=$1 OUT=$OUT/runs/$1 bash $KOPA/benchmark/rl/grpo_kopa.sh "\$@"
+TASKS=$(q "$3") MODEL=$(q "$2") HELD_OUT=$(q "$HELD_OUT") EXPERIMENT=$(q "$1") OUT=$(q "$OUT/runs/$1") \\
+    bash $(q "$KOPA/benchmark/rl/grpo_kopa.sh") "\$@"
 EOF
 }
 train_sft() {  # NAME MODEL
     cat > "$OUT/train/$1.sh" <<EOF
 #!/usr/bin/env bash
 # SFT on the verified golden trajectories: $1 (written by benchmark/rl/experiments.sh)
-python3 $KOPA/benchmark/rl/sft_trl.py --data $OUT/data/sft.jsonl --model $2 --out $OUT/runs/$1 "\$@"
+python3 $(q "$KOPA/benchmark/rl/sft_trl.py") --data $(q "$OUT/data/sft.jsonl") --model $(q "$2") \\
+    --out $(q "$OUT/runs/$1") "\$@"
 EOF
 }
 evaluate() {  # NAME SERVED_MODEL [--only IDS]
@@ -70,7 +73,7 @@ evaluate() {  # NAME SERVED_MODEL [--only IDS]
 # \${SERVED:-$model}. Written by benchmark/rl/experiments.sh.
 : "\${URL:?set URL to the server's /v1 address}"
 kopa bench run --policy openai --role agent="\${SERVED:-$model}@\$URL" -n $ROLLOUTS --policy-seeds $SEEDS $* \\
-    --out $OUT/eval/$name "\$@"
+    --out $(q "$OUT/eval/$name") "\$@"
 EOF
 }
 
