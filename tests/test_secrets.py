@@ -89,3 +89,58 @@ def test_planted_key_in_a_snapshot_is_found(tmp_path, column):
     con.execute(f"UPDATE calls SET {column} = ? WHERE seq = 1", [value])
     con.close()
     assert scan_paths([copy])
+
+
+AGENT_KEY = "sk-agent-Planted-7b1cQz93"
+
+
+def _echoed_forms(key: str) -> dict[str, str]:
+    """The key as a careless server echoes it, written here by hand (not by kopa's encoder): raw, URL-encoded,
+    base64 on its own and base64 of a Basic credential (the key three bytes into the encoded text)."""
+    from urllib.parse import quote
+
+    return {"raw": key, "url": quote(key + "/+", safe=""),
+            "base64": base64.b64encode(key.encode()).decode(),
+            "basic": base64.b64encode(f"kopa:{key}".encode()).decode()}
+
+
+@pytest.mark.parametrize("form", ["raw", "url", "base64", "basic"])
+def test_record_scan_finds_a_known_key_in_each_encoding(tmp_path, monkeypatch, form):
+    """`kopa record scan` with the key in the environment: exit 1 on a log line holding it in any of its forms."""
+    from click.testing import CliRunner
+
+    from kopa.cli import main
+
+    monkeypatch.setenv("KOPA_AGENT_API_KEY", AGENT_KEY)
+    echoed = _echoed_forms(AGENT_KEY)[form]
+    (tmp_path / "server.log").write_text(f"401 Unauthorized: credential {echoed} refused\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["record", "scan", str(tmp_path)])
+    assert result.exit_code == 1, result.output
+    assert "a configured key value appears" in result.output
+
+
+def test_a_model_server_echoing_the_agent_key_in_three_encodings_leaves_it_in_no_written_file(tmp_path, monkeypatch):
+    """An OpenAI-compatible server that refuses every request with the agent key echoed raw, URL-encoded and
+    base64-encoded (alone and inside a Basic credential): `kopa bench run` keeps the episode unplayed with why,
+    and no file it wrote holds any of those forms, nor the key."""
+    from click.testing import CliRunner
+
+    from kopa.cli import main
+    from tests.fakes.chat_server import ChatServer, Refusal
+
+    monkeypatch.setenv("KOPA_AGENT_API_KEY", AGENT_KEY)
+    forms = _echoed_forms(AGENT_KEY)
+    refusal = Refusal(500, "upstream rejected " + " ".join(f"{k}={v}" for k, v in forms.items()))
+    out = tmp_path / "run"
+    with ChatServer([refusal] * 2) as server:
+        done = CliRunner().invoke(main, ["bench", "run", "--policy", "openai", "--role",
+                                         f"agent=m@{server.base_url}", "--only", "finance-001", "-n", "1",
+                                         "--workers", "1", "--llm-retries", "0", "--out", str(out)], prog_name="kopa")
+    assert done.exit_code == 1 and "REDACTED" in (out / "unplayed.jsonl").read_text(encoding="utf-8")
+    written = [p for p in out.rglob("*") if p.is_file()]
+    assert written
+    hits = [(p.name, k) for p in written for k, v in forms.items()
+            if v.rstrip("=") in p.read_bytes().decode("utf-8", errors="replace")]
+    assert hits == [] and all(v.rstrip("=") not in done.output for v in forms.values())
+    monkeypatch.setenv("KOPA_AGENT_API_KEY", AGENT_KEY)
+    assert CliRunner().invoke(main, ["record", "scan", str(out)]).exit_code == 0  # and the scan agrees

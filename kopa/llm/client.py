@@ -13,7 +13,6 @@ and an error that echoes it is scrubbed.
 
 from __future__ import annotations
 
-import base64
 import json
 import os
 import time
@@ -98,12 +97,6 @@ def api_key(names: tuple[str, ...]) -> str | None:
     return next((os.environ[n] for n in names if os.environ.get(n)), None)
 
 
-def _key_forms(key: str) -> list[str]:
-    """The key as a server might echo it: raw (scrub_text adds the URL-encoded forms) and base64 (a Basic
-    authorization header)."""
-    return [key, base64.b64encode(key.encode()).decode().rstrip("=")]
-
-
 class ChatModelError(RuntimeError):
     """The model endpoint failed (unreachable, HTTP error, unusable response). Infrastructure, not the
     model's answer: callers retry or record the episode as errored."""
@@ -180,7 +173,7 @@ class OpenAIChatModel:
                                      timeout=timeout, max_retries=0, http_client=http_client)
         # a server may echo the key in an error (a 401 naming the key it refused): errors are scrubbed of it
         # before they reach a message, a log or a run file; only this closure holds it
-        self._scrub: Callable[[str], str] = lambda text: scrub_text(text, _key_forms(key)) if key else text
+        self._scrub: Callable[[str], str] = lambda text: scrub_text(text, [key]) if key else text  # every encoded form (kopa.record.secrets)
 
     def __repr__(self) -> str:  # never the key
         return f"OpenAIChatModel(model={self.model!r}, base_url={self.base_url!r})"

@@ -23,7 +23,7 @@ from urllib.parse import unquote, urlsplit
 import duckdb
 
 from kopa.record.cassette import EXTENSIONS, CassetteError, decode
-from kopa.record.secrets import KEY_HEADERS, LEAK_PATTERN, REDACTED, path_key_positions
+from kopa.record.secrets import KEY_HEADERS, LEAK_PATTERN, REDACTED, encoded_forms, path_key_positions
 
 PLACEHOLDERS = frozenset({REDACTED, "FILTERED"})
 
@@ -52,8 +52,10 @@ def scan_text(text: str, where: str, path: str, known: Iterable[str] = ()) -> It
         if value not in PLACEHOLDERS and not value.startswith(REDACTED):
             yield Finding(path, where, f"{match.group(1)} carries {_mask(value)}")
     for value in known:
-        if value in text:
-            yield Finding(path, where, f"a configured key value appears ({_mask(value)})")
+        found = next((form for form in encoded_forms(value) if form in text), None)
+        if found is not None:
+            how = "" if found == value else ", encoded"
+            yield Finding(path, where, f"a configured key value appears ({_mask(value)}{how})")
 
 
 def _expand(data: bytes) -> Iterator[tuple[str, bytes]]:

@@ -7,6 +7,7 @@ page that echoes it, a compressed body).
 
 from __future__ import annotations
 
+import base64
 import re
 from collections.abc import Iterable
 from functools import cache
@@ -34,12 +35,39 @@ def path_key_positions() -> dict[str, int]:
     return positions
 
 
+# base64 of a key that starts 0, 1 or 2 bytes into the encoded text (inside "Basic user:KEY", or on its own)
+# shares no prefix across the three alignments: each gives a core only the key's bytes decide
+_MIN_BASE64_CORE = 8
+
+
+def _base64_cores(secret: str) -> list[str]:
+    """The runs of base64 text that encode `secret` whatever precedes or follows it: for each of the three
+    byte alignments, the encoding of the groups made of the key's bytes alone (standard and URL-safe)."""
+    raw = secret.encode("utf-8")
+    cores: list[str] = []
+    for shift in range(3):
+        encoded = base64.b64encode(b"\0" * shift + raw).decode("ascii")
+        start = 4 if shift else 0  # the first group mixes the bytes before the key with the key's own
+        end = 4 * ((shift + len(raw)) // 3)  # a last group the key does not fill mixes what follows it
+        core = encoded[start:end]
+        if len(core) >= _MIN_BASE64_CORE:
+            cores += [core, core.replace("+", "-").replace("/", "_")]
+    return cores
+
+
+def encoded_forms(secret: str) -> list[str]:
+    """A secret as text can carry it: raw, URL-encoded (both ways), and base64 at any alignment (a Basic
+    authorization header, a body a server echoes encoded), longest first."""
+    forms = {secret, quote(secret, safe=""), quote_plus(secret), *_base64_cores(secret)}
+    return sorted(forms, key=len, reverse=True)
+
+
 def scrub_text(text: str, secrets: Iterable[str]) -> str:
-    """Every secret value, raw and URL-encoded, replaced."""
+    """Every secret value replaced, in each of its encoded forms."""
     for secret in sorted(set(secrets), key=len, reverse=True):
         if len(secret) < 4:
             continue  # too short to be a key; replacing it would corrupt ordinary text
-        for form in {secret, quote(secret, safe=""), quote_plus(secret)}:
+        for form in encoded_forms(secret):
             text = text.replace(form, REDACTED)
     return text
 
@@ -48,7 +76,7 @@ def scrub_bytes(data: bytes, secrets: Iterable[str]) -> bytes:
     for secret in sorted(set(secrets), key=len, reverse=True):
         if len(secret) < 4:
             continue
-        for form in {secret, quote(secret, safe=""), quote_plus(secret)}:
+        for form in encoded_forms(secret):
             data = data.replace(form.encode("utf-8"), REDACTED.encode())
     return data
 
