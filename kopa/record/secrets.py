@@ -10,7 +10,7 @@ from __future__ import annotations
 import base64
 import re
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 from urllib.parse import quote, quote_plus
 
 from kopa.catalog import load_catalog
@@ -55,11 +55,12 @@ def _base64_cores(secret: str) -> list[str]:
     return cores
 
 
-def encoded_forms(secret: str) -> list[str]:
+@lru_cache(maxsize=256)  # scrubbing runs on every recorded exchange, with the same few keys
+def encoded_forms(secret: str) -> tuple[str, ...]:
     """A secret as text can carry it: raw, URL-encoded (both ways), and base64 at any alignment (a Basic
     authorization header, a body a server echoes encoded), longest first."""
     forms = {secret, quote(secret, safe=""), quote_plus(secret), *_base64_cores(secret)}
-    return sorted(forms, key=len, reverse=True)
+    return tuple(sorted(forms, key=len, reverse=True))
 
 
 def scrub_text(text: str, secrets: Iterable[str]) -> str:
