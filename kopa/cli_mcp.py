@@ -77,6 +77,8 @@ def serve(platforms: tuple[str, ...], tool_names: list[str], domains: list[str],
 
     from kopa.backends import open_backend
     from kopa.backends.spec import world_to_build
+    from kopa.catalog.loader import load_catalog
+    from kopa.mcp.listing import catalog_tools, platforms_served
     from kopa.mcp.server import KopaMCPServer, serve_http, serve_stdio
 
     if task_dir is not None and task_id is None:
@@ -87,6 +89,11 @@ def serve(platforms: tuple[str, ...], tool_names: list[str], domains: list[str],
         tool_names = _task_tools(task_id, task_dir)
     spec = compose_backend(backend_spec, record_dir, faults)
     started = time.monotonic()
+    try:  # what is served is checked before a world is built for it: a bad name is the one line printed
+        catalog = load_catalog()
+        catalog_tools(catalog, platforms_served(catalog, platforms), names=tool_names or (), domains=domains)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from exc
     building = world_to_build(spec)  # checks the string first: a bad one is the one line printed
     if building is not None:
         console.print(f"kopa mcp serve: building the simulator's world {building.key()} before the first "

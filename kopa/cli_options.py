@@ -64,9 +64,13 @@ class FaultsSpec(click.ParamType):
 
 
 class IntList(click.ParamType):
-    """Comma-separated integers, e.g. `0,1,2`."""
+    """Comma-separated distinct integers, e.g. `0,1,2`, each within [low, high] where those are given (a seed:
+    0 … 2³² − 1, what the samplers take). A value given twice is refused: a seed run twice is no second seed."""
 
     name = "N[,N…]"
+
+    def __init__(self, low: int | None = None, high: int | None = None) -> None:
+        self.low, self.high = low, high
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> list[int]:
         if isinstance(value, list):
@@ -77,6 +81,13 @@ class IntList(click.ParamType):
             self.fail(f"{value!r}: expected comma-separated integers", param, ctx)
         if not numbers:
             self.fail(f"{value!r}: give at least one integer", param, ctx)
+        twice = sorted({n for n in numbers if numbers.count(n) > 1})
+        if twice:
+            self.fail(f"{value!r}: {', '.join(map(str, twice))} given twice", param, ctx)
+        outside = [n for n in numbers if (self.low is not None and n < self.low)
+                   or (self.high is not None and n > self.high)]
+        if outside:
+            self.fail(f"{value!r}: {str(outside[0])[:20]} is outside {self.low}…{self.high}", param, ctx)
         return numbers
 
 

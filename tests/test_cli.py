@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from kopa.cli import main
@@ -42,3 +43,19 @@ def test_sim_stats_verifies_the_content_hash(backend):
     body = json.loads(out.output)
     assert body["content_hash"] == body["recomputed_hash"]
     assert any(e["endpoint"] == "company" for e in body["endpoints"])
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["bench", "run", "--policy", "oracle", "--policy-seeds", "1,1"], "1 given twice"),
+    (["bench", "run", "--policy", "oracle", "--policy-seeds", "1" * 26], "is outside 0…4294967295"),
+    (["bench", "run", "--policy", "oracle", "--policy-seeds", "-1"], "is outside 0…4294967295"),
+    (["bench", "run", "--policy", "oracle", "--only", ""], "names no task id or domain"),
+    (["bench", "baselines", "--only", " , "], "names no task id or domain"),
+    (["study", "robustness", "--rates", "0,20,0"], "0 given twice"),
+])
+def test_a_seed_or_rate_given_twice_a_seed_out_of_range_and_an_empty_only_are_refused(tmp_path, args, message):
+    """Issue 53's silent accepts: `--policy-seeds 1,1` ran seed 1 twice and counted it as two, a 26-digit seed
+    was a traceback, `--only ""` ran all 145 tasks. Each is one line, exit 2, before anything is written."""
+    result = CliRunner().invoke(main, [*args, "--out", str(tmp_path / "out")], prog_name="kopa")
+    assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output, result.output
+    assert not (tmp_path / "out").exists()

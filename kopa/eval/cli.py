@@ -180,9 +180,9 @@ def _run_options(rollouts: int):
 
 def _with_run_options(f, rollouts: int):
     f = workers_option(4, "Episodes run in parallel (the results do not depend on it).")(f)
-    f = click.option("--only", "only", default="", help="Comma-separated task ids or domains (default: all).")(f)
+    f = click.option("--only", "only", default=None, help="Comma-separated task ids or domains (default: all).")(f)
     f = tasks_option(f)
-    f = click.option("--policy-seeds", type=IntList(), default="0", show_default=True,
+    f = click.option("--policy-seeds", type=IntList(low=0, high=2**32 - 1), default="0", show_default=True,
                      help="Comma-separated policy seeds: episodes are sampled once per seed and rollout "
                           "(the report shows each seed's pass@1 beside the 95% interval over tasks). The world's seed is the "
                           "backend's sim:seed=N.")(f)
@@ -227,7 +227,7 @@ def _with_run_options(f, rollouts: int):
                    "stdio command (mcp:'kopa mcp serve --backend sim') or at a Streamable HTTP URL. The "
                    "server's own --backend answers; --backend/--record/--faults are then not used.")
 def bench_run(policy: str, backend_spec: str, record_dir: str | None, faults: str | None, rollouts: int,
-              policy_seeds: list[int], tasks_path: str | None, only: str, workers: int, executor: str,
+              policy_seeds: list[int], tasks_path: str | None, only: str | None, workers: int, executor: str,
               address: str | None, out: str | None, force: bool, roles: dict[str, ModelRef],
               llm_cache: str | None, llm_mode: str, temperature: float, max_turns: int, max_tool_chars: int, max_tokens: int | None,
               episode_seconds: float | None, llm_timeout: float, llm_retries: int, tools: str | None) -> None:
@@ -309,8 +309,16 @@ def _check_tools(tools: str, record_dir: str | None, faults: str | None) -> None
                                "them to `kopa mcp serve`, not to `kopa bench run`")
 
 
-def _only(text: str) -> list[str]:
-    return [t.strip() for t in text.split(",") if t.strip()]
+def _only(text: str | None) -> list[str]:
+    """The ids and domains --only names; not given: all. Given empty (`--only ""`, a shell variable that was
+    never set) it names nothing, which is refused rather than read as all."""
+    if text is None:
+        return []
+    names = [t.strip() for t in text.split(",") if t.strip()]
+    if not names:
+        raise click.BadParameter(f"{text!r} names no task id or domain (leave --only out to run all)",
+                                 param_hint="'--only'")
+    return names
 
 
 def _episode_count(config, found) -> int:
@@ -354,7 +362,7 @@ def _run_with_progress(runs, total: int, workers: int, force: bool, executor=Non
 @out_option("Folder of the comparison: one run folder per baseline inside it.", default="runs/baselines")
 @click.option("--force", is_flag=True, help="Discard run folders made with another configuration.")
 def bench_baselines(backend_spec: str, record_dir: str | None, faults: str | None, rollouts: int,
-                    policy_seeds: list[int], tasks_path: str | None, only: str, workers: int, out: str,
+                    policy_seeds: list[int], tasks_path: str | None, only: str | None, workers: int, out: str,
                     force: bool) -> None:
     """KOPA-Bench with the offline baselines: the oracle and the failure-mode policies (skip_key,
     first_page_only, skip_lookup), then one table — pass@1, Action and the top failure causes per policy —
