@@ -12,9 +12,6 @@ their reducers give the mean (pass@1) and pass@k.
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 import anyio.to_thread
 from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
@@ -24,12 +21,10 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from kopa.backends.base import Backend
 from kopa.backends.spec import shared_backend, world_to_build
 from kopa.errors import UserError
-from kopa.eval.episode import Episode, Transcript
 from kopa.eval.policies.offline import POLICIES
 from kopa.eval.policies.openai_agent import OpenAIAgentPolicy
 from kopa.eval.report import kopa_version
 from kopa.eval.runner import RunConfig, run_episode, select_tasks
-from kopa.eval.task import Task as KopaTask
 from kopa.inspect_eval.model import InspectChatModel, inspect_messages
 from kopa.inspect_eval.scorers import (
     EPISODE_KEY,
@@ -39,8 +34,8 @@ from kopa.inspect_eval.scorers import (
     kopa_response,
     tasks_at,
 )
-from kopa.tools.render import MAX_TOOL_CHARS, render_result
-from kopa.tools.results import ToolResult
+from kopa.rl.messages import episode_messages
+from kopa.tools.render import MAX_TOOL_CHARS
 
 MODEL_POLICY = "model"  # the policy that asks Inspect's model; the others are kopa's offline baselines
 
@@ -92,30 +87,11 @@ def kopa_agent(tasks: str | None = None, policy: str = MODEL_POLICY, backend: st
         episode, transcript = await anyio.to_thread.run_sync(
             run_episode, task_, found.targets()[task_.id], agent, _backend(backend), seed, state.epoch - 1)
         state.store.set(EPISODE_KEY, episode.model_dump(mode="json"))
-        messages = transcript.messages or played_messages(task_, episode, transcript, max_tool_chars)
+        # an offline policy has no conversation: the chat a model would have had, as the SFT export writes it
+        messages = episode_messages(task_, episode, transcript.results, transcript.messages, max_tool_chars)
         state.messages = await inspect_messages(messages)
         state.output = ModelOutput.from_content(model=policy if policy != MODEL_POLICY else str(get_model()),
                                                 content=episode.answer or "")
         return state
 
     return solve
-
-
-def played_messages(task_: KopaTask, episode: Episode, transcript: Transcript, max_tool_chars: int
-                    ) -> list[dict[str, Any]]:
-    """An offline policy's episode as the chat a model would have had, for `inspect view`: the question, each
-    turn's calls as one assistant message with its results after it (as the model would have read them), the
-    answer last."""
-    messages: list[dict[str, Any]] = [{"role": "user", "content": task_.query}]
-    results = transcript.results
-    for turn in sorted({c.turn for c in episode.calls}):
-        made = [(i, c) for i, c in enumerate(episode.calls) if c.turn == turn]
-        messages.append({"role": "assistant", "content": None, "tool_calls": [
-            {"id": f"call_{turn}_{k}", "type": "function",
-             "function": {"name": c.tool, "arguments": c.raw_arguments or json.dumps(c.arguments, ensure_ascii=False)}}
-            for k, (_, c) in enumerate(made)]})
-        for k, (i, _) in enumerate(made):
-            shown = render_result(ToolResult.model_validate(results[i]), max_tool_chars) if i < len(results) else ""
-            messages.append({"role": "tool", "tool_call_id": f"call_{turn}_{k}", "content": shown})
-    messages.append({"role": "assistant", "content": episode.answer or ""})
-    return messages

@@ -16,7 +16,7 @@ import orjson
 from kopa.eval.episode import Episode, PredictedCall
 from kopa.eval.policies.prompt import initial_messages
 from kopa.eval.task import Task
-from kopa.tools.render import render_result
+from kopa.tools.render import MAX_TOOL_CHARS, render_result
 from kopa.tools.results import ToolResult
 
 
@@ -29,7 +29,8 @@ def _arguments(call: PredictedCall) -> str:
 
 
 def episode_messages(task: Task, episode: Episode, results: list[dict[str, Any]],
-                     transcript: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+                     transcript: list[dict[str, Any]] | None = None,
+                     max_tool_chars: int = MAX_TOOL_CHARS) -> list[dict[str, Any]]:
     """The episode's chat: the model's own transcript when it has one, else one written from its calls."""
     if transcript:
         return transcript
@@ -45,7 +46,7 @@ def episode_messages(task: Task, episode: Episode, results: list[dict[str, Any]]
              "function": {"name": episode.calls[i].tool, "arguments": _arguments(episode.calls[i])}}
             for call_id, i in zip(ids, indices, strict=True)]})
         for call_id, i in zip(ids, indices, strict=True):
-            content = render_result(ToolResult.model_validate(results[i])) if i < len(results) else ""
+            content = render_result(ToolResult.model_validate(results[i]), max_tool_chars) if i < len(results) else ""
             messages.append({"role": "tool", "tool_call_id": call_id, "content": content})
     messages.append({"role": "assistant", "content": episode.answer or ""})
     return messages
